@@ -1,0 +1,6 @@
+export * from './base'
+export { LastValue, LastValueAfterFinish } from './lastValue'
+export { BinaryOperatorAggregate } from './binaryOperatorAggregate'
+export { Topic } from './topic'
+export { EphemeralValue } from './ephemeralValue'
+export { NamedBarrierValue, NamedBarrierValueAfterFinish } from './namedBarrierValue'

@@ -1,0 +1,157 @@
+import type {
+  ChannelVersions,
+  Checkpoint,
+  CheckpointConfig,
+  CheckpointMetadata,
+  CheckpointSaver,
+  CheckpointTuple,
+  ListOptions,
+  PendingWrite,
+} from './types'
+
+interface StoredCheckpoint {
+  id: string
+  ts: string
+  parentId: string | undefined
+  channel_versions: ChannelVersions
+  versions_seen: Record<string, ChannelVersions>
+  metadata: CheckpointMetadata
+  writes: PendingWrite[]
+  /** For each versioned channel, the checkpoint whose put stored its value. */
+  owner: Record<string, string>
+}
+
+/** A channel version whose value is empty (e.g. a cleared ephemeral channel). */
+const EMPTY_BLOB = Symbol('empty-blob')
+
+interface ThreadStore {
+  /** Oldest first. */
+  checkpoints: StoredCheckpoint[]
+  byId: Map<string, StoredCheckpoint>
+  /** `checkpointId\0channel` → value: each channel version is stored once, by the checkpoint
+   * that introduced it (ids, not version numbers, so two branches never collide). */
+  blobs: Map<string, unknown>
+}
+
+/**
+ * An in-memory CheckpointSaver that stores like LangGraph's SQL savers: a channel's value
+ * once per version, each checkpoint only its versions. Values are cloned on the way in and
+ * out, so a node mutating its state cannot rewrite history.
+ */
+export class MemorySaver implements CheckpointSaver {
+  private threads = new Map<string, ThreadStore>()
+
+  async put(
+    config: CheckpointConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<Required<CheckpointConfig>> {
+    const t = this.thread(config.threadId)
+    const parent = config.checkpointId ? t.byId.get(config.checkpointId) : undefined
+    const owner: Record<string, string> = {}
+    for (const [ch, version] of Object.entries(checkpoint.channel_versions)) {
+      const inherited = parent && parent.channel_versions[ch] === version && !(ch in newVersions)
+      if (inherited && parent.owner[ch] !== undefined) {
+        owner[ch] = parent.owner[ch]
+        continue
+      }
+      owner[ch] = checkpoint.id
+      t.blobs.set(
+        blobKey(checkpoint.id, ch),
+        ch in checkpoint.channel_values ? structuredClone(checkpoint.channel_values[ch]) : EMPTY_BLOB,
+      )
+    }
+    const stored: StoredCheckpoint = {
+      id: checkpoint.id,
+      ts: checkpoint.ts,
+      parentId: config.checkpointId,
+      channel_versions: { ...checkpoint.channel_versions },
+      versions_seen: structuredClone(checkpoint.versions_seen),
+      metadata: structuredClone(metadata),
+      writes: [],
+      owner,
+    }
+    t.checkpoints.push(stored)
+    t.byId.set(stored.id, stored)
+    return { threadId: config.threadId, checkpointId: checkpoint.id }
+  }
+
+  async putWrites(
+    config: Required<CheckpointConfig>,
+    writes: [string, unknown][],
+    taskId: string,
+  ): Promise<void> {
+    const c = this.threads.get(config.threadId)?.byId.get(config.checkpointId)
+    if (!c) throw new Error(`No checkpoint ${config.checkpointId} on thread ${config.threadId}.`)
+    for (const [ch, v] of writes) c.writes.push([taskId, ch, structuredClone(v)])
+  }
+
+  async getTuple(config: CheckpointConfig): Promise<CheckpointTuple | undefined> {
+    const t = this.threads.get(config.threadId)
+    if (!t) return undefined
+    const c = config.checkpointId ? t.byId.get(config.checkpointId) : t.checkpoints.at(-1)
+    return c && this.toTuple(config.threadId, t, c)
+  }
+
+  async *list(config: CheckpointConfig, options: ListOptions = {}): AsyncIterable<CheckpointTuple> {
+    const t = this.threads.get(config.threadId)
+    if (!t) return
+    let n = 0
+    let skipping = options.before !== undefined
+    for (let i = t.checkpoints.length - 1; i >= 0; i--) {
+      const c = t.checkpoints[i] as StoredCheckpoint
+      if (skipping) {
+        if (c.id === options.before) skipping = false
+        continue
+      }
+      if (options.limit !== undefined && n >= options.limit) return
+      n++
+      yield this.toTuple(config.threadId, t, c)
+    }
+  }
+
+  async deleteThread(threadId: string): Promise<void> {
+    this.threads.delete(threadId)
+  }
+
+  /** Bytes of stored channel values as JSON (for storage benchmarks). */
+  storedBytes(): number {
+    let n = 0
+    for (const t of this.threads.values())
+      for (const v of t.blobs.values()) n += v === EMPTY_BLOB ? 0 : (JSON.stringify(v)?.length ?? 0)
+    return n
+  }
+
+  private thread(id: string): ThreadStore {
+    let t = this.threads.get(id)
+    if (!t) this.threads.set(id, (t = { checkpoints: [], byId: new Map(), blobs: new Map() }))
+    return t
+  }
+
+  private toTuple(threadId: string, t: ThreadStore, c: StoredCheckpoint): CheckpointTuple {
+    const values: Record<string, unknown> = {}
+    for (const [ch, ownerId] of Object.entries(c.owner)) {
+      const v = t.blobs.get(blobKey(ownerId, ch))
+      if (v !== EMPTY_BLOB) values[ch] = structuredClone(v)
+    }
+    return {
+      config: { threadId, checkpointId: c.id },
+      checkpoint: {
+        v: 1,
+        id: c.id,
+        ts: c.ts,
+        channel_values: values,
+        channel_versions: { ...c.channel_versions },
+        versions_seen: structuredClone(c.versions_seen),
+      },
+      metadata: structuredClone(c.metadata),
+      parentConfig: c.parentId ? { threadId, checkpointId: c.parentId } : undefined,
+      pendingWrites: c.writes.map(([id, ch, v]) => [id, ch, structuredClone(v)]),
+    }
+  }
+}
+
+function blobKey(checkpointId: string, channel: string): string {
+  return `${checkpointId}\u0000${channel}`
+}

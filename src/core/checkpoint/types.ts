@@ -1,0 +1,68 @@
+/**
+ * Checkpoints and the saver interface, modelled on LangGraph's BaseCheckpointSaver
+ * (put, putWrites, getTuple, list). Values are plain JSON-compatible data.
+ */
+export type ChannelVersions = Record<string, number>
+
+export interface Checkpoint {
+  v: 1
+  id: string
+  /** ISO-8601 creation time. */
+  ts: string
+  /** Each channel's checkpointed value; channels absent here are empty. */
+  channel_values: Record<string, unknown>
+  channel_versions: ChannelVersions
+  /** For each node, the version of each trigger channel it last ran on. */
+  versions_seen: Record<string, ChannelVersions>
+}
+
+export type CheckpointSource = 'input' | 'loop' | 'update' | 'fork'
+
+export interface CheckpointMetadata {
+  source: CheckpointSource
+  step: number
+  parents: Record<string, string>
+}
+
+/** Addresses a thread, and optionally one checkpoint of it. */
+export interface CheckpointConfig {
+  threadId: string
+  checkpointId?: string
+}
+
+/** `[taskId, channel, value]`, LangGraph's pending write. */
+export type PendingWrite = [taskId: string, channel: string, value: unknown]
+
+export interface CheckpointTuple {
+  config: Required<CheckpointConfig>
+  checkpoint: Checkpoint
+  metadata: CheckpointMetadata
+  parentConfig: Required<CheckpointConfig> | undefined
+  pendingWrites: PendingWrite[]
+}
+
+export interface ListOptions {
+  limit?: number
+  /** Only checkpoints older than this one. */
+  before?: string
+}
+
+export interface CheckpointSaver {
+  /**
+   * Stores a checkpoint. `newVersions` names the channels whose version changed since the
+   * parent: an incremental saver stores only their values.
+   */
+  put(
+    config: CheckpointConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<Required<CheckpointConfig>>
+  /** Stores the writes a task made against the checkpoint `config` addresses. */
+  putWrites(config: Required<CheckpointConfig>, writes: [string, unknown][], taskId: string): Promise<void>
+  /** The addressed checkpoint, or the thread's latest when no id is given. */
+  getTuple(config: CheckpointConfig): Promise<CheckpointTuple | undefined>
+  /** The thread's checkpoints, newest first. */
+  list(config: CheckpointConfig, options?: ListOptions): AsyncIterable<CheckpointTuple>
+  deleteThread(threadId: string): Promise<void>
+}

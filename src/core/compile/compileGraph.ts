@@ -1,0 +1,143 @@
+import {
+  BinaryOperatorAggregate,
+  EphemeralValue,
+  LastValue,
+  LastValueAfterFinish,
+  NamedBarrierValue,
+  NamedBarrierValueAfterFinish,
+  Topic,
+  type Channel,
+} from '../channels'
+import { END, START } from '../graph/constants'
+import type { FieldSpec, GraphSpec } from '../graph/schema'
+import { branchTargets } from '../graph/wiring'
+import { reducerFor, type Reducer } from '../reducers'
+import type { CodeEvaluator } from './evaluate'
+
+export const TASKS = '__pregel_tasks'
+export const branchChannel = (node: string): string => `branch:to:${node}`
+export const joinChannel = (sources: readonly string[], target: string): string =>
+  `join:${sources.join('+')}:${target}`
+
+export type UserFn = (...args: unknown[]) => unknown
+
+/** A write every run of a node makes after its own update (an edge firing). */
+export interface StaticWrite {
+  channel: string
+  value: unknown
+}
+
+export interface CompiledBranch {
+  router: UserFn
+  /** Route key → node; null when the router returns node names. */
+  paths: Record<string, string> | null
+}
+
+export interface CompiledNode {
+  name: string
+  /** Channels whose new versions trigger the node, first match wins (as in LangGraph.js). */
+  triggers: string[]
+  /** The user's function; null for `__start__`, whose input is its output. */
+  fn: UserFn | null
+  writes: StaticWrite[]
+  branches: CompiledBranch[]
+}
+
+export interface CompiledGraph {
+  spec: GraphSpec
+  /** State field names in document order. */
+  fields: readonly string[]
+  fieldSet: ReadonlySet<string>
+  /** Empty channels in LangGraph's order: fields, START, tasks, branch:to:*, join:*. */
+  channels: Readonly<Record<string, Channel>>
+  /** `__start__` first, then the nodes in document order. */
+  nodes: ReadonlyMap<string, CompiledNode>
+  triggerToNodes: Readonly<Record<string, readonly string[]>>
+  interruptBefore: readonly string[] | '*'
+  interruptAfter: readonly string[] | '*'
+}
+
+/**
+ * Lowers a validated graph document to channels and trigger wiring the way LangGraph's
+ * StateGraph.compile() does. The spec must have passed `parseGraph`.
+ */
+export function compileGraph(
+  spec: GraphSpec,
+  opts: { evaluate: CodeEvaluator; newId: () => string },
+): CompiledGraph {
+  const channels: Record<string, Channel> = {}
+  for (const f of spec.state) channels[f.name] = fieldChannel(f, opts)
+  channels[START] = new EphemeralValue(true)
+  channels[TASKS] = new Topic(false)
+
+  const nodes = new Map<string, CompiledNode>()
+  nodes.set(START, { name: START, triggers: [START], fn: null, writes: [], branches: [] })
+  const deferred = new Set(spec.nodes.filter((n) => n.defer).map((n) => n.id))
+  for (const n of spec.nodes) {
+    const ch = branchChannel(n.id)
+    channels[ch] = deferred.has(n.id) ? new LastValueAfterFinish() : new EphemeralValue(false)
+    nodes.set(n.id, {
+      name: n.id,
+      triggers: [ch],
+      fn: opts.evaluate(n.code, { kind: 'node', owner: n.id }),
+      writes: [],
+      branches: [],
+    })
+  }
+  const node = (id: string) => nodes.get(id) as CompiledNode
+  const plain = spec.edges.filter((e) => typeof e.from === 'string')
+  const joins = spec.edges.filter((e) => Array.isArray(e.from))
+  for (const e of plain) {
+    if (e.to !== END) node(e.from as string).writes.push({ channel: branchChannel(e.to), value: null })
+  }
+  for (const e of joins) {
+    const sources = e.from as string[]
+    const ch = joinChannel(sources, e.to)
+    const names = new Set(sources)
+    channels[ch] = deferred.has(e.to)
+      ? new NamedBarrierValueAfterFinish(names)
+      : new NamedBarrierValue(names)
+    node(e.to).triggers.push(ch)
+    for (const s of sources) node(s).writes.push({ channel: ch, value: s })
+  }
+  for (const b of spec.branches ?? []) {
+    node(b.from).branches.push({
+      router: opts.evaluate(b.router, { kind: 'router', owner: b.from }),
+      paths: b.paths ? Object.fromEntries(branchTargets(b.paths)) : null,
+    })
+  }
+
+  const triggerToNodes: Record<string, string[]> = {}
+  for (const n of nodes.values()) for (const t of n.triggers) (triggerToNodes[t] ??= []).push(n.name)
+
+  return {
+    spec,
+    fields: spec.state.map((f) => f.name),
+    fieldSet: new Set(spec.state.map((f) => f.name)),
+    channels,
+    nodes,
+    triggerToNodes,
+    interruptBefore: interruptList(spec.interruptBefore),
+    interruptAfter: interruptList(spec.interruptAfter),
+  }
+}
+
+function interruptList(list: string[] | undefined): readonly string[] | '*' {
+  return list?.includes('*') ? '*' : (list ?? [])
+}
+
+function fieldChannel(f: FieldSpec, opts: { evaluate: CodeEvaluator; newId: () => string }): Channel {
+  if (f.channel === 'topic') return new Topic(f.accumulate ?? false)
+  if (f.channel === 'ephemeral') return new EphemeralValue(true)
+  const reducer = reducerFor(
+    f,
+    opts.newId,
+    (code) => opts.evaluate(code, { kind: 'reducer', owner: f.name }) as Reducer,
+  )
+  if (!reducer) return new LastValue()
+  const initial = f.default
+  return new BinaryOperatorAggregate(
+    reducer,
+    initial === undefined ? undefined : () => structuredClone(initial),
+  )
+}

@@ -1,0 +1,27 @@
+import { parse } from 'acorn'
+
+export interface CodeProblem {
+  message: string
+  line: number
+  column: number
+}
+
+/**
+ * Checks that `code` is one JavaScript expression (what node, router and reducer code must
+ * be), without running it. Returns the syntax error with its position in `code`, or null.
+ */
+export function checkExpressionSyntax(code: string): CodeProblem | null {
+  if (code.trim() === '') return { message: 'Code is empty.', line: 1, column: 1 }
+  try {
+    // Wrapping in parentheses admits exactly one expression; the newline keeps a trailing
+    // line comment from swallowing the closing parenthesis.
+    parse(`(${code}\n)`, { ecmaVersion: 'latest', sourceType: 'script' })
+    return null
+  } catch (e) {
+    const err = e as SyntaxError & { loc?: { line: number; column: number } }
+    const loc = err.loc ?? { line: 1, column: 0 }
+    const column = loc.line === 1 ? Math.max(loc.column, 1) : loc.column + 1
+    const message = err.message.replace(/\s*\(\d+:\d+\)$/, '')
+    return { message, line: loc.line, column }
+  }
+}

@@ -1,0 +1,3 @@
+/** LangGraph's START and END node names. */
+export const START = '__start__'
+export const END = '__end__'

@@ -1,0 +1,177 @@
+import { GraphSpecSchema, type GraphSpec } from './schema'
+import { checkExpressionSyntax } from './code'
+import type { GraphIssue } from './issues'
+import { hasErrors } from './issues'
+import { END, START } from './constants'
+import { checkWiring } from './wiring'
+
+export type ParseResult =
+  | { ok: true; spec: GraphSpec; issues: GraphIssue[] }
+  | { ok: false; issues: GraphIssue[] }
+
+/**
+ * Validates a graph document (any JSON value). Errors are what LangGraph.js would refuse
+ * to compile or what cannot run; warnings are what LangGraph.js accepts but silently
+ * ignores. Never throws on bad input.
+ */
+export function parseGraph(doc: unknown): ParseResult {
+  const parsed = GraphSpecSchema.safeParse(doc)
+  if (!parsed.success) {
+    return {
+      ok: false,
+      issues: parsed.error.issues.map((i) => ({
+        code: i.path.at(-1) === 'reducer' ? 'UNKNOWN_REDUCER' : 'SCHEMA',
+        severity: 'error',
+        message: i.message,
+        path: i.path.filter((p): p is string | number => typeof p !== 'symbol'),
+      })),
+    }
+  }
+  const spec = parsed.data
+  const issues = [...checkFields(spec), ...checkNodes(spec), ...checkWiring(spec)]
+  return hasErrors(issues) ? { ok: false, issues } : { ok: true, spec, issues }
+}
+
+/** All problems of a document, errors and warnings. */
+export function validateGraph(doc: unknown): GraphIssue[] {
+  return parseGraph(doc).issues
+}
+
+const RESERVED_CHANNELS = new Set([START, END, '__pregel_tasks', '__interrupt__', '__resume__'])
+
+function checkFields(spec: GraphSpec): GraphIssue[] {
+  const issues: GraphIssue[] = []
+  const seen = new Set<string>()
+  spec.state.forEach((f, i) => {
+    const at = (...p: (string | number)[]) => ['state', i, ...p]
+    const base = { field: f.name }
+    if (seen.has(f.name)) {
+      issues.push({
+        ...base,
+        code: 'DUPLICATE_FIELD',
+        severity: 'error',
+        path: at('name'),
+        message: `State field \`${f.name}\` is defined twice.`,
+      })
+    }
+    seen.add(f.name)
+    if (RESERVED_CHANNELS.has(f.name) || f.name.startsWith('branch:to:') || f.name.startsWith('join:')) {
+      issues.push({
+        ...base,
+        code: 'RESERVED_FIELD_NAME',
+        severity: 'error',
+        path: at('name'),
+        message: `State field name \`${f.name}\` is reserved for LangGraph's own channels.`,
+      })
+    }
+    if (f.reducer && f.channel) {
+      issues.push({
+        ...base,
+        code: 'CONFLICTING_CHANNEL',
+        severity: 'error',
+        path: at('channel'),
+        message: `State field \`${f.name}\` has both a reducer (${f.reducer}) and a channel (${f.channel}); choose one.`,
+      })
+    }
+    if (f.reducer === 'custom') {
+      if (f.code === undefined) {
+        issues.push({
+          ...base,
+          code: 'MISSING_REDUCER_CODE',
+          severity: 'error',
+          path: at('code'),
+          message: `State field \`${f.name}\` has a custom reducer but no \`code\`.`,
+        })
+      } else {
+        issues.push(...codeIssues(f.code, at('code'), `Reducer of \`${f.name}\``, base))
+      }
+    }
+    const isLastValue = !f.channel && (!f.reducer || f.reducer === 'overwrite')
+    if (f.default !== undefined && (isLastValue || f.channel)) {
+      issues.push({
+        ...base,
+        code: 'DEFAULT_IGNORED',
+        severity: 'warning',
+        path: at('default'),
+        message: `The default of \`${f.name}\` is ignored: LangGraph.js applies defaults only to reducer fields.`,
+      })
+    }
+    if (f.accumulate !== undefined && f.channel !== 'topic') {
+      issues.push({
+        ...base,
+        code: 'ACCUMULATE_IGNORED',
+        severity: 'warning',
+        path: at('accumulate'),
+        message: `\`accumulate\` applies to topic channels only; \`${f.name}\` is not one.`,
+      })
+    }
+  })
+  return issues
+}
+
+function checkNodes(spec: GraphSpec): GraphIssue[] {
+  const issues: GraphIssue[] = []
+  const fields = new Set(spec.state.map((f) => f.name))
+  const seen = new Set<string>()
+  spec.nodes.forEach((n, i) => {
+    const at = (...p: (string | number)[]) => ['nodes', i, ...p]
+    const base = { nodeId: n.id }
+    const problem = nodeNameProblem(n.id, fields, seen)
+    if (problem) issues.push({ ...base, ...problem, severity: 'error', path: at('id') })
+    seen.add(n.id)
+    issues.push(...codeIssues(n.code, at('code'), `Code of node \`${n.id}\``, base))
+  })
+  spec.branches?.forEach((b, i) => {
+    issues.push(
+      ...codeIssues(b.router, ['branches', i, 'router'], `Router of \`${b.from}\``, {
+        nodeId: b.from,
+      }),
+    )
+  })
+  return issues
+}
+
+function nodeNameProblem(
+  id: string,
+  fields: ReadonlySet<string>,
+  seen: ReadonlySet<string>,
+): Pick<GraphIssue, 'code' | 'message'> | null {
+  if (id === START || id === END)
+    return { code: 'RESERVED_NODE_NAME', message: `Node \`${id}\` is reserved.` }
+  if (id === '') return { code: 'INVALID_NODE_NAME', message: 'A node id cannot be empty.' }
+  for (const ch of ['|', ':']) {
+    if (id.includes(ch))
+      return {
+        code: 'INVALID_NODE_NAME',
+        message: `Node \`${id}\`: "${ch}" is a reserved character and is not allowed in node names.`,
+      }
+  }
+  if (seen.has(id)) return { code: 'DUPLICATE_NODE', message: `Node \`${id}\` already present.` }
+  if (fields.has(id))
+    return {
+      code: 'NODE_NAMED_LIKE_FIELD',
+      message: `${id} is already being used as a state attribute (a.k.a. a channel), cannot also be used as a node name.`,
+    }
+  return null
+}
+
+function codeIssues(
+  code: string,
+  path: (string | number)[],
+  what: string,
+  base: Partial<GraphIssue>,
+): GraphIssue[] {
+  const problem = checkExpressionSyntax(code)
+  if (!problem) return []
+  return [
+    {
+      ...base,
+      code: 'CODE_SYNTAX',
+      severity: 'error',
+      path,
+      message: `${what} does not parse: ${problem.message}`,
+      line: problem.line,
+      column: problem.column,
+    },
+  ]
+}

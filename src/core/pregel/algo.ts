@@ -1,0 +1,254 @@
+import { EMPTY, InvalidUpdateError, type Channel } from '../channels'
+import type { Checkpoint, ChannelVersions } from '../checkpoint/types'
+import { TASKS, type CompiledGraph, type CompiledNode } from '../compile/compileGraph'
+import { START } from '../graph/constants'
+import { isSendPacket } from './types'
+
+export const PUSH = '__pregel_push'
+export const PULL = '__pregel_pull'
+/** Channels written by the machinery that apply_writes never folds. */
+const IGNORED = new Set(['__no_writes__', PUSH, '__resume__', '__interrupt__', '__return__', '__error__'])
+const RESERVED = new Set([...IGNORED, TASKS, '__pregel_tasks'])
+
+export type Channels = Record<string, Channel>
+
+/** A unit of work of one super-step: a node triggered by an edge (PULL) or a Send (PUSH). */
+export interface Task {
+  /** Unique within a checkpoint: `~__pregel_pull, name` or `~__pregel_push, 0000000003, 0000000000`. */
+  id: string
+  name: string
+  kind: 'pull' | 'push'
+  /** The channel whose version made the task run (PUSH tasks: `__pregel_push`). */
+  triggers: string[]
+  input: unknown
+  node: CompiledNode
+  writes: [string, unknown][]
+}
+
+/** LangGraph's `taskPathStr` for the two task kinds: also the apply order of writes. */
+export function taskId(kind: 'pull' | 'push', nameOrIndex: string | number): string {
+  return kind === 'pull'
+    ? `~${PULL}, ${nameOrIndex}`
+    : `~${PUSH}, ${String(nameOrIndex).padStart(10, '0')}, 0000000000`
+}
+
+/** Fresh channels holding a checkpoint's values. */
+export function channelsFromCheckpoint(graph: CompiledGraph, checkpoint: Checkpoint): Channels {
+  const out: Channels = {}
+  const values = checkpoint.channel_values
+  for (const [name, proto] of Object.entries(graph.channels)) {
+    out[name] = proto.fromCheckpoint(name in values ? values[name] : EMPTY)
+  }
+  return out
+}
+
+/** The state fields that hold a value: what a node receives and a snapshot shows. */
+export function readState(graph: CompiledGraph, channels: Channels): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const f of graph.fields) {
+    const v = (channels[f] as Channel).get()
+    if (v !== EMPTY) out[f] = v
+  }
+  return out
+}
+
+/** Each channel's checkpointed value (empty channels omitted). */
+export function checkpointValues(channels: Channels): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const name in channels) {
+    const v = (channels[name] as Channel).checkpoint()
+    if (v !== EMPTY) out[name] = v
+  }
+  return out
+}
+
+function maxVersion(versions: ChannelVersions): number | undefined {
+  let max: number | undefined
+  for (const k in versions) {
+    const v = versions[k] as number
+    if (max === undefined || v > max) max = v
+  }
+  return max
+}
+
+const nextVersion = (v: number | undefined): number => (v === undefined ? 1 : v + 1)
+
+function compareCodePoints(a: string, b: string): number {
+  if (a === b) return 0
+  const ia = a[Symbol.iterator]()
+  const ib = b[Symbol.iterator]()
+  for (;;) {
+    const x = ia.next()
+    const y = ib.next()
+    if (x.done) return y.done ? 0 : -1
+    if (y.done) return 1
+    const cx = x.value.codePointAt(0) as number
+    const cy = y.value.codePointAt(0) as number
+    if (cx !== cy) return cx - cy
+  }
+}
+
+/**
+ * Applies one super-step's writes (LangGraph's `_applyWrites`): tasks in path order,
+ * versions_seen recorded, consumed triggers and written channels bumped past the max
+ * version, untouched ephemeral channels cleared, `finish()` when nothing triggers next.
+ * Mutates `checkpoint` and `channels`; returns the channels that were updated.
+ */
+export function applyWrites(
+  checkpoint: Checkpoint,
+  channels: Channels,
+  tasks: readonly Pick<Task, 'id' | 'name' | 'triggers' | 'writes'>[],
+  triggerToNodes: CompiledGraph['triggerToNodes'] | undefined,
+): Set<string> {
+  const sorted = [...tasks].sort((a, b) => compareCodePoints(a.id, b.id))
+  const versions = checkpoint.channel_versions
+  let bumpStep = false
+  const toConsume = new Set<string>()
+  for (const task of sorted) {
+    if (task.triggers.length > 0) bumpStep = true
+    const seen = (checkpoint.versions_seen[task.name] ??= {})
+    for (const ch of task.triggers) {
+      if (ch in versions) seen[ch] = versions[ch] as number
+      if (!RESERVED.has(ch)) toConsume.add(ch)
+    }
+  }
+  let max = maxVersion(versions)
+  let consumed: number | undefined
+  for (const ch of toConsume) {
+    if (channels[ch]?.consume()) {
+      consumed ??= nextVersion(max)
+      versions[ch] = consumed
+    }
+  }
+  const byChannel = new Map<string, unknown[]>()
+  for (const task of sorted) {
+    for (const [ch, v] of task.writes) {
+      if (IGNORED.has(ch) || !(ch in channels)) continue
+      let list = byChannel.get(ch)
+      if (!list) byChannel.set(ch, (list = []))
+      list.push(v)
+    }
+  }
+  if (max !== undefined && consumed !== undefined) max = consumed
+  const nv = nextVersion(max)
+  const updated = new Set<string>()
+  for (const [ch, vals] of byChannel) {
+    const channel = channels[ch] as Channel
+    let changed: boolean
+    try {
+      changed = channel.update(vals)
+    } catch (e) {
+      if (e instanceof InvalidUpdateError) {
+        const wrapped = new InvalidUpdateError(
+          `Invalid update for channel "${ch}" with values ${JSON.stringify(vals)}: ${e.message}`,
+        )
+        wrapped.lc_error_code = e.lc_error_code
+        throw wrapped
+      }
+      throw e
+    }
+    if (changed) {
+      versions[ch] = nv
+      if (channel.isAvailable()) updated.add(ch)
+    }
+  }
+  if (bumpStep) {
+    for (const ch in channels) {
+      const channel = channels[ch] as Channel
+      if (channel.isAvailable() && !updated.has(ch) && channel.update([])) {
+        versions[ch] = nv
+        if (channel.isAvailable()) updated.add(ch)
+      }
+    }
+    if (!triggersNextStep(updated, triggerToNodes)) {
+      for (const ch in channels) {
+        const channel = channels[ch] as Channel
+        if (channel.finish()) {
+          versions[ch] = nv
+          if (channel.isAvailable()) updated.add(ch)
+        }
+      }
+    }
+  }
+  return updated
+}
+
+function triggersNextStep(
+  updated: ReadonlySet<string>,
+  triggerToNodes: CompiledGraph['triggerToNodes'] | undefined,
+): boolean {
+  if (!triggerToNodes) return false
+  for (const ch of updated) if (triggerToNodes[ch]) return true
+  return false
+}
+
+export interface PrepareOptions {
+  /** Channels updated by the last step: only their subscribers are candidates. */
+  updatedChannels?: ReadonlySet<string>
+}
+
+/**
+ * The tasks of the next super-step (LangGraph's `_prepareNextTasks`): one PUSH task per
+ * pending Send, then every node whose trigger has a version it has not seen. Tasks that
+ * already succeeded (pending writes) are still listed: LangGraph.js's own check for them
+ * never matches (it hashes a different task path), so its snapshots list them too.
+ */
+export function prepareTasks(
+  graph: CompiledGraph,
+  checkpoint: Checkpoint,
+  channels: Channels,
+  opts: PrepareOptions = {},
+): Task[] {
+  const tasks: Task[] = []
+  const tasksChannel = channels[TASKS] as Channel
+  if (tasksChannel.isAvailable()) {
+    const sends = tasksChannel.get() as unknown[]
+    sends.forEach((packet, i) => {
+      if (!isSendPacket(packet)) return
+      const node = graph.nodes.get(packet.node)
+      if (!node || node.name === START) return
+      tasks.push({
+        id: taskId('push', i),
+        name: node.name,
+        kind: 'push',
+        triggers: [PUSH],
+        input: packet.args,
+        node,
+        writes: [],
+      })
+    })
+  }
+  for (const name of candidateNodes(graph, checkpoint, opts.updatedChannels)) {
+    const node = graph.nodes.get(name) as CompiledNode
+    const id = taskId('pull', name)
+    const seen = checkpoint.versions_seen[name] ?? {}
+    const trigger = node.triggers.find(
+      (ch) => (channels[ch] as Channel).isAvailable() && (checkpoint.channel_versions[ch] ?? 0) > (seen[ch] ?? 0),
+    )
+    if (trigger === undefined) continue
+    tasks.push({
+      id,
+      name,
+      kind: 'pull',
+      triggers: [trigger],
+      input: name === START ? (channels[START] as Channel).get() : readState(graph, channels),
+      node,
+      writes: [],
+    })
+  }
+  return tasks
+}
+
+function candidateNodes(
+  graph: CompiledGraph,
+  checkpoint: Checkpoint,
+  updated: ReadonlySet<string> | undefined,
+): Iterable<string> {
+  if (updated) {
+    const names = new Set<string>()
+    for (const ch of updated) for (const n of graph.triggerToNodes[ch] ?? []) names.add(n)
+    return [...names].sort()
+  }
+  for (const _ in checkpoint.channel_versions) return graph.nodes.keys()
+  return []
+}

@@ -1,0 +1,165 @@
+import { EMPTY, InvalidUpdateError, type Channel } from '../channels'
+import { TASKS, branchChannel, type CompiledBranch, type CompiledGraph } from '../compile/compileGraph'
+import { END, START } from '../graph/constants'
+import { readState, type Channels, type Task } from './algo'
+import { isCommand, isSend, type Send } from './types'
+
+/** Something LangGraph.js silently ignores, reported so the debugger can show it. */
+export interface RuntimeWarning {
+  code: 'UNKNOWN_UPDATE_KEY' | 'UNKNOWN_ROUTE_TARGET'
+  node: string
+  message: string
+}
+
+export interface TaskContext {
+  graph: CompiledGraph
+  /** The channels as of the start of the super-step (every task reads the same snapshot). */
+  channels: Channels
+  warn: (w: RuntimeWarning) => void
+}
+
+/**
+ * Runs one task: the node's function, then its writers in LangGraph's order (state update,
+ * Command goto, static edges and joins, conditional edges). Fills `task.writes`.
+ */
+export async function runTask(task: Task, ctx: TaskContext): Promise<void> {
+  const { node } = task
+  const output = node.fn ? await node.fn(task.input) : task.input
+  const writes = task.writes
+  for (const w of stateUpdates(task.name, output, ctx)) writes.push(w)
+  for (const dest of controlDestinations(output)) writeDestination(task, dest, ctx)
+  for (const w of node.writes) writes.push([w.channel, w.value])
+  for (const branch of node.branches) {
+    const routed = await branch.router(freshState(task, ctx))
+    for (const dest of branchDestinations(task.name, branch, routed)) writeDestination(task, dest, ctx)
+  }
+}
+
+/** LangGraph.js's node output mapper: falsy → nothing, Command → its update, object → keys. */
+function stateUpdates(name: string, output: unknown, ctx: TaskContext): [string, unknown][] {
+  if (!output) return []
+  const keep = (pairs: [string, unknown][]) => filterKnown(name, pairs, ctx)
+  if (isCommand(output)) return output.graph === '__parent__' ? [] : keep(output.updateTuples())
+  if (Array.isArray(output) && output.length > 0 && output.some(isCommand)) {
+    const out: [string, unknown][] = []
+    for (const item of output) {
+      if (isCommand(item)) {
+        if (item.graph !== '__parent__') out.push(...keep(item.updateTuples()))
+      } else out.push(...stateUpdates(name, item, ctx))
+    }
+    return out
+  }
+  if (typeof output === 'object' && !Array.isArray(output)) {
+    return keep(Object.entries(output as Record<string, unknown>))
+  }
+  const kind = Array.isArray(output) ? 'array' : typeof output
+  throw new InvalidUpdateError(
+    `Expected node "${name}" to return an object or an array containing at least one Command object, received ${kind}`,
+    'INVALID_GRAPH_NODE_RETURN_VALUE',
+  )
+}
+
+function filterKnown(name: string, pairs: [string, unknown][], ctx: TaskContext): [string, unknown][] {
+  const known = ctx.graph.fieldSet
+  const out: [string, unknown][] = []
+  for (const pair of pairs) {
+    if (known.has(pair[0])) out.push(pair)
+    else
+      ctx.warn({
+        code: 'UNKNOWN_UPDATE_KEY',
+        node: name,
+        message: `${name === START ? 'The input' : `Node \`${name}\``} wrote \`${pair[0]}\`, which is not a state field; the write was ignored.`,
+      })
+  }
+  return out
+}
+
+/** Destinations of a returned Command's `goto` (or of a returned Send). */
+function controlDestinations(output: unknown): (string | Send)[] {
+  if (isSend(output)) return [output]
+  const commands = isCommand(output)
+    ? [output]
+    : Array.isArray(output)
+      ? output.filter(isCommand)
+      : []
+  const out: (string | Send)[] = []
+  for (const c of commands) {
+    if (c.graph === '__parent__') continue
+    const g = c.goto
+    if (isSend(g) || typeof g === 'string') out.push(g)
+    else if (Array.isArray(g)) out.push(...g)
+  }
+  return out.filter((d) => d !== END)
+}
+
+function branchDestinations(
+  name: string,
+  branch: CompiledBranch,
+  routed: unknown,
+): (string | Send)[] {
+  const results = Array.isArray(routed) ? (routed as unknown[]) : [routed]
+  const dests = branch.paths
+    ? results.map((r) => (isSend(r) ? r : branch.paths?.[String(r)]))
+    : results
+  if (dests.some((d) => !d)) {
+    const bad = results[dests.findIndex((d) => !d)]
+    throw new Error(
+      `Branch condition returned unknown or null destination (conditional edge from \`${name}\` returned ${JSON.stringify(bad) ?? 'undefined'})`,
+    )
+  }
+  if (dests.some((d) => isSend(d) && d.node === END)) {
+    throw new InvalidUpdateError('Cannot send a packet to the END node')
+  }
+  return (dests as (string | Send)[]).filter((d) => d !== END)
+}
+
+function writeDestination(task: Task, dest: string | Send, ctx: TaskContext): void {
+  if (isSend(dest)) {
+    if (!ctx.graph.nodes.has(dest.node) || dest.node === START) {
+      throw new InvalidUpdateError(`Invalid node name "${dest.node}" in Send packet`)
+    }
+    task.writes.push([TASKS, { node: dest.node, args: dest.args }])
+    return
+  }
+  const ch = branchChannel(String(dest))
+  if (!(ch in ctx.channels)) {
+    ctx.warn({
+      code: 'UNKNOWN_ROUTE_TARGET',
+      node: task.name,
+      message: `\`${task.name}\` routed to \`${String(dest)}\`, which is not a node; the route was ignored.`,
+    })
+  }
+  task.writes.push([ch, task.name])
+}
+
+/** The state as the task's own writes would leave it: what its routers read. */
+function freshState(task: Task, ctx: TaskContext): Record<string, unknown> {
+  const { graph, channels } = ctx
+  const byField = new Map<string, unknown[]>()
+  for (const [ch, v] of task.writes) {
+    if (!graph.fieldSet.has(ch)) continue
+    let list = byField.get(ch)
+    if (!list) byField.set(ch, (list = []))
+    list.push(v)
+  }
+  if (byField.size === 0) return readState(graph, channels)
+  const local: Channels = { ...channels }
+  for (const [f, vals] of byField) {
+    const current = channels[f] as Channel
+    const copy = current.fromCheckpoint(current.checkpoint())
+    try {
+      copy.update(vals)
+    } catch (e) {
+      if (!(e instanceof InvalidUpdateError)) throw e
+      const wrapped = new InvalidUpdateError(
+        `Invalid update for channel "${f}" with values ${JSON.stringify(vals)}: ${e.message}`,
+      )
+      wrapped.lc_error_code = e.lc_error_code
+      throw wrapped
+    }
+    local[f] = copy
+  }
+  return readState(graph, local)
+}
+
+export { EMPTY }

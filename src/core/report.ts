@@ -1,0 +1,31 @@
+/**
+ * The report of one headless run: what `superstep run` prints and what the differential
+ * suite compares against LangGraph.js. Plain JSON, stable key order.
+ */
+export interface RunReport {
+  status: 'done' | 'error'
+  /** State fields of the latest saved checkpoint that hold a value. */
+  values: Record<string, unknown>
+  /** Oldest first, one per saved checkpoint (LangGraph's getStateHistory reversed). */
+  checkpoints: CheckpointReport[]
+  error: ErrorReport | null
+}
+
+export interface CheckpointReport {
+  step: number
+  source: 'input' | 'loop' | 'update' | 'fork'
+  /** Node names of the tasks the checkpoint would run next, in task order. */
+  next: string[]
+  values: Record<string, unknown>
+  /** The channel version of each state field that has one. */
+  versions: Record<string, number>
+}
+
+export interface ErrorReport {
+  name: string
+  /** LangGraph's `lc_error_code`, or null when the error has none. */
+  code: string | null
+  message: string
+  /** The node whose code raised it, when a node did. */
+  node?: string
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { createCountingEnv } from '../lib/env'
+import { parseGraph } from '../core/graph/validate'
+import { runGraph } from '../core/run'
+import type { RunReport } from '../core/report'
+import { canonicalizeReport, loadCases, loadInvalidCases } from './compare'
+import { compileOnLangGraph, runOnLangGraph } from './oracle'
+
+/** What must agree: every checkpoint's step, source, next, values, versions; error name+code. */
+function comparable(r: RunReport) {
+  const json = JSON.parse(JSON.stringify(r)) as RunReport
+  const c = canonicalizeReport(json)
+  return {
+    status: c.status,
+    values: c.values,
+    checkpoints: c.checkpoints,
+    error: c.error && { name: c.error.name, code: c.error.code },
+  }
+}
+
+describe('differential: Superstep runs every case exactly as LangGraph.js does', () => {
+  const cases = loadCases()
+  it('has at least 40 cases', () => expect(cases.length).toBeGreaterThanOrEqual(40))
+  for (const c of cases) {
+    it(c.file ?? c.description, async () => {
+      const parsed = parseGraph(c.graph)
+      expect(parsed.issues.filter((i) => i.severity === 'error')).toEqual([])
+      if (!parsed.ok) return
+      const ours = await runGraph(parsed.spec, {
+        input: c.input,
+        recursionLimit: c.recursionLimit,
+        env: createCountingEnv(),
+      })
+      const theirs = await runOnLangGraph(c)
+      expect(comparable(ours)).toEqual(comparable(theirs))
+    })
+  }
+})
+
+describe('differential: what LangGraph.js refuses to compile is a validation problem', () => {
+  for (const c of loadInvalidCases()) {
+    it(`${c.file ?? ''} → ${c.invalid}`, () => {
+      expect(compileOnLangGraph(c.graph)).not.toBeNull()
+      const codes = parseGraph(c.graph).issues.filter((i) => i.severity === 'error').map((i) => i.code)
+      expect(codes).toContain(c.invalid)
+    })
+  }
+})

@@ -1,0 +1,332 @@
+/**
+ * The LangGraph.js side of the differential suite: translates a graph document (format v1)
+ * into a real `@langchain/langgraph` StateGraph, runs it with a MemorySaver and reports what
+ * happened as a {@link RunReport}, the same shape Superstep's own runtime produces.
+ */
+import {
+  Annotation,
+  Command,
+  END,
+  MemorySaver,
+  START,
+  Send,
+  StateGraph,
+  interrupt,
+  messagesStateReducer,
+} from '@langchain/langgraph'
+import { EphemeralValue, Topic } from '@langchain/langgraph/channels'
+import { isBaseMessage } from '@langchain/core/messages'
+import type { BaseMessage } from '@langchain/core/messages'
+import type { BaseChannel } from '@langchain/langgraph/channels'
+import type { RunnableConfig } from '@langchain/core/runnables'
+import { NAMED_REDUCERS } from '../core/reducers/named'
+import type { Reducer } from '../core/reducers/named'
+import type { CheckpointReport, ErrorReport, RunReport } from '../core/report'
+
+/** One state field of a graph document. */
+export interface FieldJson {
+  name: string
+  reducer?: 'overwrite' | 'append' | 'add' | 'union' | 'merge' | 'custom' | 'add_messages'
+  default?: unknown
+  code?: string
+  channel?: 'topic' | 'ephemeral'
+  accumulate?: boolean
+}
+
+/** One node of a graph document. */
+export interface NodeJson {
+  id: string
+  code: string
+  ends?: string[]
+  defer?: boolean
+  position?: { x: number; y: number }
+}
+
+/** A static edge; an array `from` is a join (waiting edge). */
+export interface EdgeJson {
+  from: string | string[]
+  to: string
+}
+
+/** A conditional edge. */
+export interface BranchJson {
+  from: string
+  router: string
+  paths?: Record<string, string> | string[]
+}
+
+/** The plain JSON of a graph document, typed just enough for the translator. */
+export interface GraphDocumentJson {
+  superstep: number
+  name?: string
+  state: FieldJson[]
+  nodes: NodeJson[]
+  edges?: EdgeJson[]
+  branches?: BranchJson[]
+  interruptBefore?: string[]
+  interruptAfter?: string[]
+}
+
+/** One differential case: a graph document, its input and an optional recursion limit. */
+export interface DiffCase {
+  description: string
+  graph: GraphDocumentJson
+  input: unknown
+  recursionLimit?: number
+  /** For graphs LangGraph refuses to compile: the validation code Superstep must report. */
+  invalid?: string
+  /** The file the case was loaded from (set by the loaders, not part of the file). */
+  file?: string
+}
+
+/** A graph LangGraph.js refuses to compile. */
+export type InvalidCase = DiffCase & { invalid: string }
+
+/** What {@link buildLangGraph} returns: the compiled graph and its checkpointer. */
+export interface BuiltLangGraph {
+  graph: CompiledLangGraph
+  checkpointer: MemorySaver
+}
+
+const THREAD_ID = 'diff'
+
+/**
+ * Evaluates document code (node, router or custom reducer) with LangGraph's own
+ * `Send`, `Command`, `interrupt`, `START` and `END` in scope.
+ */
+export function evaluateCode(code: string): unknown {
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- document code is JavaScript by design
+  const factory = new Function('Send', 'Command', 'interrupt', 'START', 'END', `return (${code}\n)`)
+  return factory(Send, Command, interrupt, START, END) as unknown
+}
+
+function evaluateFunction(code: string, what: string): (...args: unknown[]) => unknown {
+  const fn = evaluateCode(code)
+  if (typeof fn !== 'function') throw new TypeError(`${what}: code does not evaluate to a function`)
+  return fn as (...args: unknown[]) => unknown
+}
+
+/** The name LangGraph uses for a document endpoint (`__start__`/`__end__` are START/END). */
+function endpoint(name: string): string {
+  return name === '__start__' ? START : name === '__end__' ? END : name
+}
+
+/**
+ * `add_messages`: LangGraph's `messagesStateReducer`. LangChain's coercion already turns a
+ * plain `{ type: 'remove', id }` into a `RemoveMessage`, so updates are passed through.
+ */
+const addMessages: Reducer = (a, b) =>
+  messagesStateReducer(a as BaseMessage[], b as BaseMessage[]) as unknown
+
+function reducerOf(field: FieldJson): Reducer | undefined {
+  switch (field.reducer) {
+    case undefined:
+    case 'overwrite':
+      return undefined
+    case 'custom':
+      return evaluateFunction(field.code ?? '', `reducer of "${field.name}"`) as Reducer
+    case 'add_messages':
+      return addMessages
+    default:
+      return NAMED_REDUCERS[field.reducer]
+  }
+}
+
+/** The LangGraph channel (or Annotation) for one document field. */
+function channelOf(field: FieldJson): BaseChannel {
+  if (field.channel === 'topic') return new Topic({ accumulate: field.accumulate ?? false })
+  if (field.channel === 'ephemeral') return new EphemeralValue()
+  const reducer = reducerOf(field)
+  if (reducer === undefined) return Annotation() as BaseChannel
+  if (!('default' in field)) return Annotation({ reducer }) as BaseChannel
+  const initial = field.default
+  return Annotation({ reducer, default: () => structuredClone(initial) }) as BaseChannel
+}
+
+function stateSchema(graph: GraphDocumentJson) {
+  const spec: Record<string, BaseChannel> = {}
+  for (const field of graph.state) spec[field.name] = channelOf(field)
+  return Annotation.Root(spec)
+}
+
+function nodeOptions(node: NodeJson): { ends?: string[]; defer?: boolean } | undefined {
+  const options: { ends?: string[]; defer?: boolean } = {}
+  if (node.ends) options.ends = node.ends.map(endpoint)
+  if (node.defer) options.defer = true
+  return Object.keys(options).length > 0 ? options : undefined
+}
+
+/** The StateGraph builder typed loosely: documents are dynamic, so node names are strings. */
+interface LooseBuilder {
+  addNode(id: string, fn: unknown, options?: unknown): LooseBuilder
+  addEdge(from: string | string[], to: string): LooseBuilder
+  addConditionalEdges(from: string, router: unknown, paths?: unknown): LooseBuilder
+  compile(options: Record<string, unknown>): unknown
+}
+
+function createBuilder(graph: GraphDocumentJson): LooseBuilder {
+  const builder = new StateGraph(stateSchema(graph)) as unknown as LooseBuilder
+  for (const node of graph.nodes) {
+    const fn = evaluateFunction(node.code, `node "${node.id}"`)
+    builder.addNode(node.id, (state: unknown) => fn(state), nodeOptions(node))
+  }
+  for (const edge of graph.edges ?? []) {
+    const from = Array.isArray(edge.from) ? edge.from.map(endpoint) : endpoint(edge.from)
+    builder.addEdge(from, endpoint(edge.to))
+  }
+  for (const branch of graph.branches ?? []) {
+    const router = evaluateFunction(branch.router, `router of "${branch.from}"`)
+    builder.addConditionalEdges(
+      endpoint(branch.from),
+      (state: unknown) => router(state),
+      pathsOf(branch),
+    )
+  }
+  return builder
+}
+
+function pathsOf(branch: BranchJson): Record<string, string> | string[] | undefined {
+  if (branch.paths === undefined) return undefined
+  if (Array.isArray(branch.paths)) return branch.paths.map(endpoint)
+  return Object.fromEntries(Object.entries(branch.paths).map(([k, v]) => [k, endpoint(v)]))
+}
+
+/** The compiled graph, typed as loosely as the documents that produce it. */
+export interface CompiledLangGraph {
+  invoke(input: unknown, config: RunnableConfig & { recursionLimit?: number }): Promise<unknown>
+  getStateHistory(config: RunnableConfig): AsyncIterableIterator<{
+    values: unknown
+    next: readonly string[]
+    metadata?: { step?: number; source?: string }
+    config: RunnableConfig
+  }>
+}
+
+function compileBuilder(
+  builder: LooseBuilder,
+  graph: GraphDocumentJson,
+  saver: MemorySaver,
+): CompiledLangGraph {
+  return builder.compile({
+    checkpointer: saver,
+    interruptBefore: graph.interruptBefore ?? [],
+    interruptAfter: graph.interruptAfter ?? [],
+  }) as CompiledLangGraph
+}
+
+/**
+ * Translates a graph document into a compiled LangGraph.js graph with a fresh MemorySaver.
+ * Throws whatever LangGraph throws when it refuses to compile.
+ */
+export function buildLangGraph(graph: GraphDocumentJson): BuiltLangGraph {
+  const checkpointer = new MemorySaver()
+  return { graph: compileBuilder(createBuilder(graph), graph, checkpointer), checkpointer }
+}
+
+/** Compiles a document on LangGraph.js; returns the compile error's message, or null. */
+export function compileOnLangGraph(graph: GraphDocumentJson): string | null {
+  try {
+    buildLangGraph(graph)
+    return null
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err)
+  }
+}
+
+/**
+ * Makes a state value plain JSON: LangChain messages become `{ type, content, id, name?,
+ * tool_calls?, tool_call_id? }`, `undefined` object entries are dropped, the rest is cloned.
+ */
+export function normalizeValue(value: unknown): unknown {
+  const replaced = JSON.stringify(value, function (this: unknown, key: string, v: unknown) {
+    // JSON.stringify calls toJSON() before the replacer, so messages are read from the holder
+    const raw = (this as Record<string, unknown>)[key]
+    return isBaseMessage(raw) ? normalizeMessage(raw) : v
+  })
+  return replaced === undefined ? undefined : (JSON.parse(replaced) as unknown)
+}
+
+function normalizeMessage(msg: BaseMessage): Record<string, unknown> {
+  const m = msg as BaseMessage & {
+    tool_calls?: { name: string; args: unknown; id?: string }[]
+    tool_call_id?: string
+  }
+  return {
+    type: m._getType(),
+    content: m.content,
+    id: m.id,
+    ...(m.name ? { name: m.name } : {}),
+    ...(m.tool_calls?.length
+      ? { tool_calls: m.tool_calls.map(({ name, args, id }) => ({ name, args, id })) }
+      : {}),
+    ...(m.tool_call_id ? { tool_call_id: m.tool_call_id } : {}),
+  }
+}
+
+function normalizeState(values: unknown, fields: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  const source = (values ?? {}) as Record<string, unknown>
+  for (const name of fields) {
+    if (source[name] !== undefined) out[name] = normalizeValue(source[name])
+  }
+  return out
+}
+
+function pickVersions(
+  versions: Record<string, unknown>,
+  fields: readonly string[],
+): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const name of fields) {
+    const v = versions[name]
+    if (typeof v === 'number') out[name] = v
+  }
+  return out
+}
+
+async function collectCheckpoints(
+  built: BuiltLangGraph,
+  fields: readonly string[],
+): Promise<CheckpointReport[]> {
+  const config = { configurable: { thread_id: THREAD_ID } }
+  const reports: CheckpointReport[] = []
+  for await (const snapshot of built.graph.getStateHistory(config)) {
+    const tuple = await built.checkpointer.getTuple(snapshot.config)
+    reports.push({
+      step: snapshot.metadata?.step ?? NaN,
+      source: (snapshot.metadata?.source ?? 'loop') as CheckpointReport['source'],
+      next: [...snapshot.next],
+      values: normalizeState(snapshot.values, fields),
+      versions: pickVersions(tuple?.checkpoint.channel_versions ?? {}, fields),
+    })
+  }
+  return reports.reverse()
+}
+
+function errorReport(err: unknown): ErrorReport {
+  if (!(err instanceof Error)) return { name: 'Error', code: null, message: String(err) }
+  const code = (err as Error & { lc_error_code?: unknown }).lc_error_code
+  return { name: err.name, code: typeof code === 'string' ? code : null, message: err.message }
+}
+
+/** Runs a case on real LangGraph.js and reports every checkpoint saved on the thread. */
+export async function runOnLangGraph(c: DiffCase): Promise<RunReport> {
+  const fields = c.graph.state.map((f) => f.name)
+  let built: BuiltLangGraph
+  try {
+    built = buildLangGraph(c.graph)
+  } catch (err) {
+    return { status: 'error', values: {}, checkpoints: [], error: errorReport(err) }
+  }
+  let error: ErrorReport | null = null
+  try {
+    const config: RunnableConfig = { configurable: { thread_id: THREAD_ID } }
+    if (c.recursionLimit !== undefined) config.recursionLimit = c.recursionLimit
+    await built.graph.invoke(c.input, config)
+  } catch (err) {
+    error = errorReport(err)
+  }
+  const checkpoints = await collectCheckpoints(built, fields)
+  const values = checkpoints.at(-1)?.values ?? {}
+  return { status: error ? 'error' : 'done', values, checkpoints, error }
+}
