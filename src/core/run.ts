@@ -24,7 +24,10 @@ export type RunGraphReport = RunReport & { interrupted: boolean; warnings: Runti
  * checkpoint: what `superstep run` prints. Errors raised by the graph are part of the report.
  */
 export async function runGraph(spec: GraphSpec, opts: RunOptions): Promise<RunGraphReport> {
-  const graph = compileGraph(spec, { evaluate: opts.evaluate ?? evaluateLocally, newId: opts.env.newId })
+  const graph = compileGraph(spec, {
+    evaluate: opts.evaluate ?? evaluateLocally,
+    newId: opts.env.newId,
+  })
   const saver = new MemorySaver()
   const warnings: RuntimeWarning[] = []
   const loop = new PregelLoop({

@@ -41,7 +41,9 @@ describe('differential: what LangGraph.js refuses to compile is a validation pro
   for (const c of loadInvalidCases()) {
     it(`${c.file ?? ''} → ${c.invalid}`, () => {
       expect(compileOnLangGraph(c.graph)).not.toBeNull()
-      const codes = parseGraph(c.graph).issues.filter((i) => i.severity === 'error').map((i) => i.code)
+      const codes = parseGraph(c.graph)
+        .issues.filter((i) => i.severity === 'error')
+        .map((i) => i.code)
       expect(codes).toContain(c.invalid)
     })
   }

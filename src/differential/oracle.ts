@@ -95,7 +95,6 @@ const THREAD_ID = 'diff'
  * `Send`, `Command`, `interrupt`, `START` and `END` in scope.
  */
 export function evaluateCode(code: string): unknown {
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- document code is JavaScript by design
   const factory = new Function('Send', 'Command', 'interrupt', 'START', 'END', `return (${code}\n)`)
   return factory(Send, Command, interrupt, START, END) as unknown
 }

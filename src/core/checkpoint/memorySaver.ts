@@ -59,7 +59,9 @@ export class MemorySaver implements CheckpointSaver {
       owner[ch] = checkpoint.id
       t.blobs.set(
         blobKey(checkpoint.id, ch),
-        ch in checkpoint.channel_values ? structuredClone(checkpoint.channel_values[ch]) : EMPTY_BLOB,
+        ch in checkpoint.channel_values
+          ? structuredClone(checkpoint.channel_values[ch])
+          : EMPTY_BLOB,
       )
     }
     const stored: StoredCheckpoint = {

@@ -59,7 +59,11 @@ export interface CheckpointSaver {
     newVersions: ChannelVersions,
   ): Promise<Required<CheckpointConfig>>
   /** Stores the writes a task made against the checkpoint `config` addresses. */
-  putWrites(config: Required<CheckpointConfig>, writes: [string, unknown][], taskId: string): Promise<void>
+  putWrites(
+    config: Required<CheckpointConfig>,
+    writes: [string, unknown][],
+    taskId: string,
+  ): Promise<void>
   /** The addressed checkpoint, or the thread's latest when no id is given. */
   getTuple(config: CheckpointConfig): Promise<CheckpointTuple | undefined>
   /** The thread's checkpoints, newest first. */

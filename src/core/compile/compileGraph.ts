@@ -88,7 +88,8 @@ export function compileGraph(
   const plain = spec.edges.filter((e) => typeof e.from === 'string')
   const joins = spec.edges.filter((e) => Array.isArray(e.from))
   for (const e of plain) {
-    if (e.to !== END) node(e.from as string).writes.push({ channel: branchChannel(e.to), value: null })
+    if (e.to !== END)
+      node(e.from as string).writes.push({ channel: branchChannel(e.to), value: null })
   }
   for (const e of joins) {
     const sources = e.from as string[]
@@ -108,7 +109,8 @@ export function compileGraph(
   }
 
   const triggerToNodes: Record<string, string[]> = {}
-  for (const n of nodes.values()) for (const t of n.triggers) (triggerToNodes[t] ??= []).push(n.name)
+  for (const n of nodes.values())
+    for (const t of n.triggers) (triggerToNodes[t] ??= []).push(n.name)
 
   return {
     spec,
@@ -126,7 +128,10 @@ function interruptList(list: string[] | undefined): readonly string[] | '*' {
   return list?.includes('*') ? '*' : (list ?? [])
 }
 
-function fieldChannel(f: FieldSpec, opts: { evaluate: CodeEvaluator; newId: () => string }): Channel {
+function fieldChannel(
+  f: FieldSpec,
+  opts: { evaluate: CodeEvaluator; newId: () => string },
+): Channel {
   if (f.channel === 'topic') return new Topic(f.accumulate ?? false)
   if (f.channel === 'ephemeral') return new EphemeralValue(true)
   const reducer = reducerFor(

@@ -20,7 +20,6 @@ const SCOPE_VALUES = [Send, Command, interrupt, START, END] as const
  * (the CLI, tests, the sandboxed worker itself): it runs whatever the code says.
  */
 export const evaluateLocally: CodeEvaluator = (code, ref) => {
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
   const make = new Function(...SCOPE_NAMES, `"use strict";\nreturn (${code}\n)`) as (
     ...scope: unknown[]
   ) => unknown

@@ -6,8 +6,7 @@ import { END, START } from './constants'
 import { checkWiring } from './wiring'
 
 export type ParseResult =
-  | { ok: true; spec: GraphSpec; issues: GraphIssue[] }
-  | { ok: false; issues: GraphIssue[] }
+  { ok: true; spec: GraphSpec; issues: GraphIssue[] } | { ok: false; issues: GraphIssue[] }
 
 /**
  * Validates a graph document (any JSON value). Errors are what LangGraph.js would refuse
@@ -55,7 +54,11 @@ function checkFields(spec: GraphSpec): GraphIssue[] {
       })
     }
     seen.add(f.name)
-    if (RESERVED_CHANNELS.has(f.name) || f.name.startsWith('branch:to:') || f.name.startsWith('join:')) {
+    if (
+      RESERVED_CHANNELS.has(f.name) ||
+      f.name.startsWith('branch:to:') ||
+      f.name.startsWith('join:')
+    ) {
       issues.push({
         ...base,
         code: 'RESERVED_FIELD_NAME',

@@ -7,7 +7,14 @@ import { isSendPacket } from './types'
 export const PUSH = '__pregel_push'
 export const PULL = '__pregel_pull'
 /** Channels written by the machinery that apply_writes never folds. */
-const IGNORED = new Set(['__no_writes__', PUSH, '__resume__', '__interrupt__', '__return__', '__error__'])
+const IGNORED = new Set([
+  '__no_writes__',
+  PUSH,
+  '__resume__',
+  '__interrupt__',
+  '__return__',
+  '__error__',
+])
 const RESERVED = new Set([...IGNORED, TASKS, '__pregel_tasks'])
 
 export type Channels = Record<string, Channel>
@@ -223,7 +230,9 @@ export function prepareTasks(
     const id = taskId('pull', name)
     const seen = checkpoint.versions_seen[name] ?? {}
     const trigger = node.triggers.find(
-      (ch) => (channels[ch] as Channel).isAvailable() && (checkpoint.channel_versions[ch] ?? 0) > (seen[ch] ?? 0),
+      (ch) =>
+        (channels[ch] as Channel).isAvailable() &&
+        (checkpoint.channel_versions[ch] ?? 0) > (seen[ch] ?? 0),
     )
     if (trigger === undefined) continue
     tasks.push({

@@ -30,7 +30,13 @@ export type RunOutcome = 'done' | 'interrupted'
 /** What the loop reports as it runs; the worker turns these into UI events. */
 export type LoopEvent =
   | { type: 'step_started'; step: number; tasks: { id: string; name: string }[] }
-  | { type: 'task_finished'; step: number; taskId: string; name: string; writes: [string, unknown][] }
+  | {
+      type: 'task_finished'
+      step: number
+      taskId: string
+      name: string
+      writes: [string, unknown][]
+    }
   | { type: 'task_failed'; step: number; taskId: string; name: string; error: unknown }
   | { type: 'checkpoint_saved'; step: number; source: CheckpointSource; checkpointId: string }
   | { type: 'warning'; step: number; warning: RuntimeWarning }
@@ -82,14 +88,20 @@ export class PregelLoop {
     await this.putCheckpoint('input')
     const { graph } = this.o
     for (;;) {
-      if (this.step > this.stop) throw new GraphRecursionError(this.o.recursionLimit ?? DEFAULT_RECURSION_LIMIT)
+      if (this.step > this.stop)
+        throw new GraphRecursionError(this.o.recursionLimit ?? DEFAULT_RECURSION_LIMIT)
       const tasks = prepareTasks(graph, this.checkpoint, this.channels, {
         updatedChannels: this.updatedChannels,
       })
       if (tasks.length === 0) return 'done'
       if (shouldInterrupt(this.checkpoint, graph.interruptBefore, tasks)) return 'interrupted'
       await this.execute(tasks)
-      this.updatedChannels = applyWrites(this.checkpoint, this.channels, tasks, graph.triggerToNodes)
+      this.updatedChannels = applyWrites(
+        this.checkpoint,
+        this.channels,
+        tasks,
+        graph.triggerToNodes,
+      )
       await this.putCheckpoint('loop')
       if (shouldInterrupt(this.checkpoint, graph.interruptAfter, tasks)) return 'interrupted'
     }
@@ -123,7 +135,10 @@ export class PregelLoop {
     this.updatedChannels = applyWrites(
       this.checkpoint,
       this.channels,
-      [...discarded, { id: '__input__', name: '__input__', triggers: [], writes: [[START, input]] }],
+      [
+        ...discarded,
+        { id: '__input__', name: '__input__', triggers: [], writes: [[START, input]] },
+      ],
       this.o.graph.triggerToNodes,
     )
     this.pendingWrites = []
@@ -146,7 +161,13 @@ export class PregelLoop {
         runTask(task, ctx).then(
           () => {
             done.push(task)
-            emit?.({ type: 'task_finished', step, taskId: task.id, name: task.name, writes: task.writes })
+            emit?.({
+              type: 'task_finished',
+              step,
+              taskId: task.id,
+              name: task.name,
+              writes: task.writes,
+            })
             if (--remaining === 0) resolve(null)
           },
           (error: unknown) => resolve({ task, error }),
@@ -154,10 +175,20 @@ export class PregelLoop {
       }
     })
     if (!failure) return
-    emit?.({ type: 'task_failed', step, taskId: failure.task.id, name: failure.task.name, error: failure.error })
+    emit?.({
+      type: 'task_failed',
+      step,
+      taskId: failure.task.id,
+      name: failure.task.name,
+      error: failure.error,
+    })
     const cfg = this.config as Required<CheckpointConfig>
     for (const t of done) {
-      await this.o.saver.putWrites(cfg, t.writes.length ? t.writes : [['__no_writes__', null]], t.id)
+      await this.o.saver.putWrites(
+        cfg,
+        t.writes.length ? t.writes : [['__no_writes__', null]],
+        t.id,
+      )
     }
     await this.o.saver.putWrites(cfg, [['__error__', errorToJson(failure.error)]], failure.task.id)
     throw new NodeRunError(failure.error, failure.task.name)
@@ -181,7 +212,12 @@ export class PregelLoop {
     this.metadata = { source, step: this.step, parents: {} }
     this.config = await saver.put(this.config, this.checkpoint, this.metadata, newVersions)
     this.savedVersions = { ...versions }
-    this.o.onEvent?.({ type: 'checkpoint_saved', step: this.step, source, checkpointId: this.checkpoint.id })
+    this.o.onEvent?.({
+      type: 'checkpoint_saved',
+      step: this.step,
+      source,
+      checkpointId: this.checkpoint.id,
+    })
     this.step += 1
   }
 }
@@ -190,7 +226,11 @@ export class PregelLoop {
  * LangGraph's static interrupt test: something changed since the last resume and one of
  * the tasks is a listed node (`*`: any node but START).
  */
-function shouldInterrupt(checkpoint: Checkpoint, nodes: readonly string[] | '*', tasks: Task[]): boolean {
+function shouldInterrupt(
+  checkpoint: Checkpoint,
+  nodes: readonly string[] | '*',
+  tasks: Task[],
+): boolean {
   const listed = tasks.some((t) => (nodes === '*' ? t.name !== START : nodes.includes(t.name)))
   if (!listed) return false
   const seen = checkpoint.versions_seen[INTERRUPT] ?? {}
@@ -200,7 +240,14 @@ function shouldInterrupt(checkpoint: Checkpoint, nodes: readonly string[] | '*',
 }
 
 function emptyCheckpoint(env: RuntimeEnv): Checkpoint {
-  return { v: 1, id: env.newId(), ts: env.now(), channel_values: {}, channel_versions: {}, versions_seen: {} }
+  return {
+    v: 1,
+    id: env.newId(),
+    ts: env.now(),
+    channel_values: {},
+    channel_versions: {},
+    versions_seen: {},
+  }
 }
 
 function copyVersionsSeen(vs: Record<string, ChannelVersions>): Record<string, ChannelVersions> {

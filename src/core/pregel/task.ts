@@ -1,5 +1,10 @@
 import { EMPTY, InvalidUpdateError, type Channel } from '../channels'
-import { TASKS, branchChannel, type CompiledBranch, type CompiledGraph } from '../compile/compileGraph'
+import {
+  TASKS,
+  branchChannel,
+  type CompiledBranch,
+  type CompiledGraph,
+} from '../compile/compileGraph'
 import { END, START } from '../graph/constants'
 import { readState, type Channels, type Task } from './algo'
 import { isCommand, isSend, type Send } from './types'
@@ -31,7 +36,8 @@ export async function runTask(task: Task, ctx: TaskContext): Promise<void> {
   for (const w of node.writes) writes.push([w.channel, w.value])
   for (const branch of node.branches) {
     const routed = await branch.router(freshState(task, ctx))
-    for (const dest of branchDestinations(task.name, branch, routed)) writeDestination(task, dest, ctx)
+    for (const dest of branchDestinations(task.name, branch, routed))
+      writeDestination(task, dest, ctx)
   }
 }
 
@@ -59,7 +65,11 @@ function stateUpdates(name: string, output: unknown, ctx: TaskContext): [string,
   )
 }
 
-function filterKnown(name: string, pairs: [string, unknown][], ctx: TaskContext): [string, unknown][] {
+function filterKnown(
+  name: string,
+  pairs: [string, unknown][],
+  ctx: TaskContext,
+): [string, unknown][] {
   const known = ctx.graph.fieldSet
   const out: [string, unknown][] = []
   for (const pair of pairs) {

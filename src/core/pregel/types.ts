@@ -45,22 +45,30 @@ export class Command {
   updateTuples(): [string, unknown][] {
     const u = this.update
     if (u && typeof u === 'object' && !Array.isArray(u)) return Object.entries(u)
-    if (Array.isArray(u) && u.every((t) => Array.isArray(t) && t.length === 2 && typeof t[0] === 'string'))
+    if (
+      Array.isArray(u) &&
+      u.every((t) => Array.isArray(t) && t.length === 2 && typeof t[0] === 'string')
+    )
       return u
     return [['__root__', u]]
   }
 }
 
 export function isSend(v: unknown): v is Send {
-  return v instanceof Send || (typeof v === 'object' && v !== null && (v as Send).lg_name === 'Send')
+  return (
+    v instanceof Send || (typeof v === 'object' && v !== null && (v as Send).lg_name === 'Send')
+  )
 }
 
 export function isCommand(v: unknown): v is Command {
   return (
-    v instanceof Command || (typeof v === 'object' && v !== null && (v as Command).lg_name === 'Command')
+    v instanceof Command ||
+    (typeof v === 'object' && v !== null && (v as Command).lg_name === 'Command')
   )
 }
 
 export function isSendPacket(v: unknown): v is SendPacket {
-  return typeof v === 'object' && v !== null && typeof (v as SendPacket).node === 'string' && 'args' in v
+  return (
+    typeof v === 'object' && v !== null && typeof (v as SendPacket).node === 'string' && 'args' in v
+  )
 }

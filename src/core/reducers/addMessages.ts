@@ -40,7 +40,9 @@ export function toMessage(like: unknown): Message {
   const o = like as Record<string, unknown>
   const role = typeof o.type === 'string' ? o.type : typeof o.role === 'string' ? o.role : undefined
   if (role === undefined) {
-    throw new Error(`Unable to coerce message: it has neither "type" nor "role": ${JSON.stringify(like)}`)
+    throw new Error(
+      `Unable to coerce message: it has neither "type" nor "role": ${JSON.stringify(like)}`,
+    )
   }
   const m: Message = { type: roleType(role), content: o.content ?? '' }
   if (typeof o.id === 'string') m.id = o.id
