@@ -20,8 +20,18 @@ export function checkExpressionSyntax(code: string): CodeProblem | null {
   } catch (e) {
     const err = e as SyntaxError & { loc?: { line: number; column: number } }
     const loc = err.loc ?? { line: 1, column: 0 }
-    const column = loc.line === 1 ? Math.max(loc.column, 1) : loc.column + 1
     const message = err.message.replace(/\s*\(\d+:\d+\)$/, '')
+    const lines = code.split('\n')
+    if (loc.line > lines.length) {
+      // The error is on the wrapper's closing line: the code ended too early.
+      const last = lines.length
+      return {
+        message: `${message} (the code ends too early)`,
+        line: last,
+        column: (lines[last - 1] ?? '').length + 1,
+      }
+    }
+    const column = loc.line === 1 ? Math.max(loc.column, 1) : loc.column + 1
     return { message, line: loc.line, column }
   }
 }

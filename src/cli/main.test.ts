@@ -1,0 +1,114 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { main } from './main'
+
+const dir = mkdtempSync(join(tmpdir(), 'superstep-cli-'))
+function file(name: string, content: unknown): string {
+  const path = join(dir, name)
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content))
+  return path
+}
+async function cli(...argv: string[]) {
+  let stdout = ''
+  let stderr = ''
+  const code = await main(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) })
+  return { code, stdout, stderr }
+}
+
+const chain = {
+  superstep: 1,
+  name: 'chain',
+  state: [{ name: 'x' }, { name: 'log', reducer: 'append', default: [] }],
+  nodes: [
+    { id: 'a', code: "(s) => ({ x: s.x + 'a', log: ['a'] })" },
+    { id: 'b', code: "(s) => ({ x: s.x + 'b', log: ['b'] })" },
+  ],
+  edges: [
+    { from: '__start__', to: 'a' },
+    { from: 'a', to: 'b' },
+  ],
+}
+
+describe('superstep run', () => {
+  it('prints the report of every checkpoint and exits 0', async () => {
+    const r = await cli('run', file('chain.json', chain), '--input', '{"x":">"}')
+    expect(r.code).toBe(0)
+    const report = JSON.parse(r.stdout)
+    expect(report.status).toBe('done')
+    expect(report.values).toEqual({ x: '>ab', log: ['a', 'b'] })
+    expect(report.error).toBeNull()
+    expect(
+      report.checkpoints.map((c: { step: number; next: string[] }) => [c.step, c.next]),
+    ).toEqual([
+      [-1, ['__start__']],
+      [0, ['a']],
+      [1, ['b']],
+      [2, []],
+    ])
+    // START is 1; each step bumps what it writes to max + 1: x and log reach 4 at step 2
+    expect(report.checkpoints[3].versions).toEqual({ x: 4, log: 4 })
+  })
+
+  it('exits 0 with status error when the graph itself raises', async () => {
+    const r = await cli(
+      'run',
+      file('chain.json', chain),
+      '--recursion-limit',
+      '2',
+      '--input',
+      '{"x":""}',
+    )
+    expect(r.code).toBe(0)
+    const report = JSON.parse(r.stdout)
+    expect(report.status).toBe('error')
+    expect(report.error).toMatchObject({
+      name: 'GraphRecursionError',
+      code: 'GRAPH_RECURSION_LIMIT',
+    })
+  })
+
+  it('reports the node whose code threw', async () => {
+    const bad = { ...chain, nodes: [chain.nodes[0], { id: 'b', code: '(s) => s.nope.x' }] }
+    const report = JSON.parse((await cli('run', file('throws.json', bad))).stdout)
+    expect(report.error).toMatchObject({ name: 'TypeError', code: null, node: 'b' })
+  })
+
+  it('exits 2 with the problems on stderr for an invalid graph', async () => {
+    const invalid = { ...chain, edges: [...chain.edges, { from: 'b', to: 'ghost' }] }
+    const r = await cli('run', file('invalid.json', invalid))
+    expect(r.code).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toContain('UNKNOWN_EDGE_TARGET edges[2].to')
+  })
+
+  it('exits 2 for a file that is not JSON, or bad --input', async () => {
+    const notJson = await cli('run', file('broken.json', '{ "superstep": 1,'))
+    expect(notJson.code).toBe(2)
+    expect(notJson.stderr).toContain('not a JSON document')
+    const badInput = await cli('run', file('chain.json', chain), '--input', '{x}')
+    expect(badInput.code).toBe(2)
+    expect(badInput.stderr).toContain('--input is not JSON')
+    const missing = await cli('run', join(dir, 'nope.json'))
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain('ENOENT')
+  })
+})
+
+describe('superstep validate', () => {
+  it('exits 0 for a valid graph and 2 with the problems for an invalid one', async () => {
+    expect((await cli('validate', file('chain.json', chain))).code).toBe(0)
+    const r = await cli(
+      'validate',
+      file('dup.json', { ...chain, nodes: [...chain.nodes, chain.nodes[0]] }),
+    )
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('DUPLICATE_NODE')
+  })
+
+  it('prints usage and exits 1 on a bad command line', async () => {
+    expect((await cli('frobnicate')).code).toBe(1)
+    expect((await cli('run')).stderr).toContain('Usage')
+  })
+})

@@ -1,0 +1,111 @@
+/**
+ * The headless command line:
+ *   superstep run <graph.json> [--input '<json>'] [--recursion-limit N]
+ *   superstep validate <graph.json>
+ * `run` prints one JSON report and exits 0 when the graph ran (even if it raised), 2 when
+ * the file is invalid. `validate` prints the problems and exits 2 when there are errors.
+ */
+import { readFile } from 'node:fs/promises'
+import { parseArgs } from 'node:util'
+import { systemEnv } from '../lib/env'
+import { formatIssue, type GraphIssue } from '../core/graph/issues'
+import { parseGraph } from '../core/graph/validate'
+import { runGraph } from '../core/run'
+
+const USAGE = `Usage:
+  npm run -s cli -- run <graph.json> [--input '<json>'] [--recursion-limit N]
+  npm run -s cli -- validate <graph.json>`
+
+export interface CliIO {
+  stdout: (s: string) => void
+  stderr: (s: string) => void
+}
+
+/** Runs the CLI and returns the exit code (kept apart from `process` for tests). */
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  let args: ReturnType<typeof parse>
+  try {
+    args = parse(argv)
+  } catch (e) {
+    io.stderr(`${(e as Error).message}\n${USAGE}\n`)
+    return 1
+  }
+  const [command, file, ...rest] = args.positionals
+  if (!command || !file || rest.length > 0 || !['run', 'validate'].includes(command)) {
+    io.stderr(`${USAGE}\n`)
+    return 1
+  }
+  const doc = await readDocument(file)
+  if ('problem' in doc) {
+    io.stderr(`${file}: ${doc.problem}\n`)
+    return 2
+  }
+  const parsed = parseGraph(doc.value)
+  const print = (issues: GraphIssue[]) =>
+    issues.forEach((i) => io.stderr(`${file}: ${formatIssue(i)}\n`))
+  if (command === 'validate') {
+    print(parsed.issues)
+    if (parsed.ok) io.stdout(`${file}: valid${parsed.issues.length ? ' (with warnings)' : ''}\n`)
+    return parsed.ok ? 0 : 2
+  }
+  if (!parsed.ok) {
+    print(parsed.issues)
+    return 2
+  }
+  let input: unknown = {}
+  if (args.values.input !== undefined) {
+    try {
+      input = JSON.parse(args.values.input)
+    } catch (e) {
+      io.stderr(`--input is not JSON: ${(e as Error).message}\n`)
+      return 2
+    }
+  }
+  const limit = args.values['recursion-limit']
+  const recursionLimit = limit === undefined ? undefined : Number(limit)
+  if (recursionLimit !== undefined && !(Number.isInteger(recursionLimit) && recursionLimit > 0)) {
+    io.stderr(`--recursion-limit must be a positive integer, got ${limit}\n`)
+    return 2
+  }
+  let report
+  try {
+    report = await runGraph(parsed.spec, { input, recursionLimit, env: systemEnv })
+  } catch (e) {
+    // Code that evaluates to something other than a function: a problem of the file.
+    io.stderr(`${file}: ${(e as Error).message}\n`)
+    return 2
+  }
+  io.stdout(`${JSON.stringify(report, null, 2)}\n`)
+  return 0
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { input: { type: 'string' }, 'recursion-limit': { type: 'string' } },
+  })
+}
+
+async function readDocument(file: string): Promise<{ value: unknown } | { problem: string }> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (e) {
+    return { problem: `cannot read the file (${(e as NodeJS.ErrnoException).code ?? 'error'})` }
+  }
+  try {
+    return { value: JSON.parse(text) as unknown }
+  } catch (e) {
+    return { problem: `not a JSON document: ${(e as Error).message}` }
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  void main(process.argv.slice(2), {
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+  }).then((code) => {
+    process.exitCode = code
+  })
+}
