@@ -49,13 +49,10 @@ export class MemorySaver implements CheckpointSaver {
   ): Promise<Required<CheckpointConfig>> {
     const t = this.thread(config.threadId)
     const parent = config.checkpointId ? t.byId.get(config.checkpointId) : undefined
-    const owner: Record<string, string> = {}
-    for (const [ch, version] of Object.entries(checkpoint.channel_versions)) {
-      const inherited = parent && parent.channel_versions[ch] === version && !(ch in newVersions)
-      if (inherited && parent.owner[ch] !== undefined) {
-        owner[ch] = parent.owner[ch]
-        continue
-      }
+    // Every channel inherits its parent's stored value but those with a new version.
+    const owner: Record<string, string> = parent ? { ...parent.owner } : {}
+    const changed = parent ? Object.keys(newVersions) : Object.keys(checkpoint.channel_versions)
+    for (const ch of changed) {
       owner[ch] = checkpoint.id
       t.blobs.set(
         blobKey(checkpoint.id, ch),
@@ -69,8 +66,9 @@ export class MemorySaver implements CheckpointSaver {
       ts: checkpoint.ts,
       parentId: config.checkpointId,
       channel_versions: { ...checkpoint.channel_versions },
-      versions_seen: structuredClone(checkpoint.versions_seen),
-      metadata: structuredClone(metadata),
+      // The inner objects are never mutated (see CheckpointSaver.put), so a shallow copy does.
+      versions_seen: { ...checkpoint.versions_seen },
+      metadata: { ...metadata, parents: { ...metadata.parents } },
       writes: [],
       owner,
     }
@@ -145,9 +143,9 @@ export class MemorySaver implements CheckpointSaver {
         ts: c.ts,
         channel_values: values,
         channel_versions: { ...c.channel_versions },
-        versions_seen: structuredClone(c.versions_seen),
+        versions_seen: copyVersionsSeen(c.versions_seen),
       },
-      metadata: structuredClone(c.metadata),
+      metadata: { ...c.metadata, parents: { ...c.metadata.parents } },
       parentConfig: c.parentId ? { threadId, checkpointId: c.parentId } : undefined,
       pendingWrites: c.writes.map(([id, ch, v]) => [id, ch, structuredClone(v)]),
     }
@@ -156,4 +154,10 @@ export class MemorySaver implements CheckpointSaver {
 
 function blobKey(checkpointId: string, channel: string): string {
   return `${checkpointId}\u0000${channel}`
+}
+
+function copyVersionsSeen(vs: Record<string, ChannelVersions>): Record<string, ChannelVersions> {
+  const out: Record<string, ChannelVersions> = {}
+  for (const k in vs) out[k] = { ...vs[k] }
+  return out
 }

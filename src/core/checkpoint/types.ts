@@ -49,8 +49,11 @@ export interface ListOptions {
 
 export interface CheckpointSaver {
   /**
-   * Stores a checkpoint. `newVersions` names the channels whose version changed since the
-   * parent: an incremental saver stores only their values.
+   * Stores a checkpoint whose parent is `config.checkpointId`. `newVersions` names the
+   * channels whose version differs from the parent's (all versioned channels when there is
+   * no parent); `checkpoint.channel_values` must hold at least those channels' values (a
+   * channel in `newVersions` but absent from the values is empty). An incremental saver
+   * stores only those. The caller never mutates the objects it hands over.
    */
   put(
     config: CheckpointConfig,

@@ -59,11 +59,12 @@ export function readState(graph: CompiledGraph, channels: Channels): Record<stri
   return out
 }
 
-/** Each channel's checkpointed value (empty channels omitted). */
-export function checkpointValues(channels: Channels): Record<string, unknown> {
+/** Each channel's checkpointed value (empty channels omitted), or only those in `only`. */
+export function checkpointValues(channels: Channels, only?: object): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  for (const name in channels) {
-    const v = (channels[name] as Channel).checkpoint()
+  for (const name in only ?? channels) {
+    const channel = channels[name]
+    const v = channel ? channel.checkpoint() : EMPTY
     if (v !== EMPTY) out[name] = v
   }
   return out
@@ -113,11 +114,13 @@ export function applyWrites(
   const toConsume = new Set<string>()
   for (const task of sorted) {
     if (task.triggers.length > 0) bumpStep = true
-    const seen = (checkpoint.versions_seen[task.name] ??= {})
+    // Replaced, never mutated: saved checkpoints share these objects.
+    const seen = { ...checkpoint.versions_seen[task.name] }
     for (const ch of task.triggers) {
       if (ch in versions) seen[ch] = versions[ch] as number
       if (!RESERVED.has(ch)) toConsume.add(ch)
     }
+    checkpoint.versions_seen[task.name] = seen
   }
   let max = maxVersion(versions)
   let consumed: number | undefined

@@ -205,9 +205,11 @@ export class PregelLoop {
       v: 1,
       id: env.newId(),
       ts: env.now(),
-      channel_values: checkpointValues(this.channels),
+      // Only what changed: the saver keeps the rest from the parent (see CheckpointSaver.put).
+      channel_values: checkpointValues(this.channels, newVersions),
       channel_versions: { ...versions },
-      versions_seen: copyVersionsSeen(this.checkpoint.versions_seen),
+      // applyWrites replaces a node's entry instead of mutating it, so a shallow copy is a snapshot
+      versions_seen: { ...this.checkpoint.versions_seen },
     }
     this.metadata = { source, step: this.step, parents: {} }
     this.config = await saver.put(this.config, this.checkpoint, this.metadata, newVersions)
@@ -248,12 +250,6 @@ function emptyCheckpoint(env: RuntimeEnv): Checkpoint {
     channel_versions: {},
     versions_seen: {},
   }
-}
-
-function copyVersionsSeen(vs: Record<string, ChannelVersions>): Record<string, ChannelVersions> {
-  const out: Record<string, ChannelVersions> = {}
-  for (const k in vs) out[k] = { ...vs[k] }
-  return out
 }
 
 /** An error as plain JSON, for pending writes and events. */

@@ -1,0 +1,96 @@
+/**
+ * Time per super-step of Superstep's runtime and of LangGraph.js on the same graphs, both
+ * with an in-memory checkpointer, measured in one process so the ratio means something on
+ * a noisy machine.  Run: npm run bench
+ */
+import { performance } from 'node:perf_hooks'
+import { systemEnv } from '../src/lib/env'
+import { MemorySaver } from '../src/core/checkpoint/memorySaver'
+import { compileGraph } from '../src/core/compile/compileGraph'
+import { evaluateLocally } from '../src/core/compile/evaluate'
+import { parseGraph } from '../src/core/graph/validate'
+import type { GraphSpec } from '../src/core/graph/schema'
+import { PregelLoop } from '../src/core/pregel/loop'
+import { buildLangGraph } from '../src/differential/oracle'
+import { chainGraph, cycleGraph, fanOutGraph, fanOutInput } from './graphs'
+
+interface Case {
+  label: string
+  spec: GraphSpec
+  input: unknown
+  /** Super-steps one run executes, START's included. */
+  steps: number
+}
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 7)
+
+const cases: Case[] = [
+  { label: '(a) one-node cycle, 1,000 steps', spec: cycleGraph(1000), input: {}, steps: 1001 },
+  { label: '(b) 100-node chain', spec: chainGraph(100), input: {}, steps: 101 },
+  {
+    label: '(c) 64-way Send fan-out + join',
+    spec: fanOutGraph(64),
+    input: fanOutInput(64),
+    steps: 3,
+  },
+]
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.floor(s.length / 2)] as number
+}
+
+async function timeRuns(run: (i: number) => Promise<void>): Promise<number> {
+  await run(-1) // warm-up
+  const times: number[] = []
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now()
+    await run(i)
+    times.push(performance.now() - t0)
+  }
+  return median(times)
+}
+
+async function benchSuperstep(c: Case): Promise<number> {
+  const parsed = parseGraph(c.spec)
+  if (!parsed.ok) throw new Error(`invalid bench graph ${c.label}`)
+  const graph = compileGraph(parsed.spec, { evaluate: evaluateLocally, newId: systemEnv.newId })
+  return timeRuns(async () => {
+    const loop = new PregelLoop({
+      graph,
+      saver: new MemorySaver(),
+      env: systemEnv,
+      threadId: 't',
+      recursionLimit: c.steps + 10,
+    })
+    await loop.run(c.input)
+  })
+}
+
+async function benchLangGraph(c: Case): Promise<number> {
+  const { graph } = buildLangGraph(c.spec as Parameters<typeof buildLangGraph>[0])
+  return timeRuns(async (i) => {
+    await graph.invoke(c.input, {
+      configurable: { thread_id: `t${i}` },
+      recursionLimit: c.steps + 10,
+    })
+  })
+}
+
+const fmt = (ms: number) => `${(ms * 1000).toFixed(1)} µs`
+
+async function main() {
+  console.log(
+    `Per super-step, median of ${RUNS} runs after a warm-up, MemorySaver on both sides.\n`,
+  )
+  const rows: string[][] = [['graph', 'Superstep', 'LangGraph.js', 'ratio']]
+  for (const c of cases) {
+    const ours = (await benchSuperstep(c)) / c.steps
+    const theirs = (await benchLangGraph(c)) / c.steps
+    rows.push([c.label, fmt(ours), fmt(theirs), `${(theirs / ours).toFixed(1)}x faster`])
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
+  for (const r of rows) console.log(r.map((cell, i) => cell.padEnd(widths[i]!)).join('  '))
+}
+
+await main()
