@@ -82,6 +82,14 @@ export type GraphSpec = z.infer<typeof GraphSpecSchema>
 export type ReducerName = (typeof REDUCERS)[number]
 
 /** The JSON Schema of the format (draft 2020-12). */
-export function graphJsonSchema(): unknown {
-  return z.toJSONSchema(GraphSpecSchema, { target: 'draft-2020-12' })
+export function graphJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(GraphSpecSchema, { target: 'draft-2020-12' }),
+    title: 'Superstep graph document, version 1',
+  }
+}
+
+/** The schema as the text of `docs/graph.schema.json`. */
+export function graphJsonSchemaText(): string {
+  return `${JSON.stringify(graphJsonSchema(), null, 2)}\n`
 }
