@@ -61,15 +61,32 @@ export interface CheckpointSaver {
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): Promise<Required<CheckpointConfig>>
-  /** Stores the writes a task made against the checkpoint `config` addresses. */
+  /**
+   * Stores the writes a task made against the checkpoint `config` addresses, with
+   * LangGraph's rules: a write to one of SPECIAL_WRITE_CHANNELS replaces the task's earlier
+   * write to that channel; any other write is keyed by (task, index in `writes`) and an
+   * existing one is kept. Pending writes come back from `getTuple`/`list` in the order they
+   * were first stored.
+   */
   putWrites(
     config: Required<CheckpointConfig>,
     writes: [string, unknown][],
     taskId: string,
   ): Promise<void>
-  /** The addressed checkpoint, or the thread's latest when no id is given. */
+  /** The addressed checkpoint, or the thread's newest (last put) when no id is given. */
   getTuple(config: CheckpointConfig): Promise<CheckpointTuple | undefined>
-  /** The thread's checkpoints, newest first. */
+  /** The thread's checkpoints, newest (last put) first, all branches interleaved. */
   list(config: CheckpointConfig, options?: ListOptions): AsyncIterable<CheckpointTuple>
   deleteThread(threadId: string): Promise<void>
 }
+
+/** Channels whose pending write a task's later write replaces (LangGraph's WRITES_IDX_MAP). */
+export const SPECIAL_WRITE_CHANNELS: ReadonlySet<string> = new Set([
+  '__error__',
+  '__scheduled__',
+  '__interrupt__',
+  '__resume__',
+])
+
+/** The task id under which input-level writes (a resume value, a Command's update) are stored. */
+export const NULL_TASK_ID = '00000000-0000-0000-0000-000000000000'
