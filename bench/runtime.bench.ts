@@ -10,7 +10,7 @@ import { compileGraph } from '../src/core/compile/compileGraph'
 import { evaluateLocally } from '../src/core/compile/evaluate'
 import { parseGraph } from '../src/core/graph/validate'
 import type { GraphSpec } from '../src/core/graph/schema'
-import { PregelLoop } from '../src/core/pregel/loop'
+import { GraphRuntime } from '../src/core/pregel/runtime'
 import { buildLangGraph } from '../src/differential/oracle'
 import { chainGraph, cycleGraph, fanOutGraph, fanOutInput } from './graphs'
 
@@ -56,14 +56,8 @@ async function benchSuperstep(c: Case): Promise<number> {
   if (!parsed.ok) throw new Error(`invalid bench graph ${c.label}`)
   const graph = compileGraph(parsed.spec, { evaluate: evaluateLocally, newId: systemEnv.newId })
   return timeRuns(async () => {
-    const loop = new PregelLoop({
-      graph,
-      saver: new MemorySaver(),
-      env: systemEnv,
-      threadId: 't',
-      recursionLimit: c.steps + 10,
-    })
-    await loop.run(c.input)
+    const runtime = new GraphRuntime({ graph, saver: new MemorySaver(), env: systemEnv })
+    await runtime.invoke(c.input, { threadId: 't', recursionLimit: c.steps + 10 })
   })
 }
 

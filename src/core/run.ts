@@ -3,10 +3,12 @@ import { MemorySaver } from './checkpoint/memorySaver'
 import { compileGraph } from './compile/compileGraph'
 import { evaluateLocally, type CodeEvaluator } from './compile/evaluate'
 import type { GraphSpec } from './graph/schema'
-import { errorToJson, NodeRunError, PregelLoop, type LoopEvent } from './pregel/loop'
-import { getStateHistory } from './pregel/state'
+import { errorToJson, NodeRunError, type LoopEvent } from './pregel/loop'
+import { GraphRuntime } from './pregel/runtime'
+import type { StateSnapshot } from './pregel/state'
 import type { RuntimeWarning } from './pregel/task'
-import type { CheckpointReport, RunReport } from './report'
+import { Command } from './pregel/types'
+import type { CheckpointReport, ErrorReport, RunReport } from './report'
 
 export interface RunOptions {
   input: unknown
@@ -19,51 +21,166 @@ export interface RunOptions {
 /** The CLI report plus what only Superstep knows: warnings, and whether a static interrupt paused the run. */
 export type RunGraphReport = RunReport & { interrupted: boolean; warnings: RuntimeWarning[] }
 
-/**
- * Runs a validated graph once on a fresh thread with an in-memory saver and reports every
- * checkpoint: what `superstep run` prints. Errors raised by the graph are part of the report.
- */
-export async function runGraph(spec: GraphSpec, opts: RunOptions): Promise<RunGraphReport> {
+const THREAD = 'cli'
+
+function createRuntime(
+  spec: GraphSpec,
+  opts: Omit<RunOptions, 'input'>,
+  warnings: RuntimeWarning[],
+) {
   const graph = compileGraph(spec, {
     evaluate: opts.evaluate ?? evaluateLocally,
     newId: opts.env.newId,
   })
   const saver = new MemorySaver()
-  const warnings: RuntimeWarning[] = []
-  const loop = new PregelLoop({
+  const runtime = new GraphRuntime({
     graph,
     saver,
     env: opts.env,
-    threadId: 'cli',
-    recursionLimit: opts.recursionLimit,
     onEvent: (e) => {
       if (e.type === 'warning') warnings.push(e.warning)
       opts.onEvent?.(e)
     },
   })
-  let error: RunReport['error'] = null
-  let interrupted = false
-  try {
-    interrupted = (await loop.run(opts.input)) === 'interrupted'
-  } catch (e) {
-    const cause = e instanceof NodeRunError ? e.cause : e
-    error = { ...errorToJson(cause), ...(e instanceof NodeRunError ? { node: e.node } : {}) }
-  }
-  const history = await getStateHistory(graph, saver, { threadId: 'cli' })
-  const fields = graph.fieldSet
-  const checkpoints: CheckpointReport[] = history.reverse().map((s) => ({
+  return { graph, runtime }
+}
+
+function errorReport(e: unknown): ErrorReport {
+  const cause = e instanceof NodeRunError ? e.cause : e
+  return { ...errorToJson(cause), ...(e instanceof NodeRunError ? { node: e.node } : {}) }
+}
+
+function checkpointReport(s: StateSnapshot, fields: ReadonlySet<string>): CheckpointReport {
+  return {
     step: s.metadata.step,
     source: s.metadata.source,
     next: s.next,
     values: s.values,
     versions: Object.fromEntries(Object.entries(s.channelVersions).filter(([k]) => fields.has(k))),
-  }))
+  }
+}
+
+/**
+ * Runs a validated graph once on a fresh thread with an in-memory saver and reports every
+ * checkpoint: what `superstep run` prints. Errors raised by the graph are part of the report.
+ */
+export async function runGraph(spec: GraphSpec, opts: RunOptions): Promise<RunGraphReport> {
+  const warnings: RuntimeWarning[] = []
+  const { graph, runtime } = createRuntime(spec, opts, warnings)
+  let error: RunReport['error'] = null
+  let interrupted = false
+  try {
+    const r = await runtime.invoke(opts.input, {
+      threadId: THREAD,
+      recursionLimit: opts.recursionLimit,
+    })
+    interrupted = r.status === 'interrupted'
+  } catch (e) {
+    error = errorReport(e)
+  }
+  const history = await runtime.getStateHistory({ threadId: THREAD })
+  const checkpoints = history.reverse().map((s) => checkpointReport(s, graph.fieldSet))
   return {
     status: error ? 'error' : 'done',
     values: checkpoints.at(-1)?.values ?? {},
     checkpoints,
     error,
     interrupted,
+    warnings,
+  }
+}
+
+/** One operation of a session (`superstep session`). `checkpoint` indexes the checkpoints so far. */
+export type SessionOp =
+  | { op: 'invoke'; input: unknown; checkpoint?: number }
+  | { op: 'resume'; value: unknown; checkpoint?: number }
+  | {
+      op: 'command'
+      resume?: unknown
+      update?: Record<string, unknown>
+      goto?: string | string[]
+      checkpoint?: number
+    }
+  | { op: 'update'; values: unknown; asNode?: string; checkpoint?: number }
+
+export interface SessionCheckpointReport extends CheckpointReport {
+  /** Index of the parent checkpoint in `checkpoints`, or null. */
+  parent: number | null
+  /** Payloads of the checkpoint's pending interrupts, in task order. */
+  interrupts: unknown[]
+}
+
+export interface SessionReport {
+  status: 'done' | 'error' | 'interrupted'
+  values: Record<string, unknown>
+  /** Every checkpoint of the thread, forks included, in creation order. */
+  checkpoints: SessionCheckpointReport[]
+  error: ErrorReport | null
+  warnings: RuntimeWarning[]
+}
+
+/**
+ * Runs operations on one in-memory thread and reports every checkpoint of it: what
+ * `superstep session` prints. The first operation that fails ends the session.
+ */
+export async function runSession(
+  spec: GraphSpec,
+  ops: readonly SessionOp[],
+  opts: Omit<RunOptions, 'input'>,
+): Promise<SessionReport> {
+  const warnings: RuntimeWarning[] = []
+  const { graph, runtime } = createRuntime(spec, opts, warnings)
+  const history = async () => (await runtime.getStateHistory({ threadId: THREAD })).reverse()
+  const at = async (index: number | undefined) => {
+    if (index === undefined) return undefined
+    const id = (await history())[index]?.config.checkpointId
+    if (!id)
+      throw new RangeError(
+        `There is no checkpoint ${index} (the session has ${(await history()).length}).`,
+      )
+    return id
+  }
+  let error: ErrorReport | null = null
+  try {
+    for (const op of ops) {
+      const cfg = {
+        threadId: THREAD,
+        checkpointId: await at(op.checkpoint),
+        recursionLimit: opts.recursionLimit,
+      }
+      switch (op.op) {
+        case 'invoke':
+          await runtime.invoke(op.input, cfg)
+          break
+        case 'resume':
+          await runtime.invoke(new Command({ resume: op.value }), cfg)
+          break
+        case 'command': {
+          const { op: _op, checkpoint: _c, ...params } = op
+          await runtime.invoke(new Command(params), cfg)
+          break
+        }
+        case 'update':
+          await runtime.updateState(cfg, op.values, op.asNode)
+          break
+      }
+    }
+  } catch (e) {
+    error = errorReport(e)
+  }
+  const snapshots = await history()
+  const index = new Map(snapshots.map((s, i) => [s.config.checkpointId, i]))
+  const checkpoints = snapshots.map((s) => ({
+    ...checkpointReport(s, graph.fieldSet),
+    parent: s.parentConfig ? (index.get(s.parentConfig.checkpointId) ?? null) : null,
+    interrupts: s.tasks.flatMap((t) => t.interrupts.map((i) => i.value)),
+  }))
+  const newest = checkpoints.at(-1)
+  return {
+    status: error ? 'error' : newest && newest.next.length > 0 ? 'interrupted' : 'done',
+    values: newest?.values ?? {},
+    checkpoints,
+    error,
     warnings,
   }
 }

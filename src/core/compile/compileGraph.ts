@@ -33,12 +33,15 @@ export interface CompiledBranch {
   paths: Record<string, string> | null
 }
 
+/** Runs a node's function on its input, with the task's own `interrupt`. */
+export type NodeRunner = (input: unknown, interrupt: (value: unknown) => unknown) => unknown
+
 export interface CompiledNode {
   name: string
   /** Channels whose new versions trigger the node, first match wins (as in LangGraph.js). */
   triggers: string[]
   /** The user's function; null for `__start__`, whose input is its output. */
-  fn: UserFn | null
+  fn: NodeRunner | null
   writes: StaticWrite[]
   branches: CompiledBranch[]
 }
@@ -79,7 +82,7 @@ export function compileGraph(
     nodes.set(n.id, {
       name: n.id,
       triggers: [ch],
-      fn: opts.evaluate(n.code, { kind: 'node', owner: n.id }),
+      fn: nodeRunner(n.code, n.id, opts.evaluate),
       writes: [],
       branches: [],
     })
@@ -122,6 +125,18 @@ export function compileGraph(
     interruptBefore: interruptList(spec.interruptBefore),
     interruptAfter: interruptList(spec.interruptAfter),
   }
+}
+
+/**
+ * Code that calls `interrupt` is evaluated once per task with the task's own `interrupt`
+ * bound (a browser has no AsyncLocalStorage to find the running task after an `await`);
+ * other code is evaluated once.
+ */
+function nodeRunner(code: string, id: string, evaluate: CodeEvaluator): NodeRunner {
+  const ref = { kind: 'node', owner: id } as const
+  const fn = evaluate(code, ref)
+  if (!/\binterrupt\b/.test(code)) return (input) => fn(input)
+  return (input, interrupt) => evaluate(code, ref, { interrupt })(input)
 }
 
 function interruptList(list: string[] | undefined): readonly string[] | '*' {

@@ -9,21 +9,32 @@ export interface CodeRef {
   owner: string
 }
 
-/** Turns user code (an expression evaluating to a function) into that function. */
-export type CodeEvaluator = (code: string, ref: CodeRef) => (...args: unknown[]) => unknown
+/** Names in scope that a task binds for itself. */
+export interface ScopeOverrides {
+  interrupt?: (value: unknown) => unknown
+}
+
+/**
+ * Turns user code (an expression evaluating to a function) into that function, with
+ * LangGraph's names in scope; `overrides` replace some of them (a task's own `interrupt`).
+ */
+export type CodeEvaluator = (
+  code: string,
+  ref: CodeRef,
+  overrides?: ScopeOverrides,
+) => (...args: unknown[]) => unknown
 
 const SCOPE_NAMES = ['Send', 'Command', 'interrupt', 'START', 'END'] as const
-const SCOPE_VALUES = [Send, Command, interrupt, START, END] as const
 
 /**
  * Evaluates code in this realm with LangGraph's names in scope. Only for trusted contexts
  * (the CLI, tests, the sandboxed worker itself): it runs whatever the code says.
  */
-export const evaluateLocally: CodeEvaluator = (code, ref) => {
+export const evaluateLocally: CodeEvaluator = (code, ref, overrides) => {
   const make = new Function(...SCOPE_NAMES, `"use strict";\nreturn (${code}\n)`) as (
     ...scope: unknown[]
   ) => unknown
-  const fn = make(...SCOPE_VALUES)
+  const fn = make(Send, Command, overrides?.interrupt ?? interrupt, START, END)
   if (typeof fn !== 'function') {
     throw new TypeError(
       `The ${ref.kind} code of \`${ref.owner}\` evaluates to ${fn === null ? 'null' : typeof fn}, not a function.`,

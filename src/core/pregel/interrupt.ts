@@ -1,34 +1,73 @@
+import { hash128 } from '../../lib/hash'
 import { GraphInterrupt } from './errors'
 
-/**
- * Pauses the running node with a payload for a human (LangGraph's `interrupt`). The
- * runtime carries the task context explicitly; outside a task this throws.
- */
-export interface InterruptContext {
-  /** Resume values for this task, in order of the `interrupt()` calls. */
-  resumes: unknown[]
-  /** How many `interrupt()` calls this execution made so far. */
-  calls: number
-  taskId: string
+export const RESUME = '__resume__'
+export const INTERRUPT = '__interrupt__'
+
+/** One pending `interrupt(payload)`: what the user answers. */
+export interface Interrupt {
+  id: string
+  value: unknown
 }
 
-let current: InterruptContext | null = null
+/**
+ * What one task execution knows about resuming (LangGraph's scratchpad): the answers the
+ * task already consumed in earlier runs, a resume value given to the whole thread, and
+ * answers addressed to interrupt ids.
+ */
+export interface TaskScratchpad {
+  /** Answers to this task's earlier `interrupt()` calls, in call order. */
+  resume: unknown[]
+  /** A `Command({ resume })` value not yet consumed by this task. */
+  nullResume: { value: unknown } | undefined
+  /** `Command({ resume: { [interruptId]: value } })`. */
+  resumeMap: Record<string, unknown> | undefined
+  /** Identifies the task within its checkpoint, for interrupt ids. */
+  namespace: string
+  counter: number
+}
 
-/** Runs `fn` with `ctx` as the interrupt context of the synchronous part of a task. */
-export function withInterruptContext<T>(ctx: InterruptContext | null, fn: () => T): T {
-  const prev = current
-  current = ctx
-  try {
-    return fn()
-  } finally {
-    current = prev
+/** The interrupt id of the `answered`-th interrupt of a task (stable across re-runs). */
+export function interruptId(namespace: string, answered: number): string {
+  return hash128(answered === 0 ? namespace : `${namespace}|${answered}`)
+}
+
+/**
+ * `interrupt()` bound to one task execution: returns the answer when there is one (and
+ * records it as a `__resume__` write), otherwise pauses the task by throwing GraphInterrupt.
+ */
+export function createInterrupt(
+  pad: TaskScratchpad,
+  write: (channel: string, value: unknown) => void,
+): (value: unknown) => unknown {
+  if (pad.resumeMap) {
+    const next = interruptId(pad.namespace, pad.resume.length)
+    const first = interruptId(pad.namespace, 0)
+    if (next in pad.resumeMap) pad.resume.push(pad.resumeMap[next])
+    else if (first in pad.resumeMap) pad.resume.push(pad.resumeMap[first])
+  }
+  return (value: unknown) => {
+    pad.counter += 1
+    const idx = pad.counter
+    if (idx < pad.resume.length) {
+      write(RESUME, pad.resume.slice(0, idx + 1))
+      return pad.resume[idx]
+    }
+    if (pad.nullResume) {
+      if (pad.resume.length !== idx) {
+        throw new Error(`Resume length mismatch: ${pad.resume.length} !== ${idx}`)
+      }
+      const v = pad.nullResume.value
+      pad.nullResume = undefined
+      pad.resume.push(v)
+      write(RESUME, [...pad.resume])
+      return v
+    }
+    throw new GraphInterrupt([{ id: interruptId(pad.namespace, pad.resume.length), value }])
   }
 }
 
-export function interrupt(value: unknown): unknown {
-  const ctx = current
-  if (!ctx) throw new Error('Called interrupt() outside the context of a graph.')
-  const i = ctx.calls++
-  if (i < ctx.resumes.length) return ctx.resumes[i]
-  throw new GraphInterrupt([{ id: ctx.taskId, value }])
+/** The `interrupt` in scope of code that runs outside a task (e.g. at compile time). */
+export function interrupt(_value: unknown): never {
+  throw new Error('Called interrupt() outside the context of a graph.')
 }

@@ -1,14 +1,15 @@
 import type { RuntimeEnv } from '../../lib/env'
-import type {
-  ChannelVersions,
-  Checkpoint,
-  CheckpointConfig,
-  CheckpointMetadata,
-  CheckpointSaver,
-  CheckpointSource,
-  PendingWrite,
+import {
+  NULL_TASK_ID,
+  type ChannelVersions,
+  type Checkpoint,
+  type CheckpointConfig,
+  type CheckpointMetadata,
+  type CheckpointSaver,
+  type CheckpointSource,
+  type PendingWrite,
 } from '../checkpoint/types'
-import type { CompiledGraph } from '../compile/compileGraph'
+import { TASKS, branchChannel, type CompiledGraph } from '../compile/compileGraph'
 import { START } from '../graph/constants'
 import {
   applyWrites,
@@ -18,14 +19,24 @@ import {
   type Channels,
   type Task,
 } from './algo'
-import { EmptyInputError, GraphRecursionError } from './errors'
+import { EmptyInputError, GraphInterrupt, GraphRecursionError, InvalidUpdateError } from './errors'
+import { INTERRUPT, RESUME, type Interrupt, type TaskScratchpad } from './interrupt'
 import { runTask, type RuntimeWarning } from './task'
+import { isCommand, isSend, type Command } from './types'
 
 export const DEFAULT_RECURSION_LIMIT = 25
-const INTERRUPT = '__interrupt__'
+const ERROR = '__error__'
+const INPUT = '__input__'
 
-/** How a run ended when it did not throw. */
-export type RunOutcome = 'done' | 'interrupted'
+/** Pending writes that are a task's output, not a record of what happened to it. */
+export function isTaskOutput(channel: string): boolean {
+  return (
+    channel !== ERROR &&
+    channel !== '__error_source_node__' &&
+    channel !== INTERRUPT &&
+    channel !== RESUME
+  )
+}
 
 /** What the loop reports as it runs; the worker turns these into UI events. */
 export type LoopEvent =
@@ -38,16 +49,38 @@ export type LoopEvent =
       writes: [string, unknown][]
     }
   | { type: 'task_failed'; step: number; taskId: string; name: string; error: unknown }
+  | {
+      type: 'task_interrupted'
+      step: number
+      taskId: string
+      name: string
+      interrupts: Interrupt[]
+    }
   | { type: 'checkpoint_saved'; step: number; source: CheckpointSource; checkpointId: string }
   | { type: 'warning'; step: number; warning: RuntimeWarning }
 
-export interface LoopOptions {
+export interface RuntimeOptions {
   graph: CompiledGraph
   saver: CheckpointSaver
   env: RuntimeEnv
-  threadId: string
-  recursionLimit?: number
   onEvent?: (e: LoopEvent) => void
+}
+
+/** Addresses a run: the thread, optionally a checkpoint to run from (replay / fork). */
+export interface RunConfig extends CheckpointConfig {
+  recursionLimit?: number
+  /** Override the graph's static breakpoints for this run. */
+  interruptBefore?: readonly string[] | '*'
+  interruptAfter?: readonly string[] | '*'
+}
+
+/** Where a run stands: still going, finished, or paused (a breakpoint or `interrupt()`). */
+export type RunStatus = 'running' | 'done' | 'interrupted'
+
+/** A pending `interrupt()` and the task that raised it. */
+export interface TaskInterrupt extends Interrupt {
+  node: string
+  taskId: string
 }
 
 /** Why a run failed: the error and the node it came from (if any). */
@@ -61,91 +94,222 @@ export class NodeRunError extends Error {
 }
 
 /**
- * The super-step loop (LangGraph's PregelLoop): plan the tasks, run them concurrently on one
- * snapshot, apply their writes at the barrier, checkpoint, repeat.
+ * One run of a graph on a thread (LangGraph's PregelLoop): created by `Run.start`, which
+ * loads the checkpoint and applies the input, a resume or a Command; then each `tick()`
+ * executes exactly one super-step (plan, run the tasks concurrently on one snapshot, apply
+ * their writes at the barrier, checkpoint).
  */
-export class PregelLoop {
+export class Run {
+  status: RunStatus = 'running'
+  /** The pending dynamic interrupts when the run paused on `interrupt()`. */
+  interrupts: TaskInterrupt[] = []
   private checkpoint!: Checkpoint
   private metadata!: CheckpointMetadata
   private channels!: Channels
-  private config!: Required<CheckpointConfig> | CheckpointConfig
+  private config!: CheckpointConfig
   private pendingWrites: PendingWrite[] = []
-  /** Versions at the last put, to tell the saver what changed. */
   private savedVersions: ChannelVersions = {}
   private updatedChannels: Set<string> | undefined
   private step = 0
   private stop = 0
+  private skipDoneTasks = true
+  private resumeMap: Record<string, unknown> | undefined
 
-  constructor(private readonly o: LoopOptions) {}
+  private constructor(
+    private readonly o: RuntimeOptions,
+    private readonly runConfig: RunConfig,
+  ) {}
 
-  /**
-   * Runs the graph on `input` from the thread's latest checkpoint until it finishes or a
-   * static interrupt (interruptBefore / interruptAfter) pauses it.
-   */
-  async run(input: unknown): Promise<RunOutcome> {
-    await this.load()
-    this.applyInput(input)
-    await this.putCheckpoint('input')
+  /** Loads the thread (or the addressed checkpoint) and applies `input`, as LangGraph's `_first`. */
+  static async start(o: RuntimeOptions, input: unknown, config: RunConfig): Promise<Run> {
+    const run = new Run(o, config)
+    await run.first(input)
+    return run
+  }
+
+  /** The step the next checkpoint will have. */
+  get currentStep(): number {
+    return this.step
+  }
+
+  /** Runs super-steps until the graph finishes or pauses. */
+  async toEnd(): Promise<RunStatus> {
+    while (this.status === 'running') await this.tick()
+    return this.status
+  }
+
+  /** Advances exactly one super-step (or finds that there is none to run). */
+  async tick(): Promise<RunStatus> {
+    if (this.status !== 'running') return this.status
     const { graph } = this.o
-    for (;;) {
-      if (this.step > this.stop)
-        throw new GraphRecursionError(this.o.recursionLimit ?? DEFAULT_RECURSION_LIMIT)
-      const tasks = prepareTasks(graph, this.checkpoint, this.channels, {
-        updatedChannels: this.updatedChannels,
-      })
-      if (tasks.length === 0) return 'done'
-      if (shouldInterrupt(this.checkpoint, graph.interruptBefore, tasks)) return 'interrupted'
-      await this.execute(tasks)
+    if (this.step > this.stop) {
+      throw new GraphRecursionError(this.runConfig.recursionLimit ?? DEFAULT_RECURSION_LIMIT)
+    }
+    const tasks = prepareTasks(graph, this.checkpoint, this.channels, {
+      updatedChannels: this.updatedChannels,
+    })
+    if (tasks.length === 0) return (this.status = 'done')
+    if (this.skipDoneTasks && this.pendingWrites.length > 0) this.reapplySucceeded(tasks)
+    if (!tasks.every((t) => t.writes.length > 0)) {
+      const before = this.runConfig.interruptBefore ?? graph.interruptBefore
+      if (shouldInterrupt(this.checkpoint, before, tasks)) return (this.status = 'interrupted')
+      const paused = await this.execute(tasks.filter((t) => t.writes.length === 0))
+      if (paused) return (this.status = 'interrupted')
+    }
+    try {
       this.updatedChannels = applyWrites(
         this.checkpoint,
         this.channels,
         tasks,
         graph.triggerToNodes,
       )
-      await this.putCheckpoint('loop')
-      if (shouldInterrupt(this.checkpoint, graph.interruptAfter, tasks)) return 'interrupted'
+    } catch (e) {
+      // Nothing of the step is committed; its writes stay pending, as in LangGraph.
+      await this.saveWrites(tasks.filter((t) => !this.hasStoredOutput(t.id)))
+      throw e
     }
+    this.pendingWrites = []
+    await this.putCheckpoint('loop')
+    const after = this.runConfig.interruptAfter ?? graph.interruptAfter
+    if (shouldInterrupt(this.checkpoint, after, tasks)) this.status = 'interrupted'
+    return this.status
   }
 
-  private async load(): Promise<void> {
-    const { graph, saver, threadId } = this.o
-    const saved = await saver.getTuple({ threadId })
+  private async first(input: unknown): Promise<void> {
+    const { saver } = this.o
+    const cfg = this.runConfig
+    const saved = await saver.getTuple(cfg)
+    if (cfg.checkpointId && !saved) {
+      throw new Error(`Checkpoint ${cfg.checkpointId} does not exist on thread ${cfg.threadId}.`)
+    }
+    const addressed = cfg.checkpointId !== undefined
+    let superseded = false
     if (saved) {
       this.checkpoint = saved.checkpoint
       this.metadata = saved.metadata
       this.pendingWrites = saved.pendingWrites
       this.config = saved.config
       this.savedVersions = { ...saved.checkpoint.channel_versions }
+      if (addressed)
+        superseded =
+          (await saver.getTuple({ threadId: cfg.threadId }))?.checkpoint.id !== saved.checkpoint.id
     } else {
-      this.checkpoint = emptyCheckpoint(this.o.env)
+      const { env } = this.o
+      this.checkpoint = {
+        v: 1,
+        id: env.newId(),
+        ts: env.now(),
+        channel_values: {},
+        channel_versions: {},
+        versions_seen: {},
+      }
       this.metadata = { source: 'input', step: -2, parents: {} }
-      this.config = { threadId }
+      this.config = { threadId: cfg.threadId }
     }
-    this.channels = channelsFromCheckpoint(graph, this.checkpoint)
+    this.channels = channelsFromCheckpoint(this.o.graph, this.checkpoint)
     this.step = this.metadata.step + 1
-    this.stop = this.step + (this.o.recursionLimit ?? DEFAULT_RECURSION_LIMIT) + 1
-  }
+    this.stop = this.step + (cfg.recursionLimit ?? DEFAULT_RECURSION_LIMIT) + 1
 
-  /** New input: pending tasks of the loaded checkpoint are discarded, the input goes to START. */
-  private applyInput(input: unknown): void {
+    const command = isCommand(input) ? input : undefined
+    const hasResume =
+      command !== undefined && command.resume !== undefined && command.resume !== null
+    const isUpdateOrFork = this.metadata.source === 'update' || this.metadata.source === 'fork'
+    const resumeAtHead = addressed && saved !== undefined && !superseded && !isUpdateOrFork
+    const hasVersions = Object.keys(this.checkpoint.channel_versions).length > 0
+    const isResuming = hasVersions && (input === null || input === undefined || hasResume)
+    const timeTravel = addressed && !(hasResume || resumeAtHead)
+    this.skipDoneTasks = !(timeTravel || superseded)
+    const forks =
+      timeTravel && (command !== undefined || isResuming) && (!isUpdateOrFork || superseded)
+
+    const carried: PendingWrite[] = []
+    if (command) {
+      const writes = this.commandWrites(command)
+      if (writes.length === 0) throw new EmptyInputError('Received empty Command input')
+      if (forks) carried.push(...writes)
+      else
+        await this.putWrites(
+          NULL_TASK_ID,
+          writes.map(([, ch, v]) => [ch, v]),
+        )
+    }
+    const nullWrites = [...this.pendingWrites, ...carried]
+      .filter(([tid]) => tid === NULL_TASK_ID)
+      .map(([, ch, v]): [string, unknown] => [ch, v])
+    if (nullWrites.length > 0) {
+      applyWrites(
+        this.checkpoint,
+        this.channels,
+        [inputTask(nullWrites)],
+        this.o.graph.triggerToNodes,
+      )
+    }
+    if (timeTravel) this.pendingWrites = this.pendingWrites.filter(([, ch]) => ch !== RESUME)
+    const commandUpdateOrGoto = command !== undefined && nullWrites.length > 0
+    if (isResuming || commandUpdateOrGoto) {
+      const seen = { ...this.checkpoint.versions_seen[INTERRUPT] }
+      Object.assign(seen, this.checkpoint.channel_versions)
+      this.checkpoint.versions_seen[INTERRUPT] = seen
+      if (forks) {
+        this.pendingWrites = this.pendingWrites.filter(([, ch]) => ch !== INTERRUPT)
+        await this.putCheckpoint('fork')
+      }
+      if (!isResuming) await this.putCheckpoint('input')
+      return
+    }
     if (input === null || input === undefined) {
       throw new EmptyInputError(`Received no input writes for "${START}"`)
     }
+    // New input: the loaded checkpoint's pending tasks are discarded, as if they ran.
     const discarded = prepareTasks(this.o.graph, this.checkpoint, this.channels)
     this.updatedChannels = applyWrites(
       this.checkpoint,
       this.channels,
-      [
-        ...discarded,
-        { id: '__input__', name: '__input__', triggers: [], writes: [[START, input]] },
-      ],
+      [...discarded, inputTask([[START, input]])],
       this.o.graph.triggerToNodes,
     )
     this.pendingWrites = []
+    await this.putCheckpoint('input')
   }
 
-  /** Runs a step's tasks concurrently; the first failure fails the step (fail fast). */
-  private async execute(tasks: Task[]): Promise<void> {
+  /** LangGraph's `mapCommand`: a Command as input becomes writes of the null task. */
+  private commandWrites(command: Command): PendingWrite[] {
+    if (command.graph === Command_PARENT) throw new InvalidUpdateError('There is no parent graph.')
+    const out: PendingWrite[] = []
+    const gotos =
+      command.goto === undefined ? [] : Array.isArray(command.goto) ? command.goto : [command.goto]
+    for (const g of gotos) {
+      if (isSend(g)) out.push([NULL_TASK_ID, TASKS, { node: g.node, args: g.args }])
+      else if (typeof g === 'string') out.push([NULL_TASK_ID, branchChannel(g), START])
+      else throw new Error(`In Command.goto, expected Send or string, got ${typeof g}`)
+    }
+    const resume = command.resume
+    if (resume !== undefined && resume !== null) {
+      if (isResumeMap(resume)) this.resumeMap = resume
+      else out.push([NULL_TASK_ID, RESUME, resume])
+    }
+    if (command.update) for (const [k, v] of command.updateTuples()) out.push([NULL_TASK_ID, k, v])
+    return out
+  }
+
+  /** Tasks that already succeeded against this checkpoint get their stored writes back. */
+  private reapplySucceeded(tasks: Task[]): void {
+    const byId = new Map(tasks.map((t) => [t.id, t]))
+    for (const [tid, ch, v] of this.pendingWrites) {
+      if (isTaskOutput(ch)) byId.get(tid)?.writes.push([ch, v])
+    }
+  }
+
+  private hasStoredOutput(taskId: string): boolean {
+    return this.pendingWrites.some(([tid, ch]) => tid === taskId && isTaskOutput(ch))
+  }
+
+  /**
+   * Runs tasks concurrently. The first error fails the step at once (LangGraph aborts the
+   * siblings); interrupts let the siblings finish. Either way the finished tasks' writes are
+   * saved as pending writes. Returns true when the step paused on interrupts.
+   */
+  private async execute(tasks: Task[]): Promise<boolean> {
     const step = this.step
     const emit = this.o.onEvent
     emit?.({ type: 'step_started', step, tasks: tasks.map((t) => ({ id: t.id, name: t.name })) })
@@ -153,10 +317,13 @@ export class PregelLoop {
       graph: this.o.graph,
       channels: this.channels,
       warn: (warning: RuntimeWarning) => emit?.({ type: 'warning', step, warning }),
+      scratchpad: (t: Task) => this.scratchpad(t),
     }
     const done: Task[] = []
+    const interrupted: { task: Task; interrupts: Interrupt[] }[] = []
     const failure = await new Promise<{ task: Task; error: unknown } | null>((resolve) => {
       let remaining = tasks.length
+      const settle = () => --remaining === 0 && resolve(null)
       for (const task of tasks) {
         runTask(task, ctx).then(
           () => {
@@ -168,30 +335,79 @@ export class PregelLoop {
               name: task.name,
               writes: task.writes,
             })
-            if (--remaining === 0) resolve(null)
+            settle()
           },
-          (error: unknown) => resolve({ task, error }),
+          (error: unknown) => {
+            if (error instanceof GraphInterrupt) {
+              interrupted.push({ task, interrupts: error.interrupts })
+              emit?.({
+                type: 'task_interrupted',
+                step,
+                taskId: task.id,
+                name: task.name,
+                interrupts: error.interrupts,
+              })
+              settle()
+            } else resolve({ task, error })
+          },
         )
       }
     })
-    if (!failure) return
-    emit?.({
-      type: 'task_failed',
-      step,
-      taskId: failure.task.id,
-      name: failure.task.name,
-      error: failure.error,
-    })
-    const cfg = this.config as Required<CheckpointConfig>
-    for (const t of done) {
-      await this.o.saver.putWrites(
-        cfg,
-        t.writes.length ? t.writes : [['__no_writes__', null]],
-        t.id,
-      )
+    if (failure) {
+      emit?.({
+        type: 'task_failed',
+        step,
+        taskId: failure.task.id,
+        name: failure.task.name,
+        error: failure.error,
+      })
+      await this.saveWrites(done)
+      const { task, error } = failure
+      await this.putWrites(task.id, [
+        ...task.writes,
+        [ERROR, { name: errorName(error), message: errorMessage(error) }],
+      ])
+      throw new NodeRunError(error, task.name)
     }
-    await this.o.saver.putWrites(cfg, [['__error__', errorToJson(failure.error)]], failure.task.id)
-    throw new NodeRunError(failure.error, failure.task.name)
+    if (interrupted.length === 0) return false
+    await this.saveWrites(done)
+    for (const { task, interrupts } of interrupted) {
+      const resumes = task.writes.filter(([ch]) => ch === RESUME)
+      await this.putWrites(task.id, [[INTERRUPT, interrupts], ...resumes])
+    }
+    this.interrupts = interrupted.flatMap(({ task, interrupts }) =>
+      interrupts.map((i) => ({ ...i, node: task.name, taskId: task.id })),
+    )
+    return true
+  }
+
+  private scratchpad(task: Task): TaskScratchpad {
+    const resume: unknown[] = []
+    let nullResume: TaskScratchpad['nullResume']
+    for (const [tid, ch, v] of this.pendingWrites) {
+      if (ch !== RESUME) continue
+      if (tid === task.id) resume.push(...(v as unknown[]))
+      else if (tid === NULL_TASK_ID && !nullResume) nullResume = { value: v }
+    }
+    return {
+      resume,
+      nullResume,
+      resumeMap: this.resumeMap,
+      namespace: `${this.checkpoint.id}:${task.id}`,
+      counter: -1,
+    }
+  }
+
+  private async saveWrites(tasks: Task[]): Promise<void> {
+    for (const t of tasks)
+      await this.putWrites(t.id, t.writes.length ? t.writes : [['__no_writes__', null]])
+  }
+
+  private async putWrites(taskId: string, writes: [string, unknown][]): Promise<void> {
+    if (this.config.checkpointId === undefined) return // nothing saved yet to attach them to
+    await this.o.saver.putWrites(this.config as Required<CheckpointConfig>, writes, taskId)
+    this.pendingWrites = this.pendingWrites.filter(([tid]) => tid !== taskId)
+    for (const [ch, v] of writes) this.pendingWrites.push([taskId, ch, v])
   }
 
   private async putCheckpoint(source: CheckpointSource): Promise<void> {
@@ -201,7 +417,7 @@ export class PregelLoop {
     for (const ch in versions) {
       if (versions[ch] !== this.savedVersions[ch]) newVersions[ch] = versions[ch] as number
     }
-    this.checkpoint = {
+    const checkpoint: Checkpoint = {
       v: 1,
       id: env.newId(),
       ts: env.now(),
@@ -211,17 +427,37 @@ export class PregelLoop {
       // applyWrites replaces a node's entry instead of mutating it, so a shallow copy is a snapshot
       versions_seen: { ...this.checkpoint.versions_seen },
     }
-    this.metadata = { source, step: this.step, parents: {} }
-    this.config = await saver.put(this.config, this.checkpoint, this.metadata, newVersions)
+    const metadata: CheckpointMetadata = { source, step: this.step, parents: {} }
+    this.config = await saver.put(this.config, checkpoint, metadata, newVersions)
+    // The saver owns `checkpoint` now; keep working on copies of what applyWrites mutates.
+    this.checkpoint = {
+      ...checkpoint,
+      channel_values: {},
+      channel_versions: { ...versions },
+      versions_seen: { ...checkpoint.versions_seen },
+    }
+    this.metadata = metadata
     this.savedVersions = { ...versions }
     this.o.onEvent?.({
       type: 'checkpoint_saved',
       step: this.step,
       source,
-      checkpointId: this.checkpoint.id,
+      checkpointId: checkpoint.id,
     })
     this.step += 1
   }
+}
+
+const Command_PARENT = '__parent__'
+
+function inputTask(writes: [string, unknown][]): Pick<Task, 'id' | 'name' | 'triggers' | 'writes'> {
+  return { id: INPUT, name: INPUT, triggers: [], writes }
+}
+
+function isResumeMap(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false
+  const keys = Object.keys(v)
+  return keys.length > 0 && keys.every((k) => /^[0-9a-f]{32}$/.test(k))
 }
 
 /**
@@ -241,23 +477,22 @@ function shouldInterrupt(
   return false
 }
 
-function emptyCheckpoint(env: RuntimeEnv): Checkpoint {
-  return {
-    v: 1,
-    id: env.newId(),
-    ts: env.now(),
-    channel_values: {},
-    channel_versions: {},
-    versions_seen: {},
-  }
+function errorName(e: unknown): string {
+  const n = (e as { name?: unknown } | null)?.name
+  return typeof n === 'string' ? n : 'Error'
 }
 
-/** An error as plain JSON, for pending writes and events. */
+function errorMessage(e: unknown): string {
+  const m = (e as { message?: unknown } | null)?.message
+  return typeof m === 'string' ? m : String(e)
+}
+
+/** An error as plain JSON, for reports and events. */
 export function errorToJson(e: unknown): { name: string; message: string; code: string | null } {
-  const err = e as { name?: unknown; message?: unknown; lc_error_code?: unknown } | null
+  const code = (e as { lc_error_code?: unknown } | null)?.lc_error_code
   return {
-    name: typeof err?.name === 'string' ? err.name : 'Error',
-    message: typeof err?.message === 'string' ? err.message : String(e),
-    code: typeof err?.lc_error_code === 'string' ? err.lc_error_code : null,
+    name: errorName(e),
+    message: errorMessage(e),
+    code: typeof code === 'string' ? code : null,
   }
 }

@@ -1,13 +1,38 @@
-import type { CheckpointConfig, CheckpointSaver, CheckpointTuple } from '../checkpoint/types'
+import {
+  NULL_TASK_ID,
+  type CheckpointConfig,
+  type CheckpointSaver,
+  type CheckpointTuple,
+  type ListOptions,
+} from '../checkpoint/types'
 import type { CompiledGraph } from '../compile/compileGraph'
-import { channelsFromCheckpoint, prepareTasks, readState } from './algo'
+import {
+  applyWrites,
+  channelsFromCheckpoint,
+  prepareTasks,
+  readState,
+  type Channels,
+  type Task,
+} from './algo'
+import { INTERRUPT, type Interrupt } from './interrupt'
+import { isTaskOutput } from './loop'
+
+/** A task of a snapshot: what would run next, and what is known of its last attempt. */
+export interface SnapshotTask {
+  id: string
+  name: string
+  interrupts: Interrupt[]
+  error?: { name: string; message: string }
+  /** The task's stored output writes, when it already succeeded. */
+  writes?: [string, unknown][]
+}
 
 /** A checkpoint as the debugger and LangGraph's getState show it. */
 export interface StateSnapshot {
   values: Record<string, unknown>
   /** Node names of the tasks that would run next, in task order. */
   next: string[]
-  tasks: { id: string; name: string }[]
+  tasks: SnapshotTask[]
   metadata: CheckpointTuple['metadata']
   config: CheckpointTuple['config']
   parentConfig: CheckpointTuple['parentConfig']
@@ -16,14 +41,36 @@ export interface StateSnapshot {
   versionsSeen: CheckpointTuple['checkpoint']['versions_seen']
 }
 
-/** The snapshot of one stored checkpoint (pending writes are not applied). */
-export function snapshotOf(graph: CompiledGraph, tuple: CheckpointTuple): StateSnapshot {
-  const channels = channelsFromCheckpoint(graph, tuple.checkpoint)
-  const tasks = prepareTasks(graph, tuple.checkpoint, channels)
+/**
+ * The snapshot of a stored checkpoint (LangGraph's `_prepareStateSnapshot`). With
+ * `applyPendingWrites` (getState of a thread's latest), the writes of tasks that already
+ * succeeded are applied and those tasks leave `next`.
+ */
+export function snapshotOf(
+  graph: CompiledGraph,
+  tuple: CheckpointTuple,
+  applyPendingWrites = false,
+): StateSnapshot {
+  const checkpoint = structuredClone(tuple.checkpoint)
+  const channels = channelsFromCheckpoint(graph, checkpoint)
+  const pending = tuple.pendingWrites
+  const nullWrites = pending
+    .filter(([tid]) => tid === NULL_TASK_ID)
+    .map(([, ch, v]): [string, unknown] => [ch, v])
+  if (nullWrites.length > 0) {
+    applyWrites(
+      checkpoint,
+      channels,
+      [{ id: '__input__', name: '__input__', triggers: [], writes: nullWrites }],
+      graph.triggerToNodes,
+    )
+  }
+  const tasks = prepareTasks(graph, checkpoint, channels)
+  if (applyPendingWrites) applyTaskWrites(graph, checkpoint, channels, tasks, pending)
   return {
     values: readState(graph, channels),
-    next: tasks.map((t) => t.name),
-    tasks: tasks.map((t) => ({ id: t.id, name: t.name })),
+    next: tasks.filter((t) => t.writes.length === 0).map((t) => t.name),
+    tasks: tasks.map((t) => snapshotTask(t, pending)),
     metadata: tuple.metadata,
     config: tuple.config,
     parentConfig: tuple.parentConfig,
@@ -33,13 +80,46 @@ export function snapshotOf(graph: CompiledGraph, tuple: CheckpointTuple): StateS
   }
 }
 
+function applyTaskWrites(
+  graph: CompiledGraph,
+  checkpoint: CheckpointTuple['checkpoint'],
+  channels: Channels,
+  tasks: Task[],
+  pending: CheckpointTuple['pendingWrites'],
+): void {
+  const byId = new Map(tasks.map((t) => [t.id, t]))
+  for (const [tid, ch, v] of pending) {
+    if (ch === '__error__' || ch === INTERRUPT || ch === '__scheduled__') continue
+    byId.get(tid)?.writes.push([ch, v])
+  }
+  const withWrites = tasks.filter((t) => t.writes.length > 0)
+  if (withWrites.length > 0) applyWrites(checkpoint, channels, withWrites, graph.triggerToNodes)
+}
+
+function snapshotTask(task: Task, pending: CheckpointTuple['pendingWrites']): SnapshotTask {
+  const mine = pending.filter(([tid]) => tid === task.id)
+  const out: SnapshotTask = {
+    id: task.id,
+    name: task.name,
+    interrupts: mine.filter(([, ch]) => ch === INTERRUPT).flatMap(([, , v]) => v as Interrupt[]),
+  }
+  const error = mine.find(([, ch]) => ch === '__error__')
+  if (error) out.error = error[2] as SnapshotTask['error']
+  const writes = mine
+    .filter(([, ch]) => isTaskOutput(ch))
+    .map(([, ch, v]): [string, unknown] => [ch, v])
+  if (writes.length > 0) out.writes = writes
+  return out
+}
+
 /** The thread's snapshots, newest first (LangGraph's getStateHistory). */
 export async function getStateHistory(
   graph: CompiledGraph,
   saver: CheckpointSaver,
   config: CheckpointConfig,
+  options?: ListOptions,
 ): Promise<StateSnapshot[]> {
   const out: StateSnapshot[] = []
-  for await (const tuple of saver.list(config)) out.push(snapshotOf(graph, tuple))
+  for await (const tuple of saver.list(config, options)) out.push(snapshotOf(graph, tuple))
   return out
 }

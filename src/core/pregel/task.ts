@@ -1,4 +1,4 @@
-import { EMPTY, InvalidUpdateError, type Channel } from '../channels'
+import { InvalidUpdateError, type Channel } from '../channels'
 import {
   TASKS,
   branchChannel,
@@ -8,6 +8,7 @@ import {
 import { END, START } from '../graph/constants'
 import { readState, type Channels, type Task } from './algo'
 import { isCommand, isSend, type Send } from './types'
+import { createInterrupt, type TaskScratchpad } from './interrupt'
 
 /** Something LangGraph.js silently ignores, reported so the debugger can show it. */
 export interface RuntimeWarning {
@@ -21,15 +22,34 @@ export interface TaskContext {
   /** The channels as of the start of the super-step (every task reads the same snapshot). */
   channels: Channels
   warn: (w: RuntimeWarning) => void
+  /** The task's resume state, for `interrupt()`. */
+  scratchpad: (task: Task) => TaskScratchpad
 }
+
+type WriterContext = Omit<TaskContext, 'scratchpad'>
 
 /**
  * Runs one task: the node's function, then its writers in LangGraph's order (state update,
- * Command goto, static edges and joins, conditional edges). Fills `task.writes`.
+ * Command goto, static edges and joins, conditional edges). Fills `task.writes`. A node that
+ * calls `interrupt()` without an answer throws GraphInterrupt, leaving its `__resume__`
+ * writes in `task.writes`.
  */
 export async function runTask(task: Task, ctx: TaskContext): Promise<void> {
   const { node } = task
-  const output = node.fn ? await node.fn(task.input) : task.input
+  let output = task.input
+  if (node.fn) {
+    const interrupt = createInterrupt(ctx.scratchpad(task), (ch, v) => task.writes.push([ch, v]))
+    output = await node.fn(task.input, interrupt)
+  }
+  await runWriters(task, output, ctx)
+}
+
+/**
+ * A node's writers on an output: what the node's function returned, or, for updateState,
+ * the values written "as" the node.
+ */
+export async function runWriters(task: Task, output: unknown, ctx: WriterContext): Promise<void> {
+  const { node } = task
   const writes = task.writes
   for (const w of stateUpdates(task.name, output, ctx)) writes.push(w)
   for (const dest of controlDestinations(output)) writeDestination(task, dest, ctx)
@@ -42,7 +62,7 @@ export async function runTask(task: Task, ctx: TaskContext): Promise<void> {
 }
 
 /** LangGraph.js's node output mapper: falsy → nothing, Command → its update, object → keys. */
-function stateUpdates(name: string, output: unknown, ctx: TaskContext): [string, unknown][] {
+function stateUpdates(name: string, output: unknown, ctx: WriterContext): [string, unknown][] {
   if (!output) return []
   const keep = (pairs: [string, unknown][]) => filterKnown(name, pairs, ctx)
   if (isCommand(output)) return output.graph === '__parent__' ? [] : keep(output.updateTuples())
@@ -68,7 +88,7 @@ function stateUpdates(name: string, output: unknown, ctx: TaskContext): [string,
 function filterKnown(
   name: string,
   pairs: [string, unknown][],
-  ctx: TaskContext,
+  ctx: WriterContext,
 ): [string, unknown][] {
   const known = ctx.graph.fieldSet
   const out: [string, unknown][] = []
@@ -123,7 +143,7 @@ function branchDestinations(
   return (dests as (string | Send)[]).filter((d) => d !== END)
 }
 
-function writeDestination(task: Task, dest: string | Send, ctx: TaskContext): void {
+function writeDestination(task: Task, dest: string | Send, ctx: WriterContext): void {
   if (isSend(dest)) {
     if (!ctx.graph.nodes.has(dest.node) || dest.node === START) {
       throw new InvalidUpdateError(`Invalid node name "${dest.node}" in Send packet`)
@@ -143,7 +163,7 @@ function writeDestination(task: Task, dest: string | Send, ctx: TaskContext): vo
 }
 
 /** The state as the task's own writes would leave it: what its routers read. */
-function freshState(task: Task, ctx: TaskContext): Record<string, unknown> {
+function freshState(task: Task, ctx: WriterContext): Record<string, unknown> {
   const { graph, channels } = ctx
   const byField = new Map<string, unknown[]>()
   for (const [ch, v] of task.writes) {
@@ -171,5 +191,3 @@ function freshState(task: Task, ctx: TaskContext): Record<string, unknown> {
   }
   return readState(graph, local)
 }
-
-export { EMPTY }
