@@ -1,0 +1,61 @@
+import { fileURLToPath } from 'node:url'
+import { expect, test, type Page } from '@playwright/test'
+
+const SCREENSHOT = fileURLToPath(new URL('../docs/screenshot.png', import.meta.url))
+
+/** Collects console errors and uncaught exceptions from the moment the page opens. */
+function collectErrors(page: Page): string[] {
+  const errors: string[] = []
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`console: ${msg.text()}`)
+  })
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`))
+  return errors
+}
+
+test('the first page shows the example graph without errors', async ({ page }) => {
+  const errors = collectErrors(page)
+  await page.goto('/')
+
+  await expect(page).toHaveTitle('Superstep')
+  await expect(page.getByRole('banner')).toContainText('Superstep')
+  await expect(page.getByRole('heading', { level: 1, name: 'counter' })).toBeVisible()
+
+  const canvas = page.getByRole('main', { name: 'Canvas' })
+  await expect(canvas.getByText('inc', { exact: true })).toBeVisible()
+  const inspector = page.getByRole('complementary', { name: 'Inspector' })
+  await expect(inspector.getByRole('rowheader', { name: 'count' })).toBeVisible()
+  await expect(inspector.getByRole('rowheader', { name: 'log' })).toBeVisible()
+  await expect(page.getByRole('navigation')).toContainText('No problems.')
+
+  for (const name of ['Undo', 'Redo', 'Add node', 'Auto layout', 'Import', 'Export', 'Run']) {
+    await expect(page.getByRole('button', { name, exact: true })).toBeVisible()
+  }
+  await expect(page.getByRole('region', { name: 'Run' })).toBeVisible()
+  await expect(page.getByRole('tab', { name: 'Channels' })).toHaveAttribute('aria-selected', 'true')
+
+  if (process.env.UPDATE_SCREENSHOT === '1') {
+    await page.screenshot({ path: SCREENSHOT })
+  }
+  expect(errors).toEqual([])
+})
+
+test('the run drawer tabs follow the arrow keys', async ({ page }) => {
+  await page.goto('/')
+  await page.getByRole('tab', { name: 'Channels' }).focus()
+  await page.keyboard.press('ArrowRight')
+  const versions = page.getByRole('tab', { name: 'versions_seen' })
+  await expect(versions).toHaveAttribute('aria-selected', 'true')
+  await expect(versions).toBeFocused()
+  await expect(page.getByRole('tabpanel')).toContainText('versions_seen')
+})
+
+test('the page follows a dark colour scheme', async ({ page }) => {
+  const background = () =>
+    page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)
+  await page.emulateMedia({ colorScheme: 'light' })
+  await page.goto('/')
+  const light = await background()
+  await page.emulateMedia({ colorScheme: 'dark' })
+  expect(await background()).not.toBe(light)
+})

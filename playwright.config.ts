@@ -1,0 +1,42 @@
+import { defineConfig } from '@playwright/test'
+
+/** The system Chromium (Debian's package); Playwright never downloads a browser here. */
+const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+const PORT = 4173
+const baseURL = `http://localhost:${PORT}`
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  reporter: 'list',
+  timeout: 30_000,
+  use: {
+    baseURL,
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    launchOptions: {
+      executablePath,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  // Serves the built `dist`: `npm test` and `npm run test:e2e` build first.
+  webServer: {
+    command: `npx vite preview --port ${PORT} --strictPort`,
+    url: baseURL,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+})
