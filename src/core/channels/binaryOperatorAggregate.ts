@@ -1,4 +1,4 @@
-import { EMPTY, type Channel } from './base'
+import { EMPTY, InvalidUpdateError, type Channel } from './base'
 import type { Reducer } from '../reducers/named'
 
 /**
@@ -18,12 +18,23 @@ export class BinaryOperatorAggregate implements Channel {
 
   update(values: readonly unknown[]): boolean {
     if (values.length === 0) return false
-    let i = 0
+    let rest = values
     if (this.value === undefined) {
-      this.value = values[0]
-      i = 1
+      const first = values[0]
+      this.value = isOverwrite(first) ? first.__overwrite__ : first
+      rest = values.slice(1)
     }
-    for (; i < values.length; i++) this.value = this.reducer(this.value, values[i])
+    // An Overwrite replaces the value, bypassing the reducer, and later writes of the same
+    // step are dropped (LangGraph's `Overwrite` / `{ __overwrite__: v }`).
+    let overwritten = false
+    for (const v of rest) {
+      if (isOverwrite(v)) {
+        if (overwritten)
+          throw new InvalidUpdateError('Can receive only one Overwrite value per step.')
+        this.value = v.__overwrite__
+        overwritten = true
+      } else if (!overwritten) this.value = this.reducer(this.value, v)
+    }
     return true
   }
   get(): unknown {
@@ -46,4 +57,9 @@ export class BinaryOperatorAggregate implements Channel {
   finish(): boolean {
     return false
   }
+}
+
+/** The JSON form of LangGraph's `Overwrite(value)`. */
+export function isOverwrite(v: unknown): v is { __overwrite__: unknown } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && '__overwrite__' in v
 }

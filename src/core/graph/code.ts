@@ -15,7 +15,25 @@ export function checkExpressionSyntax(code: string): CodeProblem | null {
   try {
     // Wrapping in parentheses admits exactly one expression; the newline keeps a trailing
     // line comment from swallowing the closing parenthesis.
-    parse(`(${code}\n)`, { ecmaVersion: 'latest', sourceType: 'script' })
+    const wrapped = `(${code}\n)`
+    const program = parse(wrapped, {
+      ecmaVersion: 'latest',
+      sourceType: 'script',
+      preserveParens: true,
+    })
+    const [only, ...rest] = program.body
+    const whole =
+      only?.type === 'ExpressionStatement' &&
+      only.expression.type === 'ParenthesizedExpression' &&
+      only.expression.start === 0 &&
+      only.expression.end === wrapped.length
+    if (!whole || rest.length > 0) {
+      return {
+        message: 'Code must be a single expression (a function), not statements.',
+        line: 1,
+        column: 1,
+      }
+    }
     return null
   } catch (e) {
     const err = e as SyntaxError & { loc?: { line: number; column: number } }

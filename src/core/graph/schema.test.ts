@@ -4,7 +4,10 @@ import { graphJsonSchemaText } from './schema'
 
 describe('docs/graph.schema.json', () => {
   it('is the schema the validator uses (run `npm run schema` after changing schema.ts)', () => {
-    const committed = readFileSync(new URL('../../../docs/graph.schema.json', import.meta.url), 'utf8')
+    const committed = readFileSync(
+      new URL('../../../docs/graph.schema.json', import.meta.url),
+      'utf8',
+    )
     expect(committed).toBe(graphJsonSchemaText())
   })
 })

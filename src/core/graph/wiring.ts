@@ -57,16 +57,16 @@ export function checkWiring(spec: GraphSpec): GraphIssue[] {
         nodeId: b.from,
       })
     }
-    for (const [key, target] of branchTargets(b.paths)) {
+    branchTargets(b.paths).forEach(([key, target], j) => {
       if (!isTarget(target)) {
         err({
           code: 'UNKNOWN_BRANCH_TARGET',
-          path: ['branches', i, 'paths', key],
+          path: ['branches', i, 'paths', Array.isArray(b.paths) ? j : key],
           message: `Conditional edge from \`${b.from}\`: path \`${key}\` goes to unknown node \`${target}\`.`,
           nodeId: b.from,
         })
       }
-    }
+    })
   })
 
   spec.nodes.forEach((n, i) => {

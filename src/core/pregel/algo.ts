@@ -44,7 +44,9 @@ export function channelsFromCheckpoint(graph: CompiledGraph, checkpoint: Checkpo
   const out: Channels = {}
   const values = checkpoint.channel_values
   for (const [name, proto] of Object.entries(graph.channels)) {
-    out[name] = proto.fromCheckpoint(name in values ? values[name] : EMPTY)
+    // A stored `undefined` reads back as empty, as it does after LangGraph's serialisation.
+    const v = values[name]
+    out[name] = proto.fromCheckpoint(v === undefined ? EMPTY : v)
   }
   return out
 }

@@ -323,10 +323,13 @@ export class Run {
     const interrupted: { task: Task; interrupts: Interrupt[] }[] = []
     const failure = await new Promise<{ task: Task; error: unknown } | null>((resolve) => {
       let remaining = tasks.length
+      // After a failure the step is over: tasks still running are abandoned (LangGraph aborts them).
+      let failed = false
       const settle = () => --remaining === 0 && resolve(null)
       for (const task of tasks) {
         runTask(task, ctx).then(
           () => {
+            if (failed) return
             done.push(task)
             emit?.({
               type: 'task_finished',
@@ -338,6 +341,7 @@ export class Run {
             settle()
           },
           (error: unknown) => {
+            if (failed) return
             if (error instanceof GraphInterrupt) {
               interrupted.push({ task, interrupts: error.interrupts })
               emit?.({
@@ -348,7 +352,10 @@ export class Run {
                 interrupts: error.interrupts,
               })
               settle()
-            } else resolve({ task, error })
+            } else {
+              failed = true
+              resolve({ task, error })
+            }
           },
         )
       }
