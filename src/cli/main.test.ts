@@ -112,3 +112,76 @@ describe('superstep validate', () => {
     expect((await cli('run')).stderr).toContain('Usage')
   })
 })
+
+describe('superstep session', () => {
+  const review = {
+    superstep: 1,
+    name: 'review',
+    state: [{ name: 'draft' }, { name: 'approved' }],
+    nodes: [
+      { id: 'write', code: "(s) => ({ draft: 'v1: ' + s.draft })" },
+      { id: 'review', code: '(s) => ({ approved: interrupt({ draft: s.draft }) })' },
+    ],
+    edges: [
+      { from: '__start__', to: 'write' },
+      { from: 'write', to: 'review' },
+    ],
+  }
+
+  it('runs invoke, resume and a fork, and reports every checkpoint with its parent', async () => {
+    const ops = [
+      { op: 'invoke', input: { draft: 'hi' } },
+      { op: 'resume', value: true },
+      { op: 'update', checkpoint: 2, values: { draft: 'edited' }, asNode: 'write' },
+      { op: 'invoke', input: null },
+    ]
+    const r = await cli('session', file('review.json', review), file('ops.json', ops))
+    expect(r.code).toBe(0)
+    const report = JSON.parse(r.stdout)
+    expect(report.status).toBe('interrupted')
+    type C = {
+      step: number
+      source: string
+      next: string[]
+      parent: number | null
+      interrupts: unknown[]
+    }
+    expect(
+      report.checkpoints.map((c: C) => [c.step, c.source, c.next, c.parent, c.interrupts]),
+    ).toEqual([
+      [-1, 'input', ['__start__'], null, []],
+      [0, 'loop', ['write'], 0, []],
+      [1, 'loop', ['review'], 1, [{ draft: 'v1: hi' }]],
+      [2, 'loop', [], 2, []],
+      [2, 'update', ['review'], 2, [{ draft: 'edited' }]],
+    ])
+    expect(report.checkpoints[3].values).toEqual({ draft: 'v1: hi', approved: true })
+  })
+
+  it('stops at the first failing operation and reports it', async () => {
+    const ops = [
+      { op: 'invoke', input: { draft: 'hi' } },
+      { op: 'update', values: { draft: 'x' }, asNode: 'nope' },
+      { op: 'resume', value: true },
+    ]
+    const report = JSON.parse(
+      (await cli('session', file('review.json', review), file('ops2.json', ops))).stdout,
+    )
+    expect(report.status).toBe('error')
+    expect(report.error).toMatchObject({
+      name: 'InvalidUpdateError',
+      message: 'Node "nope" does not exist',
+    })
+    expect(report.checkpoints).toHaveLength(3)
+  })
+
+  it('exits 2 for an ops file that is not a list of operations', async () => {
+    const r = await cli(
+      'session',
+      file('review.json', review),
+      file('badops.json', [{ op: 'jump' }]),
+    )
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('not a list of operations')
+  })
+})

@@ -1,19 +1,23 @@
 /**
  * The headless command line:
  *   superstep run <graph.json> [--input '<json>'] [--recursion-limit N]
+ *   superstep session <graph.json> <ops.json> [--recursion-limit N]
  *   superstep validate <graph.json>
- * `run` prints one JSON report and exits 0 when the graph ran (even if it raised), 2 when
- * the file is invalid. `validate` prints the problems and exits 2 when there are errors.
+ * `run` and `session` print one JSON report and exit 0 when the graph ran (even if it
+ * raised), 2 when a file is invalid. `validate` prints the problems and exits 2 when there
+ * are errors.
  */
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { systemEnv } from '../lib/env'
 import { formatIssue, type GraphIssue } from '../core/graph/issues'
 import { parseGraph } from '../core/graph/validate'
-import { runGraph } from '../core/run'
+import { runGraph, runSession } from '../core/run'
+import { parseSessionOps } from './sessionOps'
 
 const USAGE = `Usage:
   npm run -s cli -- run <graph.json> [--input '<json>'] [--recursion-limit N]
+  npm run -s cli -- session <graph.json> <ops.json> [--recursion-limit N]
   npm run -s cli -- validate <graph.json>`
 
 export interface CliIO {
@@ -31,7 +35,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return 1
   }
   const [command, file, ...rest] = args.positionals
-  if (!command || !file || rest.length > 0 || !['run', 'validate'].includes(command)) {
+  const arity = { run: 0, validate: 0, session: 1 }[command ?? '']
+  if (!command || !file || arity === undefined || rest.length !== arity) {
     io.stderr(`${USAGE}\n`)
     return 1
   }
@@ -52,6 +57,24 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     print(parsed.issues)
     return 2
   }
+  const limit = args.values['recursion-limit']
+  const recursionLimit = limit === undefined ? undefined : Number(limit)
+  if (recursionLimit !== undefined && !(Number.isInteger(recursionLimit) && recursionLimit > 0)) {
+    io.stderr(`--recursion-limit must be a positive integer, got ${limit}\n`)
+    return 2
+  }
+  if (command === 'session') {
+    const opsFile = rest[0] as string
+    const opsDoc = await readDocument(opsFile)
+    const ops = 'problem' in opsDoc ? opsDoc : parseSessionOps(opsDoc.value)
+    if ('problem' in ops) {
+      io.stderr(`${opsFile}: ${ops.problem}\n`)
+      return 2
+    }
+    return report(io, file, () =>
+      runSession(parsed.spec, ops.ops, { recursionLimit, env: systemEnv }),
+    )
+  }
   let input: unknown = {}
   if (args.values.input !== undefined) {
     try {
@@ -61,21 +84,19 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       return 2
     }
   }
-  const limit = args.values['recursion-limit']
-  const recursionLimit = limit === undefined ? undefined : Number(limit)
-  if (recursionLimit !== undefined && !(Number.isInteger(recursionLimit) && recursionLimit > 0)) {
-    io.stderr(`--recursion-limit must be a positive integer, got ${limit}\n`)
-    return 2
-  }
-  let report
+  return report(io, file, () => runGraph(parsed.spec, { input, recursionLimit, env: systemEnv }))
+}
+
+/** Prints a run's report; code that cannot be compiled (not a function) is a file problem. */
+async function report(io: CliIO, file: string, run: () => Promise<unknown>): Promise<number> {
+  let result
   try {
-    report = await runGraph(parsed.spec, { input, recursionLimit, env: systemEnv })
+    result = await run()
   } catch (e) {
-    // Code that evaluates to something other than a function: a problem of the file.
     io.stderr(`${file}: ${(e as Error).message}\n`)
     return 2
   }
-  io.stdout(`${JSON.stringify(report, null, 2)}\n`)
+  io.stdout(`${JSON.stringify(result, null, 2)}\n`)
   return 0
 }
 
