@@ -8,6 +8,7 @@ import type {
   ListOptions,
   PendingWrite,
 } from './types'
+import { SPECIAL_WRITE_CHANNELS } from './types'
 
 interface StoredCheckpoint {
   id: string
@@ -17,6 +18,8 @@ interface StoredCheckpoint {
   versions_seen: Record<string, ChannelVersions>
   metadata: CheckpointMetadata
   writes: PendingWrite[]
+  /** Write key (see writeKey) → position in `writes`; created on the first putWrites. */
+  writeIndex: Map<string, number> | undefined
   /** For each versioned channel, the checkpoint whose put stored its value. */
   owner: Record<string, string>
 }
@@ -70,6 +73,7 @@ export class MemorySaver implements CheckpointSaver {
       versions_seen: { ...checkpoint.versions_seen },
       metadata: { ...metadata, parents: { ...metadata.parents } },
       writes: [],
+      writeIndex: undefined,
       owner,
     }
     t.checkpoints.push(stored)
@@ -84,7 +88,18 @@ export class MemorySaver implements CheckpointSaver {
   ): Promise<void> {
     const c = this.threads.get(config.threadId)?.byId.get(config.checkpointId)
     if (!c) throw new Error(`No checkpoint ${config.checkpointId} on thread ${config.threadId}.`)
-    for (const [ch, v] of writes) c.writes.push([taskId, ch, structuredClone(v)])
+    const index = (c.writeIndex ??= new Map())
+    writes.forEach(([ch, v], i) => {
+      const key = writeKey(taskId, ch, i)
+      const at = index.get(key)
+      const write: PendingWrite = [taskId, ch, structuredClone(v)]
+      if (at === undefined) {
+        index.set(key, c.writes.length)
+        c.writes.push(write)
+      } else if (SPECIAL_WRITE_CHANNELS.has(ch)) {
+        c.writes[at] = write // upsert in place: the write keeps its first position
+      } // else: a regular write already stored under (task, index) wins
+    })
   }
 
   async getTuple(config: CheckpointConfig): Promise<CheckpointTuple | undefined> {
@@ -115,11 +130,14 @@ export class MemorySaver implements CheckpointSaver {
     this.threads.delete(threadId)
   }
 
-  /** Bytes of stored channel values as JSON (for storage benchmarks). */
-  storedBytes(): number {
+  /** Bytes of stored channel values as JSON, of one thread or of all (for storage benchmarks). */
+  storedBytes(threadId?: string): number {
+    const threads =
+      threadId === undefined ? [...this.threads.values()] : [this.threads.get(threadId)]
     let n = 0
-    for (const t of this.threads.values())
-      for (const v of t.blobs.values()) n += v === EMPTY_BLOB ? 0 : (JSON.stringify(v)?.length ?? 0)
+    for (const t of threads)
+      for (const v of t?.blobs.values() ?? [])
+        n += v === EMPTY_BLOB ? 0 : (JSON.stringify(v)?.length ?? 0)
     return n
   }
 
@@ -154,6 +172,16 @@ export class MemorySaver implements CheckpointSaver {
 
 function blobKey(checkpointId: string, channel: string): string {
   return `${checkpointId}\u0000${channel}`
+}
+
+/**
+ * LangGraph's pending-write key: a special channel's write is keyed by (task, channel), so a
+ * later one replaces it; any other by (task, index in the `writes` array of its call).
+ */
+function writeKey(taskId: string, channel: string, index: number): string {
+  return SPECIAL_WRITE_CHANNELS.has(channel)
+    ? `${taskId}\u0000${channel}`
+    : `${taskId}\u0000${index}`
 }
 
 function copyVersionsSeen(vs: Record<string, ChannelVersions>): Record<string, ChannelVersions> {
