@@ -185,11 +185,15 @@ export class Run {
     const addressed = cfg.checkpointId !== undefined
     let superseded = false
     if (saved) {
-      this.checkpoint = saved.checkpoint
+      this.checkpoint = {
+        ...saved.checkpoint,
+        channel_versions: { ...saved.checkpoint.channel_versions },
+        versions_seen: { ...saved.checkpoint.versions_seen },
+      }
       this.metadata = saved.metadata
       this.pendingWrites = saved.pendingWrites
       this.config = saved.config
-      this.savedVersions = { ...saved.checkpoint.channel_versions }
+      this.savedVersions = saved.checkpoint.channel_versions
       if (addressed)
         superseded =
           (await saver.getTuple({ threadId: cfg.threadId }))?.checkpoint.id !== saved.checkpoint.id
@@ -424,19 +428,20 @@ export class Run {
     for (const ch in versions) {
       if (versions[ch] !== this.savedVersions[ch]) newVersions[ch] = versions[ch] as number
     }
+    // The saver gets the working objects and owns them from here on (it never copies them,
+    // we never mutate them again); the loop continues on fresh copies.
     const checkpoint: Checkpoint = {
       v: 1,
       id: env.newId(),
       ts: env.now(),
       // Only what changed: the saver keeps the rest from the parent (see CheckpointSaver.put).
       channel_values: checkpointValues(this.channels, newVersions),
-      channel_versions: { ...versions },
-      // applyWrites replaces a node's entry instead of mutating it, so a shallow copy is a snapshot
-      versions_seen: { ...this.checkpoint.versions_seen },
+      channel_versions: versions,
+      // applyWrites replaces a node's entry instead of mutating it, so sharing entries is safe
+      versions_seen: this.checkpoint.versions_seen,
     }
     const metadata: CheckpointMetadata = { source, step: this.step, parents: {} }
     this.config = await saver.put(this.config, checkpoint, metadata, newVersions)
-    // The saver owns `checkpoint` now; keep working on copies of what applyWrites mutates.
     this.checkpoint = {
       ...checkpoint,
       channel_values: {},
@@ -444,7 +449,7 @@ export class Run {
       versions_seen: { ...checkpoint.versions_seen },
     }
     this.metadata = metadata
-    this.savedVersions = { ...versions }
+    this.savedVersions = versions
     this.o.onEvent?.({
       type: 'checkpoint_saved',
       step: this.step,
