@@ -54,7 +54,9 @@ function loopOn(
   const graph = compileGraph(g, { evaluate: evaluateLocally, newId: env.newId })
   const { recursionLimit, onEvent } = opts
   const run = async (input: unknown) =>
-    (await Run.start({ graph, saver, env, onEvent }, input, { threadId: 't', recursionLimit })).toEnd()
+    (
+      await Run.start({ graph, saver, env, onEvent }, input, { threadId: 't', recursionLimit })
+    ).toEnd()
   return { run, saver }
 }
 
@@ -416,21 +418,18 @@ describe('parallel steps', () => {
   // LangGraph.js puts each task's writes the moment it finishes (reference §3), so after
   // the apply-time conflict the last checkpoint holds both tasks' writes (c10,
   // "pendingWritesOnLast"). Superstep only saves writes when a node throws.
-  it(
-    'after an apply-time conflict both tasks’ writes are pending on the last checkpoint',
-    async () => {
-      const g = spec({
-        state: [{ name: 'x' }],
-        nodes: [node('zeta', "() => ({ x: 'z' })"), node('alpha', "() => ({ x: 'a' })")],
-        edges: [edge('__start__', 'zeta'), edge('__start__', 'alpha')],
-      })
-      const { run, saver } = loopOn(g)
-      expect(await rejection(run({ x: 'in' }))).toBeInstanceOf(InvalidUpdateError)
-      const latest = await saver.getTuple({ threadId: 't' })
-      const pending = latest?.pendingWrites.map(([, ch, v]) => `${ch}=${String(v)}`)
-      expect(pending?.sort()).toEqual(['x=a', 'x=z'])
-    },
-  )
+  it('after an apply-time conflict both tasks’ writes are pending on the last checkpoint', async () => {
+    const g = spec({
+      state: [{ name: 'x' }],
+      nodes: [node('zeta', "() => ({ x: 'z' })"), node('alpha', "() => ({ x: 'a' })")],
+      edges: [edge('__start__', 'zeta'), edge('__start__', 'alpha')],
+    })
+    const { run, saver } = loopOn(g)
+    expect(await rejection(run({ x: 'in' }))).toBeInstanceOf(InvalidUpdateError)
+    const latest = await saver.getTuple({ threadId: 't' })
+    const pending = latest?.pendingWrites.map(([, ch, v]) => `${ch}=${String(v)}`)
+    expect(pending?.sort()).toEqual(['x=a', 'x=z'])
+  })
 })
 
 describe('events', () => {

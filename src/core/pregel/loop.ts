@@ -231,11 +231,11 @@ export class Run {
       const writes = this.commandWrites(command)
       if (writes.length === 0) throw new EmptyInputError('Received empty Command input')
       if (forks) carried.push(...writes)
-      else
-        await this.putWrites(
-          NULL_TASK_ID,
-          writes.map(([, ch, v]) => [ch, v]),
-        )
+      else {
+        const byTask = new Map<string, [string, unknown][]>()
+        for (const [tid, ch, v] of writes) byTask.set(tid, [...(byTask.get(tid) ?? []), [ch, v]])
+        for (const [tid, ws] of byTask) await this.putWrites(tid, ws)
+      }
     }
     const nullWrites = [...this.pendingWrites, ...carried]
       .filter(([tid]) => tid === NULL_TASK_ID)
@@ -289,8 +289,11 @@ export class Run {
     }
     const resume = command.resume
     if (resume !== undefined && resume !== null) {
-      if (isResumeMap(resume)) this.resumeMap = resume
-      else out.push([NULL_TASK_ID, RESUME, resume])
+      if (isResumeMap(resume)) {
+        // Answers addressed to interrupt ids; stored under those ids, as LangGraph does.
+        this.resumeMap = resume
+        for (const [id, v] of Object.entries(resume)) out.push([id, RESUME, [v]])
+      } else out.push([NULL_TASK_ID, RESUME, resume])
     }
     if (command.update) for (const [k, v] of command.updateTuples()) out.push([NULL_TASK_ID, k, v])
     return out
