@@ -68,10 +68,11 @@ export class MemorySaver implements CheckpointSaver {
       id: checkpoint.id,
       ts: checkpoint.ts,
       parentId: config.checkpointId,
-      channel_versions: { ...checkpoint.channel_versions },
-      // The inner objects are never mutated (see CheckpointSaver.put), so a shallow copy does.
-      versions_seen: { ...checkpoint.versions_seen },
-      metadata: { ...metadata, parents: { ...metadata.parents } },
+      // Kept, not copied: the caller never mutates what it hands over (CheckpointSaver.put),
+      // and reads copy on the way out. Only values are cloned, since nodes hold references.
+      channel_versions: checkpoint.channel_versions,
+      versions_seen: checkpoint.versions_seen,
+      metadata,
       writes: [],
       writeIndex: undefined,
       owner,

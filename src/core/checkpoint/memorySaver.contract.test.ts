@@ -1,0 +1,4 @@
+import { MemorySaver } from './memorySaver'
+import { describeSaverContract } from './saverContract'
+
+describeSaverContract('MemorySaver', () => new MemorySaver())

@@ -1,0 +1,71 @@
+/**
+ * Superstep's IndexedDB database. Checkpoints are stored the way MemorySaver keeps them: one
+ * row per checkpoint (versions, metadata, and which checkpoint stored each channel's value),
+ * one row per channel value per version, and the pending writes of each checkpoint.
+ */
+import { Dexie } from 'dexie'
+import type { DexieOptions, Table } from 'dexie'
+import type { ChannelVersions, CheckpointMetadata } from '../core/checkpoint/types'
+
+export const DEFAULT_DB_NAME = 'superstep'
+
+export interface CheckpointRow {
+  threadId: string
+  checkpointId: string
+  /** Per-thread put order (1, 2, …): "newest" means highest seq, whatever the ids look like. */
+  seq: number
+  parentId?: string
+  ts: string
+  channel_versions: ChannelVersions
+  versions_seen: Record<string, ChannelVersions>
+  metadata: CheckpointMetadata
+  /** For each versioned channel, the checkpoint whose put stored its value (its BlobRow). */
+  owner: Record<string, string>
+}
+
+/** One channel's value at one version, keyed by the checkpoint that introduced the version. */
+export interface BlobRow {
+  threadId: string
+  checkpointId: string
+  channel: string
+  /** The version is empty (e.g. a cleared ephemeral channel): no value to restore. */
+  empty?: true
+  value?: unknown
+}
+
+export interface WriteRow {
+  /** Auto-increment: the order writes were first stored; an upsert keeps its row and id. */
+  id?: number
+  threadId: string
+  checkpointId: string
+  taskId: string
+  /** A special channel's name, or the write's index in its `putWrites` call (see writeKey). */
+  key: string
+  channel: string
+  value: unknown
+}
+
+/**
+ * The database. Schema changes go in a new `version(n)` block, never by editing an old one:
+ * the app adds its `graphs` and `settings` tables in version(2), e.g.
+ * `this.version(2).stores({ graphs: 'id, updatedAt', settings: 'key' })`, which keeps the
+ * version(1) tables as they are.
+ */
+export class SuperstepDb extends Dexie {
+  checkpoints!: Table<CheckpointRow, [string, string]>
+  blobs!: Table<BlobRow, [string, string, string]>
+  writes!: Table<WriteRow, number>
+
+  constructor(name: string = DEFAULT_DB_NAME, options?: DexieOptions) {
+    super(name, options)
+    this.version(1).stores({
+      // By id; latest / history pages through [threadId+seq] (.last(), reverse().limit(n)).
+      checkpoints: '[threadId+checkpointId], [threadId+seq]',
+      // Read with bulkGet of exact keys; a thread's rows are a prefix range of the key.
+      blobs: '[threadId+checkpointId+channel]',
+      // One checkpoint's writes by [threadId+checkpointId]; the unique key finds the row an
+      // upsert replaces.
+      writes: '++id, [threadId+checkpointId], &[threadId+checkpointId+taskId+key]',
+    })
+  }
+}

@@ -1,0 +1,262 @@
+import { Dexie } from 'dexie'
+import type {
+  ChannelVersions,
+  Checkpoint,
+  CheckpointConfig,
+  CheckpointMetadata,
+  CheckpointSaver,
+  CheckpointTuple,
+  ListOptions,
+} from '../core/checkpoint/types'
+import { SPECIAL_WRITE_CHANNELS } from '../core/checkpoint/types'
+import { SuperstepDb } from './db'
+import type { BlobRow, CheckpointRow, WriteRow } from './db'
+import { blobKey, buildRows, toTuple } from './checkpointRows'
+import { toStorageError } from './storageError'
+
+/** Checkpoints read per transaction while `list` pages through a history. */
+const LIST_PAGE = 50
+
+/** One row of `listThreads`. */
+export interface ThreadSummary {
+  threadId: string
+  latestCheckpointId: string
+  latestTs: string
+  count: number
+}
+
+/** A checkpoint that `putWrites` addresses but that isn't stored: a caller's bug, not storage. */
+class MissingCheckpointError extends Error {
+  override readonly name = 'MissingCheckpointError'
+}
+
+/**
+ * A CheckpointSaver over IndexedDB (Dexie) that stores like MemorySaver: each channel value
+ * once per version, in a row keyed by the checkpoint that introduced the version, so forks
+ * never collide and a 1 MB value that never changes is stored once. Every write is one
+ * transaction: a failed one (quota, an uncloneable value) stores nothing and rejects with a
+ * CheckpointStorageError; a checkpoint row is never visible without its values.
+ */
+export class DexieCheckpointSaver implements CheckpointSaver {
+  readonly db: SuperstepDb
+
+  constructor(db: SuperstepDb = new SuperstepDb()) {
+    this.db = db
+  }
+
+  async put(
+    config: CheckpointConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<Required<CheckpointConfig>> {
+    const { threadId } = config
+    const { checkpoints, blobs } = this.db
+    try {
+      // Only Dexie calls are awaited in here: anything else would end the transaction.
+      await this.db.transaction('rw', checkpoints, blobs, async () => {
+        const parent = config.checkpointId
+          ? await checkpoints.get([threadId, config.checkpointId])
+          : undefined
+        const last = await this.threadRange(threadId).last()
+        const seq = (last?.seq ?? 0) + 1
+        const rows = buildRows(threadId, config.checkpointId, parent, seq, checkpoint, metadata)
+        const changed = parent ? newVersions : checkpoint.channel_versions
+        const blobRows = rows.blobsFor(Object.keys(changed))
+        await blobs.bulkPut(blobRows)
+        await checkpoints.put(rows.row)
+      })
+    } catch (e) {
+      throw toStorageError(e, `store checkpoint ${checkpoint.id} on thread ${threadId}`, {
+        threadId,
+        checkpointId: checkpoint.id,
+      })
+    }
+    return { threadId, checkpointId: checkpoint.id }
+  }
+
+  async putWrites(
+    config: Required<CheckpointConfig>,
+    writes: [string, unknown][],
+    taskId: string,
+  ): Promise<void> {
+    const { threadId, checkpointId } = config
+    const table = this.db.writes
+    try {
+      await this.db.transaction('rw', this.db.checkpoints, table, async () => {
+        if (!(await this.db.checkpoints.get([threadId, checkpointId])))
+          throw new MissingCheckpointError(`No checkpoint ${checkpointId} on thread ${threadId}.`)
+        const existing = await table
+          .where('[threadId+checkpointId+taskId+key]')
+          .between(
+            [threadId, checkpointId, taskId, Dexie.minKey],
+            [threadId, checkpointId, taskId, Dexie.maxKey],
+          )
+          .toArray()
+        const stored = new Map(existing.map((w) => [w.key, w]))
+        // Insertion-ordered: a second special write of this call replaces the first in place.
+        const rows = new Map<string, WriteRow>()
+        writes.forEach(([channel, value], i) => {
+          const special = SPECIAL_WRITE_CHANNELS.has(channel)
+          const key = special ? channel : String(i)
+          const prev = rows.get(key) ?? stored.get(key)
+          if (prev && !special) return // a regular write already stored under (task, index) wins
+          const id = prev?.id // an upsert keeps the row, hence its position
+          rows.set(key, {
+            ...(id !== undefined && { id }),
+            threadId,
+            checkpointId,
+            taskId,
+            key,
+            channel,
+            value,
+          })
+        })
+        if (rows.size) await table.bulkPut([...rows.values()])
+      })
+    } catch (e) {
+      if (e instanceof MissingCheckpointError) throw e // the caller's mistake, not storage's
+      const what = `store pending writes of task ${taskId} on checkpoint ${checkpointId} of thread ${threadId}`
+      throw toStorageError(e, what, { threadId, checkpointId })
+    }
+  }
+
+  async getTuple(config: CheckpointConfig): Promise<CheckpointTuple | undefined> {
+    const { threadId, checkpointId } = config
+    const { checkpoints, blobs, writes } = this.db
+    return this.db.transaction('r', checkpoints, blobs, writes, async () => {
+      const row = checkpointId
+        ? await checkpoints.get([threadId, checkpointId])
+        : await this.threadRange(threadId).last()
+      return row && (await this.hydrate([row]))[0]
+    })
+  }
+
+  async *list(config: CheckpointConfig, options: ListOptions = {}): AsyncIterable<CheckpointTuple> {
+    const { threadId } = config
+    let remaining = options.limit ?? Infinity
+    let below = Infinity // exclusive upper bound on seq
+    if (options.before !== undefined) {
+      const before = await this.db.checkpoints.get([threadId, options.before])
+      if (!before) return
+      below = before.seq
+    }
+    const { checkpoints, blobs, writes } = this.db
+    while (remaining > 0) {
+      const n = Math.min(remaining, LIST_PAGE)
+      const bound = below
+      // One read transaction per page; none stays open while the consumer runs.
+      const page = await this.db.transaction('r', checkpoints, blobs, writes, async () => {
+        const rows = await checkpoints
+          .where('[threadId+seq]')
+          .between([threadId, Dexie.minKey], [threadId, bound], true, false)
+          .reverse()
+          .limit(n)
+          .toArray()
+        return { rows, tuples: await this.hydrate(rows) }
+      })
+      for (const t of page.tuples) yield t
+      const oldest = page.rows.at(-1)
+      if (!oldest || page.rows.length < n) return
+      remaining -= page.rows.length
+      below = oldest.seq
+    }
+  }
+
+  async deleteThread(threadId: string): Promise<void> {
+    const { checkpoints, blobs, writes } = this.db
+    const lo = [threadId, Dexie.minKey]
+    const hi = [threadId, Dexie.maxKey]
+    try {
+      await this.db.transaction('rw', checkpoints, blobs, writes, async () => {
+        await checkpoints.where('[threadId+seq]').between(lo, hi).delete()
+        await blobs.where('[threadId+checkpointId+channel]').between(lo, hi).delete()
+        await writes.where('[threadId+checkpointId]').between(lo, hi).delete()
+      })
+    } catch (e) {
+      throw toStorageError(e, `delete thread ${threadId}`, { threadId })
+    }
+  }
+
+  /**
+   * Every thread with its newest checkpoint and checkpoint count, most recently written first.
+   * Reads two rows and one count per thread (a skip scan of `[threadId+seq]`), never a
+   * whole history.
+   */
+  async listThreads(): Promise<ThreadSummary[]> {
+    const { checkpoints } = this.db
+    const out = await this.db.transaction('r', checkpoints, async () => {
+      const found: ThreadSummary[] = []
+      let next = await checkpoints.orderBy('[threadId+seq]').first()
+      while (next) {
+        const { threadId } = next
+        const latest = await this.threadRange(threadId).last()
+        const count = await this.threadRange(threadId).count()
+        if (latest)
+          found.push({
+            threadId,
+            latestCheckpointId: latest.checkpointId,
+            latestTs: latest.ts,
+            count,
+          })
+        next = await checkpoints.where('[threadId+seq]').above([threadId, Dexie.maxKey]).first()
+      }
+      return found
+    })
+    return out.sort((a, b) => cmp(b.latestTs, a.latestTs) || cmp(a.threadId, b.threadId))
+  }
+
+  /**
+   * Bytes of stored channel values as JSON, of one thread or of all; each version counts
+   * once, however many checkpoints share it (for storage benchmarks).
+   */
+  async storedBytes(threadId?: string): Promise<number> {
+    const { blobs } = this.db
+    const rows =
+      threadId === undefined
+        ? blobs.toCollection()
+        : blobs
+            .where('[threadId+checkpointId+channel]')
+            .between([threadId, Dexie.minKey], [threadId, Dexie.maxKey])
+    let n = 0
+    await rows.each((b) => {
+      if (!b.empty) n += JSON.stringify(b.value)?.length ?? 0
+    })
+    return n
+  }
+
+  private threadRange(threadId: string) {
+    return this.db.checkpoints
+      .where('[threadId+seq]')
+      .between([threadId, Dexie.minKey], [threadId, Dexie.maxKey])
+  }
+
+  /** Tuples for `rows` (one thread's), with their values and pending writes. Dexie calls only. */
+  private async hydrate(rows: CheckpointRow[]): Promise<CheckpointTuple[]> {
+    if (!rows.length) return []
+    const keys = new Map<string, [string, string, string]>()
+    for (const r of rows)
+      for (const [ch, owner] of Object.entries(r.owner))
+        keys.set(blobKey(owner, ch), [r.threadId, owner, ch])
+    // A value shared by many checkpoints of the page is read once.
+    const found = await this.db.blobs.bulkGet([...keys.values()])
+    const blobs = new Map<string, BlobRow | undefined>()
+    ;[...keys.keys()].forEach((k, i) => blobs.set(k, found[i]))
+    const writeRows = await this.db.writes
+      .where('[threadId+checkpointId]')
+      .anyOf(rows.map((r) => [r.threadId, r.checkpointId]))
+      .toArray()
+    const writes = new Map<string, WriteRow[]>()
+    for (const w of writeRows) {
+      const list = writes.get(w.checkpointId)
+      if (list) list.push(w)
+      else writes.set(w.checkpointId, [w])
+    }
+    const used = new Set<string>()
+    return rows.map((r) => toTuple(r, blobs, used, writes.get(r.checkpointId) ?? []))
+  }
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
