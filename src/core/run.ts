@@ -3,11 +3,11 @@ import { MemorySaver } from './checkpoint/memorySaver'
 import { compileGraph } from './compile/compileGraph'
 import { evaluateLocally, type CodeEvaluator } from './compile/evaluate'
 import type { GraphSpec } from './graph/schema'
-import { errorToJson, NodeRunError, type LoopEvent } from './pregel/loop'
+import { errorToJson, NodeRunError, type LoopEvent, type RunConfig } from './pregel/loop'
 import { GraphRuntime } from './pregel/runtime'
 import type { StateSnapshot } from './pregel/state'
 import type { RuntimeWarning } from './pregel/task'
-import { Command } from './pregel/types'
+import { Command, Send } from './pregel/types'
 import type { CheckpointReport, ErrorReport, RunReport } from './report'
 
 export interface RunOptions {
@@ -90,32 +90,52 @@ export async function runGraph(spec: GraphSpec, opts: RunOptions): Promise<RunGr
   }
 }
 
-/** One operation of a session (`superstep session`). `checkpoint` indexes the checkpoints so far. */
-export type SessionOp =
-  | { op: 'invoke'; input: unknown; checkpoint?: number }
-  | { op: 'resume'; value: unknown; checkpoint?: number }
-  | {
-      op: 'command'
-      resume?: unknown
-      update?: Record<string, unknown>
-      goto?: string | string[]
-      checkpoint?: number
-    }
-  | { op: 'update'; values: unknown; asNode?: string; checkpoint?: number }
+/** A `goto` target in a session op: a node name, or a Send written as `{ node, args }`. */
+export type GotoJson = string | { node: string; args: unknown }
 
+interface SessionOpBase {
+  /** Index into the thread's checkpoints so far, oldest first; absent: the latest. */
+  checkpoint?: number
+  /** When the op throws, record the error in `opErrors` and go on (retries, limits). */
+  continueOnError?: boolean
+}
+
+/** One operation of a session (`superstep session`). */
+export type SessionOp = SessionOpBase &
+  (
+    | { op: 'invoke'; input: unknown }
+    | { op: 'resume'; value: unknown }
+    | {
+        op: 'command'
+        resume?: unknown
+        update?: Record<string, unknown>
+        goto?: GotoJson | GotoJson[]
+      }
+    | { op: 'update'; values: unknown; asNode?: string }
+  )
+
+/**
+ * One checkpoint of the thread as its history shows it (pending task writes not applied;
+ * a Command's stored update/goto applied without touching versions).
+ */
 export interface SessionCheckpointReport extends CheckpointReport {
   /** Index of the parent checkpoint in `checkpoints`, or null. */
   parent: number | null
-  /** Payloads of the checkpoint's pending interrupts, in task order. */
+  /** Payloads of the interrupts stored for the checkpoint's tasks, in task order. */
   interrupts: unknown[]
 }
 
 export interface SessionReport {
+  /** `error` if an op stopped the session; else `interrupted` if the newest checkpoint has a `next`. */
   status: 'done' | 'error' | 'interrupted'
+  /** Values of the newest checkpoint. */
   values: Record<string, unknown>
   /** Every checkpoint of the thread, forks included, in creation order. */
   checkpoints: SessionCheckpointReport[]
+  /** The error of the op that stopped the session, or null. */
   error: ErrorReport | null
+  /** Errors of `continueOnError` ops, with the op's index; oldest first. */
+  opErrors: { op: number; error: ErrorReport }[]
   warnings: RuntimeWarning[]
 }
 
@@ -141,32 +161,21 @@ export async function runSession(
     return id
   }
   let error: ErrorReport | null = null
-  try {
-    for (const op of ops) {
-      const cfg = {
+  const opErrors: SessionReport['opErrors'] = []
+  for (const [i, op] of ops.entries()) {
+    try {
+      await runOp(runtime, op, {
         threadId: THREAD,
         checkpointId: await at(op.checkpoint),
         recursionLimit: opts.recursionLimit,
+      })
+    } catch (e) {
+      if (!op.continueOnError) {
+        error = errorReport(e)
+        break
       }
-      switch (op.op) {
-        case 'invoke':
-          await runtime.invoke(op.input, cfg)
-          break
-        case 'resume':
-          await runtime.invoke(new Command({ resume: op.value }), cfg)
-          break
-        case 'command': {
-          const { op: _op, checkpoint: _c, ...params } = op
-          await runtime.invoke(new Command(params), cfg)
-          break
-        }
-        case 'update':
-          await runtime.updateState(cfg, op.values, op.asNode)
-          break
-      }
+      opErrors.push({ op: i, error: errorReport(e) })
     }
-  } catch (e) {
-    error = errorReport(e)
   }
   const snapshots = await history()
   const index = new Map(snapshots.map((s, i) => [s.config.checkpointId, i]))
@@ -181,6 +190,35 @@ export async function runSession(
     values: newest?.values ?? {},
     checkpoints,
     error,
+    opErrors,
     warnings,
+  }
+}
+
+function runOp(runtime: GraphRuntime, op: SessionOp, cfg: RunConfig): Promise<unknown> {
+  switch (op.op) {
+    case 'invoke':
+      return runtime.invoke(op.input, cfg)
+    case 'resume':
+      return runtime.invoke(new Command({ resume: op.value }), cfg)
+    case 'command': {
+      const toSend = (g: GotoJson) => (typeof g === 'string' ? g : new Send(g.node, g.args))
+      const goto =
+        op.goto === undefined
+          ? undefined
+          : Array.isArray(op.goto)
+            ? op.goto.map(toSend)
+            : toSend(op.goto)
+      return runtime.invoke(
+        new Command({
+          ...('resume' in op ? { resume: op.resume } : {}),
+          ...(op.update ? { update: op.update } : {}),
+          ...(goto !== undefined ? { goto } : {}),
+        }),
+        cfg,
+      )
+    }
+    case 'update':
+      return runtime.updateState(cfg, op.values, op.asNode)
   }
 }

@@ -208,9 +208,14 @@ function compileBuilder(
 ): CompiledLangGraph {
   return builder.compile({
     checkpointer: saver,
-    interruptBefore: graph.interruptBefore ?? [],
-    interruptAfter: graph.interruptAfter ?? [],
+    interruptBefore: interruptList(graph.interruptBefore),
+    interruptAfter: interruptList(graph.interruptAfter),
   }) as CompiledLangGraph
+}
+
+/** A document's breakpoint list as LangGraph takes it: `["*"]` means every node. */
+function interruptList(list: string[] | undefined): string[] | '*' {
+  return list?.includes('*') ? '*' : (list ?? [])
 }
 
 /**

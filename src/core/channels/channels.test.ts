@@ -176,15 +176,12 @@ describe('BinaryOperatorAggregate', () => {
 
   // LangGraph.js 1.7.3 (reference §1, c02, c49): `{__overwrite__: v}` sets the value,
   // bypassing the reducer, and ignores the later values of the same update.
-  it(
-    'treats {__overwrite__: v} as Overwrite: sets the value, later writes of the step ignored',
-    () => {
-      const c = new BinaryOperatorAggregate(append, () => [])
-      c.update([['a']])
-      c.update([['b'], { __overwrite__: ['o'] }, ['c']])
-      expect(c.get()).toEqual(['o'])
-    },
-  )
+  it('treats {__overwrite__: v} as Overwrite: sets the value, later writes of the step ignored', () => {
+    const c = new BinaryOperatorAggregate(append, () => [])
+    c.update([['a']])
+    c.update([['b'], { __overwrite__: ['o'] }, ['c']])
+    expect(c.get()).toEqual(['o'])
+  })
 })
 
 describe('Topic', () => {

@@ -109,6 +109,8 @@ export function applyWrites(
   channels: Channels,
   tasks: readonly Pick<Task, 'id' | 'name' | 'triggers' | 'writes'>[],
   triggerToNodes: CompiledGraph['triggerToNodes'] | undefined,
+  /** False to apply values without touching versions (LangGraph's snapshots do this). */
+  bumpVersions = true,
 ): Set<string> {
   const sorted = [...tasks].sort((a, b) => compareCodePoints(a.id, b.id))
   const versions = checkpoint.channel_versions
@@ -127,7 +129,7 @@ export function applyWrites(
   let max = maxVersion(versions)
   let consumed: number | undefined
   for (const ch of toConsume) {
-    if (channels[ch]?.consume()) {
+    if (channels[ch]?.consume() && bumpVersions) {
       consumed ??= nextVersion(max)
       versions[ch] = consumed
     }
@@ -159,7 +161,7 @@ export function applyWrites(
       }
       throw e
     }
-    if (changed) {
+    if (changed && bumpVersions) {
       versions[ch] = nv
       if (channel.isAvailable()) updated.add(ch)
     }
@@ -167,7 +169,7 @@ export function applyWrites(
   if (bumpStep) {
     for (const ch in channels) {
       const channel = channels[ch] as Channel
-      if (channel.isAvailable() && !updated.has(ch) && channel.update([])) {
+      if (channel.isAvailable() && !updated.has(ch) && channel.update([]) && bumpVersions) {
         versions[ch] = nv
         if (channel.isAvailable()) updated.add(ch)
       }
@@ -175,7 +177,7 @@ export function applyWrites(
     if (!triggersNextStep(updated, triggerToNodes)) {
       for (const ch in channels) {
         const channel = channels[ch] as Channel
-        if (channel.finish()) {
+        if (channel.finish() && bumpVersions) {
           versions[ch] = nv
           if (channel.isAvailable()) updated.add(ch)
         }

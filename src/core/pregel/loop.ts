@@ -156,19 +156,8 @@ export class Run {
       const paused = await this.execute(tasks.filter((t) => t.writes.length === 0))
       if (paused) return (this.status = 'interrupted')
     }
-    try {
-      this.updatedChannels = applyWrites(
-        this.checkpoint,
-        this.channels,
-        tasks,
-        graph.triggerToNodes,
-      )
-    } catch (e) {
-      // Nothing of the step is committed; its writes stay pending, as in LangGraph.
-      await this.saveWrites(tasks.filter((t) => !this.hasStoredOutput(t.id)))
-      throw e
-    }
-    this.pendingWrites = []
+    // A conflict throws here: nothing of the step is committed, its writes stay pending.
+    this.updatedChannels = applyWrites(this.checkpoint, this.channels, tasks, graph.triggerToNodes)
     await this.putCheckpoint('loop')
     const after = this.runConfig.interruptAfter ?? graph.interruptAfter
     if (shouldInterrupt(this.checkpoint, after, tasks)) this.status = 'interrupted'
@@ -272,7 +261,6 @@ export class Run {
       [...discarded, inputTask([[START, input]])],
       this.o.graph.triggerToNodes,
     )
-    this.pendingWrites = []
     await this.putCheckpoint('input')
   }
 
@@ -305,10 +293,6 @@ export class Run {
     for (const [tid, ch, v] of this.pendingWrites) {
       if (isTaskOutput(ch)) byId.get(tid)?.writes.push([ch, v])
     }
-  }
-
-  private hasStoredOutput(taskId: string): boolean {
-    return this.pendingWrites.some(([tid, ch]) => tid === taskId && isTaskOutput(ch))
   }
 
   /**
@@ -383,8 +367,10 @@ export class Run {
       ])
       throw new NodeRunError(error, task.name)
     }
-    if (interrupted.length === 0) return false
+    // Every finished task's writes are kept against the checkpoint it ran from, as LangGraph
+    // does: a retry or resume reuses them, and the debugger shows what each task wrote.
     await this.saveWrites(done)
+    if (interrupted.length === 0) return false
     for (const { task, interrupts } of interrupted) {
       const resumes = task.writes.filter(([ch]) => ch === RESUME)
       await this.putWrites(task.id, [[INTERRUPT, interrupts], ...resumes])
@@ -418,8 +404,10 @@ export class Run {
   }
 
   private async putWrites(taskId: string, writes: [string, unknown][]): Promise<void> {
-    if (this.config.checkpointId === undefined) return // nothing saved yet to attach them to
-    await this.o.saver.putWrites(this.config as Required<CheckpointConfig>, writes, taskId)
+    // Before the first checkpoint there is nothing to attach them to in the saver.
+    if (this.config.checkpointId !== undefined) {
+      await this.o.saver.putWrites(this.config as Required<CheckpointConfig>, writes, taskId)
+    }
     this.pendingWrites = this.pendingWrites.filter(([tid]) => tid !== taskId)
     for (const [ch, v] of writes) this.pendingWrites.push([taskId, ch, v])
   }
@@ -453,6 +441,8 @@ export class Run {
     }
     this.metadata = metadata
     this.savedVersions = versions
+    // Pending writes belong to the checkpoint they were made against; the new one has none.
+    this.pendingWrites = []
     this.o.onEvent?.({
       type: 'checkpoint_saved',
       step: this.step,

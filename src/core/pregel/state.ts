@@ -63,6 +63,7 @@ export function snapshotOf(
       channels,
       [{ id: '__input__', name: '__input__', triggers: [], writes: nullWrites }],
       graph.triggerToNodes,
+      false,
     )
   }
   const tasks = prepareTasks(graph, checkpoint, channels)
@@ -93,7 +94,8 @@ function applyTaskWrites(
     byId.get(tid)?.writes.push([ch, v])
   }
   const withWrites = tasks.filter((t) => t.writes.length > 0)
-  if (withWrites.length > 0) applyWrites(checkpoint, channels, withWrites, graph.triggerToNodes)
+  if (withWrites.length > 0)
+    applyWrites(checkpoint, channels, withWrites, graph.triggerToNodes, false)
 }
 
 function snapshotTask(task: Task, pending: CheckpointTuple['pendingWrites']): SnapshotTask {

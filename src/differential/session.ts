@@ -1,0 +1,263 @@
+/**
+ * Multi-operation sessions for the differential suite: a graph document plus a list of
+ * operations (invoke, resume, Command, updateState, replay and fork from old checkpoints)
+ * run on ONE thread of one MemorySaver, reported as a {@link SessionReport} that lists every
+ * checkpoint of the thread, all branches, oldest first.
+ */
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Command, Send } from '@langchain/langgraph'
+import type { RunnableConfig } from '@langchain/core/runnables'
+import type { ErrorReport, RunReport } from '../core/report'
+import type {
+  GotoJson,
+  SessionCheckpointReport,
+  SessionOp,
+  SessionReport as CoreSessionReport,
+} from '../core/run'
+import { canonicalizeReport } from './compare'
+import { buildLangGraph, normalizeValue } from './oracle'
+import type { BuiltLangGraph, GraphDocumentJson } from './oracle'
+
+/** The thread every session runs on. */
+export const SESSION_THREAD_ID = 'session'
+
+/**
+ * A `goto` target of a `command` op: a node name, or a Send written as `{ node, args }`
+ * (turned into LangGraph's `new Send(node, args)`).
+ */
+/** One session: a graph, the ops run on one thread, and the recursion limit of every run. */
+export interface SessionCase {
+  description: string
+  graph: GraphDocumentJson
+  ops: SessionOp[]
+  /** Applies to every invoke, resume and command op when given. */
+  recursionLimit?: number
+  /** The file the session was loaded from (set by {@link loadSessions}). */
+  file?: string
+}
+
+/** Superstep's report; its `warnings` are Superstep's own, so the oracle leaves them empty. */
+export type SessionReport = Omit<CoreSessionReport, 'warnings'>
+export type SessionCheckpoint = SessionCheckpointReport
+
+/** The slice of a history snapshot the report reads. */
+interface HistorySnapshot {
+  values: unknown
+  next: readonly string[]
+  metadata?: { step?: number; source?: string }
+  config: RunnableConfig
+  parentConfig?: RunnableConfig
+  tasks: readonly { interrupts: readonly { value?: unknown }[] }[]
+}
+
+/** The compiled graph with the state API sessions need. */
+interface SessionGraph {
+  invoke(input: unknown, config: RunnableConfig): Promise<unknown>
+  updateState(config: RunnableConfig, values: unknown, asNode?: string): Promise<RunnableConfig>
+  getStateHistory(config: RunnableConfig): AsyncIterableIterator<HistorySnapshot>
+}
+
+const threadConfig = (): RunnableConfig => ({ configurable: { thread_id: SESSION_THREAD_ID } })
+
+function checkpointIdOf(config: RunnableConfig | undefined): string | undefined {
+  const id = (config?.configurable as { checkpoint_id?: unknown } | undefined)?.checkpoint_id
+  return typeof id === 'string' ? id : undefined
+}
+
+/** The thread's history, oldest first (getStateHistory is newest first). */
+async function history(graph: SessionGraph): Promise<HistorySnapshot[]> {
+  const snapshots: HistorySnapshot[] = []
+  for await (const snapshot of graph.getStateHistory(threadConfig())) snapshots.push(snapshot)
+  return snapshots.reverse()
+}
+
+/** The config of one op: the thread, plus `checkpoint_id` when the op addresses one. */
+async function opConfig(graph: SessionGraph, op: SessionOp): Promise<RunnableConfig> {
+  const config = threadConfig()
+  if (op.checkpoint === undefined) return config
+  const snapshots = await history(graph)
+  const id = checkpointIdOf(snapshots[op.checkpoint]?.config)
+  if (id === undefined) {
+    throw new RangeError(
+      `op ${op.op}: checkpoint ${op.checkpoint} does not exist (the thread has ${snapshots.length})`,
+    )
+  }
+  return { configurable: { thread_id: SESSION_THREAD_ID, checkpoint_id: id } }
+}
+
+function toGoto(goto: GotoJson | GotoJson[]): unknown {
+  const one = (g: GotoJson) => (typeof g === 'string' ? g : new Send(g.node, g.args))
+  return Array.isArray(goto) ? goto.map(one) : one(goto)
+}
+
+function commandOf(op: Extract<SessionOp, { op: 'command' }>): Command {
+  const params: { resume?: unknown; update?: Record<string, unknown>; goto?: unknown } = {}
+  if ('resume' in op) params.resume = op.resume
+  if ('update' in op) params.update = op.update
+  if ('goto' in op && op.goto !== undefined) params.goto = toGoto(op.goto)
+  return new Command(params as ConstructorParameters<typeof Command>[0])
+}
+
+/** What every invoke of a session adds to its config. */
+interface RunOptions {
+  recursionLimit?: number
+  interruptBefore?: '*'
+  interruptAfter?: '*'
+}
+
+async function runOp(
+  graph: SessionGraph,
+  op: SessionOp,
+  config: RunnableConfig,
+  options: RunOptions,
+): Promise<void> {
+  if (op.op === 'update') {
+    if (op.asNode === undefined) await graph.updateState(config, op.values)
+    else await graph.updateState(config, op.values, op.asNode)
+    return
+  }
+  Object.assign(config, options)
+  const input =
+    op.op === 'invoke'
+      ? op.input
+      : op.op === 'resume'
+        ? new Command({ resume: op.value })
+        : commandOf(op)
+  await graph.invoke(input, config)
+}
+
+function normalizeState(values: unknown, fields: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  const source = (values ?? {}) as Record<string, unknown>
+  for (const name of fields) {
+    if (source[name] !== undefined) out[name] = normalizeValue(source[name])
+  }
+  return out
+}
+
+function pickVersions(
+  versions: Record<string, unknown>,
+  fields: readonly string[],
+): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const name of fields) {
+    const v = versions[name]
+    if (typeof v === 'number') out[name] = v
+  }
+  return out
+}
+
+function errorReport(err: unknown): ErrorReport {
+  if (!(err instanceof Error)) return { name: 'Error', code: null, message: String(err) }
+  const code = (err as Error & { lc_error_code?: unknown }).lc_error_code
+  return { name: err.name, code: typeof code === 'string' ? code : null, message: err.message }
+}
+
+async function collectSessionCheckpoints(
+  built: BuiltLangGraph,
+  fields: readonly string[],
+): Promise<SessionCheckpoint[]> {
+  const snapshots = await history(built.graph as unknown as SessionGraph)
+  const indexById = new Map<string, number>()
+  snapshots.forEach((s, i) => {
+    const id = checkpointIdOf(s.config)
+    if (id !== undefined) indexById.set(id, i)
+  })
+  const reports: SessionCheckpoint[] = []
+  for (const snapshot of snapshots) {
+    const tuple = await built.checkpointer.getTuple(snapshot.config)
+    const parentId = checkpointIdOf(snapshot.parentConfig)
+    reports.push({
+      step: snapshot.metadata?.step ?? NaN,
+      source: (snapshot.metadata?.source ?? 'loop') as SessionCheckpoint['source'],
+      next: [...snapshot.next],
+      values: normalizeState(snapshot.values, fields),
+      versions: pickVersions(tuple?.checkpoint.channel_versions ?? {}, fields),
+      parent: parentId === undefined ? null : (indexById.get(parentId) ?? null),
+      interrupts: snapshot.tasks.flatMap((t) => t.interrupts.map((i) => normalizeValue(i.value))),
+    })
+  }
+  return reports
+}
+
+/**
+ * Runs a session on real LangGraph.js: builds the graph once (one MemorySaver), runs the ops
+ * in order on thread `'session'` until one throws, then reports every checkpoint.
+ * Throws (instead of reporting) only when an op addresses a checkpoint that does not exist.
+ */
+export async function runSessionOnLangGraph(c: SessionCase): Promise<SessionReport> {
+  const fields = c.graph.state.map((f) => f.name)
+  const { graph: doc, options } = splitStarInterrupts(c.graph)
+  if (c.recursionLimit !== undefined) options.recursionLimit = c.recursionLimit
+  let built: BuiltLangGraph
+  try {
+    built = buildLangGraph(doc)
+  } catch (err) {
+    return { status: 'error', values: {}, checkpoints: [], error: errorReport(err), opErrors: [] }
+  }
+  const graph = built.graph as unknown as SessionGraph
+  let error: ErrorReport | null = null
+  const opErrors: SessionReport['opErrors'] = []
+  for (const [index, op] of c.ops.entries()) {
+    const config = await opConfig(graph, op)
+    try {
+      await runOp(graph, op, config, options)
+    } catch (err) {
+      if (op.continueOnError) opErrors.push({ op: index, error: errorReport(err) })
+      else {
+        error = errorReport(err)
+        break
+      }
+    }
+  }
+  const checkpoints = await collectSessionCheckpoints(built, fields)
+  const newest = checkpoints.at(-1)
+  const status = error ? 'error' : newest && newest.next.length > 0 ? 'interrupted' : 'done'
+  return { status, values: newest?.values ?? {}, checkpoints, error, opErrors }
+}
+
+/**
+ * LangGraph.js takes "every node" as the string `'*'`, a document as `["*"]`, which
+ * `buildLangGraph` would pass on as a node name. Such a list is taken out of the document
+ * and given to every invoke instead (LangGraph reads `interruptBefore`/`interruptAfter`
+ * from the invoke config first; the semantics are the same as at compile time).
+ */
+function splitStarInterrupts(graph: GraphDocumentJson): {
+  graph: GraphDocumentJson
+  options: RunOptions
+} {
+  const options: RunOptions = {}
+  const doc = { ...graph }
+  if (graph.interruptBefore?.includes('*')) {
+    delete doc.interruptBefore
+    options.interruptBefore = '*'
+  }
+  if (graph.interruptAfter?.includes('*')) {
+    delete doc.interruptAfter
+    options.interruptAfter = '*'
+  }
+  return { graph: doc, options }
+}
+
+/**
+ * Replaces UUID-shaped strings by `#1`, `#2`… in order of first appearance (sorted-key walk),
+ * exactly as {@link canonicalizeReport} does for single runs.
+ */
+export function canonicalizeSession(r: SessionReport): SessionReport {
+  // canonicalizeReport only walks strings, whatever the report's shape
+  return canonicalizeReport(r as unknown as RunReport) as unknown as SessionReport
+}
+
+/** All sessions of `src/differential/sessions`, sorted by file name; `file` holds the name. */
+export function loadSessions(): SessionCase[] {
+  const path = fileURLToPath(new URL('./sessions/', import.meta.url))
+  return readdirSync(path)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((file) => ({
+      ...(JSON.parse(readFileSync(join(path, file), 'utf8')) as SessionCase),
+      file,
+    }))
+}
