@@ -18,23 +18,9 @@ export class BinaryOperatorAggregate implements Channel {
 
   update(values: readonly unknown[]): boolean {
     if (values.length === 0) return false
-    let rest = values
-    if (this.value === undefined) {
-      const first = values[0]
-      this.value = isOverwrite(first) ? first.__overwrite__ : first
-      rest = values.slice(1)
-    }
-    // An Overwrite replaces the value, bypassing the reducer, and later writes of the same
-    // step are dropped (LangGraph's `Overwrite` / `{ __overwrite__: v }`).
-    let overwritten = false
-    for (const v of rest) {
-      if (isOverwrite(v)) {
-        if (overwritten)
-          throw new InvalidUpdateError('Can receive only one Overwrite value per step.')
-        this.value = v.__overwrite__
-        overwritten = true
-      } else if (!overwritten) this.value = this.reducer(this.value, v)
-    }
+    this.value = foldWrites(this.reducer, this.value, values, (message) => {
+      throw new InvalidUpdateError(message)
+    })
     return true
   }
   get(): unknown {
@@ -57,6 +43,41 @@ export class BinaryOperatorAggregate implements Channel {
   finish(): boolean {
     return false
   }
+}
+
+/**
+ * One super-step's writes folded into a reducer field, as LangGraph's BinaryOperatorAggregate
+ * does: with no current value (`undefined`) the first write is taken as is; an Overwrite
+ * (`{ __overwrite__: v }`) replaces the value and drops the step's later writes; a second
+ * Overwrite is an error. Self-contained (no outer references): the sandbox embeds its source.
+ */
+export function foldWrites(
+  reducer: (a: unknown, b: unknown) => unknown,
+  current: unknown,
+  values: readonly unknown[],
+  fail: (message: string) => never,
+): unknown {
+  const overwriteOf = (v: unknown): { __overwrite__: unknown } | null =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) && '__overwrite__' in v
+      ? (v as { __overwrite__: unknown })
+      : null
+  let value = current
+  let rest = values
+  if (value === undefined && values.length > 0) {
+    const first = overwriteOf(values[0])
+    value = first ? first.__overwrite__ : values[0]
+    rest = values.slice(1)
+  }
+  let overwritten = false
+  for (const v of rest) {
+    const o = overwriteOf(v)
+    if (o) {
+      if (overwritten) fail('Can receive only one Overwrite value per step.')
+      value = o.__overwrite__
+      overwritten = true
+    } else if (!overwritten) value = reducer(value, v)
+  }
+  return value
 }
 
 /** The JSON form of LangGraph's `Overwrite(value)`. */

@@ -47,24 +47,40 @@ export function createInterrupt(
     else if (first in pad.resumeMap) pad.resume.push(pad.resumeMap[first])
   }
   return (value: unknown) => {
-    pad.counter += 1
-    const idx = pad.counter
-    if (idx < pad.resume.length) {
-      write(RESUME, pad.resume.slice(0, idx + 1))
-      return pad.resume[idx]
-    }
-    if (pad.nullResume) {
-      if (pad.resume.length !== idx) {
-        throw new Error(`Resume length mismatch: ${pad.resume.length} !== ${idx}`)
-      }
-      const v = pad.nullResume.value
-      pad.nullResume = undefined
-      pad.resume.push(v)
-      write(RESUME, [...pad.resume])
-      return v
+    const answer = nextAnswer(pad)
+    if (answer.found) {
+      write(RESUME, answer.resume)
+      return answer.value
     }
     throw new GraphInterrupt([{ id: interruptId(pad.namespace, pad.resume.length), value }])
   }
+}
+
+/**
+ * The answer to a task's next `interrupt()` call, if it has one: an answer from an earlier
+ * run, else the thread's waiting resume value (consumed). `resume` is the task's answers list
+ * afterwards (its `__resume__` write). Self-contained: the sandbox embeds its source.
+ */
+export function nextAnswer(pad: {
+  resume: unknown[]
+  nullResume?: { value: unknown } | undefined
+  counter: number
+}): { found: true; value: unknown; resume: unknown[] } | { found: false } {
+  pad.counter += 1
+  const idx = pad.counter
+  if (idx < pad.resume.length) {
+    return { found: true, value: pad.resume[idx], resume: pad.resume.slice(0, idx + 1) }
+  }
+  if (pad.nullResume) {
+    if (pad.resume.length !== idx) {
+      throw new Error(`Resume length mismatch: ${pad.resume.length} !== ${idx}`)
+    }
+    const value = pad.nullResume.value
+    pad.nullResume = undefined
+    pad.resume.push(value)
+    return { found: true, value, resume: [...pad.resume] }
+  }
+  return { found: false }
 }
 
 /** The `interrupt` in scope of code that runs outside a task (e.g. at compile time). */

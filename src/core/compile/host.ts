@@ -1,0 +1,63 @@
+/**
+ * Where user code runs when it must not run in the runtime's own realm: a sandbox the
+ * runtime talks to by messages (the browser's sandboxed worker). Everything crossing this
+ * interface is plain data (structured-clone safe); Send and Command come back as plain
+ * objects with `lg_name` and are rebuilt by the runtime.
+ */
+
+/** What a task knows about answers to its `interrupt()` calls (see pregel/interrupt.ts). */
+export interface ScratchpadData {
+  /** Answers this task already consumed, in call order (a resume map's answer included). */
+  resume: unknown[]
+  /** A thread-wide `Command({ resume })` value, when one is waiting. */
+  nullResume?: { value: unknown }
+}
+
+/** One line a task logged through `console.*`. */
+export interface TaskLog {
+  level: 'log' | 'info' | 'warn' | 'error' | 'debug'
+  /** The arguments, each made plain data (or a string when it cannot be). */
+  args: unknown[]
+  /** Milliseconds since the call started. */
+  at: number
+}
+
+/** A node's run in the host. `resume` is the answers list after the run (its `__resume__` write). */
+export type RemoteNodeResult =
+  | { kind: 'ok'; output: unknown; resume: unknown[] | null; logs: TaskLog[] }
+  | { kind: 'interrupt'; value: unknown; resume: unknown[] | null; logs: TaskLog[] }
+
+/** An error that came out of user code in the host, with where it happened. */
+export interface RemoteErrorData {
+  name: string
+  message: string
+  /** 1-based line and column inside the user's code string, when known. */
+  line?: number
+  column?: number
+  logs?: TaskLog[]
+}
+
+/**
+ * Runs node, router and reducer code. Each call evaluates `code` (an expression evaluating to
+ * a function) with LangGraph's names in scope and applies it; a rejection carries a
+ * `RemoteErrorData`-shaped error (name, message, line, column).
+ */
+export interface CodeHost {
+  /** Runs a node on its input; `interrupt()` follows the scratchpad. */
+  runNode(
+    owner: string,
+    code: string,
+    input: unknown,
+    pad: ScratchpadData,
+  ): Promise<RemoteNodeResult>
+  /** Runs a router on the state; resolves to its route (names, Sends as plain objects). */
+  runRouter(owner: string, code: string, state: unknown): Promise<unknown>
+  /**
+   * Folds one super-step's writes into a custom-reducer field exactly as
+   * BinaryOperatorAggregate does (`foldWrites` in channels/binaryOperatorAggregate.ts):
+   * `current` is undefined when the field has no value.
+   */
+  foldReducer(field: string, code: string, current: unknown, values: unknown[]): Promise<unknown>
+  /** Checks that `code` evaluates to a function; resolves to null or a problem message. */
+  check(owner: string, kind: 'node' | 'router' | 'reducer', code: string): Promise<string | null>
+}
