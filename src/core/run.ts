@@ -3,6 +3,7 @@ import { MemorySaver } from './checkpoint/memorySaver'
 import { compileGraph } from './compile/compileGraph'
 import { evaluateLocally, type CodeEvaluator } from './compile/evaluate'
 import type { GraphSpec } from './graph/schema'
+import type { CodeHost } from './compile/host'
 import { errorToJson, NodeRunError, type LoopEvent, type RunConfig } from './pregel/loop'
 import { GraphRuntime } from './pregel/runtime'
 import type { StateSnapshot } from './pregel/state'
@@ -15,6 +16,8 @@ export interface RunOptions {
   recursionLimit?: number
   env: RuntimeEnv
   evaluate?: CodeEvaluator
+  /** Run user code in this host instead of evaluating it here. */
+  host?: CodeHost
   onEvent?: (e: LoopEvent) => void
 }
 
@@ -31,6 +34,7 @@ function createRuntime(
   const graph = compileGraph(spec, {
     evaluate: opts.evaluate ?? evaluateLocally,
     newId: opts.env.newId,
+    ...(opts.host ? { host: opts.host } : {}),
   })
   const saver = new MemorySaver()
   const runtime = new GraphRuntime({

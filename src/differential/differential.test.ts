@@ -5,6 +5,7 @@ import { runGraph } from '../core/run'
 import type { RunReport } from '../core/report'
 import { canonicalizeReport, loadCases, loadInvalidCases } from './compare'
 import { compileOnLangGraph, runOnLangGraph } from './oracle'
+import { CloneCodeHost } from './cloneHost'
 
 /** What must agree: every checkpoint's step, source, next, values, versions; error name+code. */
 function comparable(r: RunReport) {
@@ -26,13 +27,17 @@ describe('differential: Superstep runs every case exactly as LangGraph.js does',
       const parsed = parseGraph(c.graph)
       expect(parsed.issues.filter((i) => i.severity === 'error')).toEqual([])
       if (!parsed.ok) return
-      const ours = await runGraph(parsed.spec, {
-        input: c.input,
-        recursionLimit: c.recursionLimit,
-        env: createCountingEnv(),
-      })
-      const theirs = await runOnLangGraph(c)
-      expect(comparable(ours)).toEqual(comparable(theirs))
+      const theirs = comparable(await runOnLangGraph(c))
+      const run = (host?: CloneCodeHost) =>
+        runGraph(parsed.spec, {
+          input: c.input,
+          recursionLimit: c.recursionLimit,
+          env: createCountingEnv(),
+          ...(host ? { host } : {}),
+        })
+      expect(comparable(await run())).toEqual(theirs)
+      // The same through the sandbox boundary: code in a host, values cloned across it.
+      expect(comparable(await run(new CloneCodeHost()))).toEqual(theirs)
     })
   }
 })

@@ -3,6 +3,7 @@ import { createCountingEnv } from '../lib/env'
 import { parseGraph } from '../core/graph/validate'
 import { runSession, type SessionReport } from '../core/run'
 import { canonicalizeSession, loadSessions, runSessionOnLangGraph } from './session'
+import { CloneCodeHost } from './cloneHost'
 
 /** What must agree: every checkpoint's step, source, next, parent, values, versions, interrupts; errors by name and code. */
 function comparable(r: Omit<SessionReport, 'warnings'>) {
@@ -25,12 +26,16 @@ describe('differential sessions: operations on one thread agree with LangGraph.j
       const parsed = parseGraph(s.graph)
       expect(parsed.issues.filter((i) => i.severity === 'error')).toEqual([])
       if (!parsed.ok) return
-      const ours = await runSession(parsed.spec, s.ops, {
-        recursionLimit: s.recursionLimit,
-        env: createCountingEnv(),
-      })
-      const theirs = await runSessionOnLangGraph(s)
-      expect(comparable(ours)).toEqual(comparable(theirs))
+      const theirs = comparable(await runSessionOnLangGraph(s))
+      const run = (host?: CloneCodeHost) =>
+        runSession(parsed.spec, s.ops, {
+          recursionLimit: s.recursionLimit,
+          env: createCountingEnv(),
+          ...(host ? { host } : {}),
+        })
+      expect(comparable(await run())).toEqual(theirs)
+      // The same through the sandbox boundary: code in a host, values cloned across it.
+      expect(comparable(await run(new CloneCodeHost()))).toEqual(theirs)
     })
   }
 })

@@ -7,11 +7,14 @@ export interface RuntimeEnv {
   now: () => string
   /** A fresh unique id (checkpoint ids, generated message ids). */
   newId: () => string
+  /** Milliseconds from a monotonic clock, for task durations (optional). */
+  monotonic?: () => number
 }
 
 export const systemEnv: RuntimeEnv = {
   now: () => new Date().toISOString(),
   newId: () => globalThis.crypto.randomUUID(),
+  monotonic: () => globalThis.performance.now(),
 }
 
 /** A deterministic env for tests: a fixed clock and UUID-shaped counter ids. */

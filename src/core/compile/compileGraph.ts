@@ -13,6 +13,18 @@ import type { FieldSpec, GraphSpec } from '../graph/schema'
 import { branchTargets } from '../graph/wiring'
 import { reducerFor, type Reducer } from '../reducers'
 import type { CodeEvaluator } from './evaluate'
+import type { CodeHost } from './host'
+import {
+  localNodeRunner,
+  remoteFold,
+  remoteNodeRunner,
+  remoteRouter,
+  unreachableReducer,
+  type NodeRunner,
+  type RemoteFold,
+} from './runners'
+
+export type { NodeRunner, NodeCallContext } from './runners'
 
 export const TASKS = '__pregel_tasks'
 export const branchChannel = (node: string): string => `branch:to:${node}`
@@ -32,9 +44,6 @@ export interface CompiledBranch {
   /** Route key → node; null when the router returns node names. */
   paths: Record<string, string> | null
 }
-
-/** Runs a node's function on its input, with the task's own `interrupt`. */
-export type NodeRunner = (input: unknown, interrupt: (value: unknown) => unknown) => unknown
 
 export interface CompiledNode {
   name: string
@@ -58,18 +67,32 @@ export interface CompiledGraph {
   triggerToNodes: Readonly<Record<string, readonly string[]>>
   interruptBefore: readonly string[] | '*'
   interruptAfter: readonly string[] | '*'
+  /** Custom reducers that run in a sandbox: their writes are folded before apply_writes. */
+  remoteFolds: ReadonlyMap<string, RemoteFold>
+}
+
+export interface CompileOptions {
+  /** Evaluates code in this realm (CLI, tests); ignored for code that runs in `host`. */
+  evaluate: CodeEvaluator
+  newId: () => string
+  /** Where untrusted code runs (the browser's sandbox); when given, all user code runs there. */
+  host?: CodeHost
 }
 
 /**
  * Lowers a validated graph document to channels and trigger wiring the way LangGraph's
  * StateGraph.compile() does. The spec must have passed `parseGraph`.
  */
-export function compileGraph(
-  spec: GraphSpec,
-  opts: { evaluate: CodeEvaluator; newId: () => string },
-): CompiledGraph {
+export function compileGraph(spec: GraphSpec, opts: CompileOptions): CompiledGraph {
   const channels: Record<string, Channel> = {}
-  for (const f of spec.state) channels[f.name] = fieldChannel(f, opts)
+  const remoteFolds = new Map<string, RemoteFold>()
+  const { host } = opts
+  for (const f of spec.state) {
+    if (host && f.reducer === 'custom' && !f.channel) {
+      remoteFolds.set(f.name, remoteFold(f.code ?? '', f.name, host))
+      channels[f.name] = new BinaryOperatorAggregate(unreachableReducer(f.name), initialOf(f))
+    } else channels[f.name] = fieldChannel(f, opts)
+  }
   channels[START] = new EphemeralValue(true)
   channels[TASKS] = new Topic(false)
 
@@ -82,7 +105,9 @@ export function compileGraph(
     nodes.set(n.id, {
       name: n.id,
       triggers: [ch],
-      fn: nodeRunner(n.code, n.id, opts.evaluate),
+      fn: host
+        ? remoteNodeRunner(n.code, n.id, host)
+        : localNodeRunner(n.code, n.id, opts.evaluate),
       writes: [],
       branches: [],
     })
@@ -106,7 +131,9 @@ export function compileGraph(
   }
   for (const b of spec.branches ?? []) {
     node(b.from).branches.push({
-      router: opts.evaluate(b.router, { kind: 'router', owner: b.from }),
+      router: host
+        ? remoteRouter(b.router, b.from, host)
+        : opts.evaluate(b.router, { kind: 'router', owner: b.from }),
       paths: b.paths ? Object.fromEntries(branchTargets(b.paths)) : null,
     })
   }
@@ -124,19 +151,8 @@ export function compileGraph(
     triggerToNodes,
     interruptBefore: interruptList(spec.interruptBefore),
     interruptAfter: interruptList(spec.interruptAfter),
+    remoteFolds,
   }
-}
-
-/**
- * Code that calls `interrupt` is evaluated once per task with the task's own `interrupt`
- * bound (a browser has no AsyncLocalStorage to find the running task after an `await`);
- * other code is evaluated once.
- */
-function nodeRunner(code: string, id: string, evaluate: CodeEvaluator): NodeRunner {
-  const ref = { kind: 'node', owner: id } as const
-  const fn = evaluate(code, ref)
-  if (!/\binterrupt\b/.test(code)) return (input) => fn(input)
-  return (input, interrupt) => evaluate(code, ref, { interrupt })(input)
 }
 
 function interruptList(list: string[] | undefined): readonly string[] | '*' {
@@ -155,9 +171,10 @@ function fieldChannel(
     (code) => opts.evaluate(code, { kind: 'reducer', owner: f.name }) as Reducer,
   )
   if (!reducer) return new LastValue()
+  return new BinaryOperatorAggregate(reducer, initialOf(f))
+}
+
+function initialOf(f: FieldSpec): (() => unknown) | undefined {
   const initial = f.default
-  return new BinaryOperatorAggregate(
-    reducer,
-    initial === undefined ? undefined : () => structuredClone(initial),
-  )
+  return initial === undefined ? undefined : () => structuredClone(initial)
 }

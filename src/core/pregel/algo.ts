@@ -1,6 +1,7 @@
 import { EMPTY, InvalidUpdateError, type Channel } from '../channels'
 import type { Checkpoint, ChannelVersions } from '../checkpoint/types'
 import { TASKS, type CompiledGraph, type CompiledNode } from '../compile/compileGraph'
+import type { TaskLog } from '../compile/host'
 import { START } from '../graph/constants'
 import { isSendPacket } from './types'
 
@@ -30,6 +31,8 @@ export interface Task {
   input: unknown
   node: CompiledNode
   writes: [string, unknown][]
+  /** What the task's code logged (sandboxed runs only). */
+  logs?: TaskLog[]
 }
 
 /** LangGraph's `taskPathStr` for the two task kinds: also the apply order of writes. */
@@ -98,6 +101,11 @@ function compareCodePoints(a: string, b: string): number {
   }
 }
 
+/** Tasks in the order their writes are applied: by task path, code point by code point. */
+export function sortByTaskPath<T extends { id: string }>(tasks: readonly T[]): T[] {
+  return [...tasks].sort((a, b) => compareCodePoints(a.id, b.id))
+}
+
 /**
  * Applies one super-step's writes (LangGraph's `_applyWrites`): tasks in path order,
  * versions_seen recorded, consumed triggers and written channels bumped past the max
@@ -112,7 +120,7 @@ export function applyWrites(
   /** False to apply values without touching versions (LangGraph's snapshots do this). */
   bumpVersions = true,
 ): Set<string> {
-  const sorted = [...tasks].sort((a, b) => compareCodePoints(a.id, b.id))
+  const sorted = sortByTaskPath(tasks)
   const versions = checkpoint.channel_versions
   let bumpStep = false
   const toConsume = new Set<string>()

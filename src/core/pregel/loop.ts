@@ -10,6 +10,7 @@ import {
   type PendingWrite,
 } from '../checkpoint/types'
 import { TASKS, branchChannel, type CompiledGraph } from '../compile/compileGraph'
+import type { TaskLog } from '../compile/host'
 import { START } from '../graph/constants'
 import {
   applyWrites,
@@ -22,6 +23,7 @@ import {
 import { EmptyInputError, GraphInterrupt, GraphRecursionError, InvalidUpdateError } from './errors'
 import { INTERRUPT, RESUME, type Interrupt, type TaskScratchpad } from './interrupt'
 import { runTask, type RuntimeWarning } from './task'
+import { applyWritesFolded } from './foldRemote'
 import { isCommand, isSend, type Command } from './types'
 
 export const DEFAULT_RECURSION_LIMIT = 25
@@ -47,6 +49,10 @@ export type LoopEvent =
       taskId: string
       name: string
       writes: [string, unknown][]
+      /** What the task's code logged (sandboxed runs). */
+      logs: TaskLog[]
+      /** Wall time of the task, when the env has a monotonic clock. */
+      durationMs?: number
     }
   | { type: 'task_failed'; step: number; taskId: string; name: string; error: unknown }
   | {
@@ -56,7 +62,13 @@ export type LoopEvent =
       name: string
       interrupts: Interrupt[]
     }
-  | { type: 'checkpoint_saved'; step: number; source: CheckpointSource; checkpointId: string }
+  | {
+      type: 'checkpoint_saved'
+      step: number
+      source: CheckpointSource
+      checkpointId: string
+      versions: ChannelVersions
+    }
   | { type: 'warning'; step: number; warning: RuntimeWarning }
 
 export interface RuntimeOptions {
@@ -157,7 +169,7 @@ export class Run {
       if (paused) return (this.status = 'interrupted')
     }
     // A conflict throws here: nothing of the step is committed, its writes stay pending.
-    this.updatedChannels = applyWrites(this.checkpoint, this.channels, tasks, graph.triggerToNodes)
+    this.updatedChannels = await applyWritesFolded(graph, this.checkpoint, this.channels, tasks)
     await this.putCheckpoint('loop')
     const after = this.runConfig.interruptAfter ?? graph.interruptAfter
     if (shouldInterrupt(this.checkpoint, after, tasks)) this.status = 'interrupted'
@@ -230,12 +242,7 @@ export class Run {
       .filter(([tid]) => tid === NULL_TASK_ID)
       .map(([, ch, v]): [string, unknown] => [ch, v])
     if (nullWrites.length > 0) {
-      applyWrites(
-        this.checkpoint,
-        this.channels,
-        [inputTask(nullWrites)],
-        this.o.graph.triggerToNodes,
-      )
+      await applyWritesFolded(this.o.graph, this.checkpoint, this.channels, [inputTask(nullWrites)])
     }
     if (timeTravel) this.pendingWrites = this.pendingWrites.filter(([, ch]) => ch !== RESUME)
     const commandUpdateOrGoto = command !== undefined && nullWrites.length > 0
@@ -310,6 +317,8 @@ export class Run {
       warn: (warning: RuntimeWarning) => emit?.({ type: 'warning', step, warning }),
       scratchpad: (t: Task) => this.scratchpad(t),
     }
+    const clock = this.o.env.monotonic
+    const started = clock?.() ?? 0
     const done: Task[] = []
     const interrupted: { task: Task; interrupts: Interrupt[] }[] = []
     const failure = await new Promise<{ task: Task; error: unknown } | null>((resolve) => {
@@ -328,6 +337,8 @@ export class Run {
               taskId: task.id,
               name: task.name,
               writes: task.writes,
+              logs: task.logs ?? [],
+              ...(clock ? { durationMs: clock() - started } : {}),
             })
             settle()
           },
@@ -448,6 +459,7 @@ export class Run {
       step: this.step,
       source,
       checkpointId: checkpoint.id,
+      versions,
     })
     this.step += 1
   }
@@ -493,11 +505,21 @@ function errorMessage(e: unknown): string {
 }
 
 /** An error as plain JSON, for reports and events. */
-export function errorToJson(e: unknown): { name: string; message: string; code: string | null } {
-  const code = (e as { lc_error_code?: unknown } | null)?.lc_error_code
+export function errorToJson(e: unknown): {
+  name: string
+  message: string
+  code: string | null
+  line?: number
+  column?: number
+} {
+  const err = (e ?? {}) as { lc_error_code?: unknown; line?: unknown; column?: unknown }
+  const code = err.lc_error_code
   return {
     name: errorName(e),
     message: errorMessage(e),
     code: typeof code === 'string' ? code : null,
+    // Where in the user's code, when the sandbox could tell.
+    ...(typeof err.line === 'number' ? { line: err.line } : {}),
+    ...(typeof err.column === 'number' ? { column: err.column } : {}),
   }
 }

@@ -41,7 +41,7 @@ export class GraphRuntime {
   /** The addressed checkpoint, or the thread's latest with its succeeded tasks' writes applied. */
   async getState(config: CheckpointConfig): Promise<StateSnapshot | undefined> {
     const tuple = await this.o.saver.getTuple(config)
-    return tuple && snapshotOf(this.o.graph, tuple, config.checkpointId === undefined)
+    return tuple && (await snapshotOf(this.o.graph, tuple, config.checkpointId === undefined))
   }
 
   /** The thread's checkpoints, newest first, all branches. */

@@ -6,16 +6,10 @@ import {
   type ListOptions,
 } from '../checkpoint/types'
 import type { CompiledGraph } from '../compile/compileGraph'
-import {
-  applyWrites,
-  channelsFromCheckpoint,
-  prepareTasks,
-  readState,
-  type Channels,
-  type Task,
-} from './algo'
+import { channelsFromCheckpoint, prepareTasks, readState, type Channels, type Task } from './algo'
 import { INTERRUPT, type Interrupt } from './interrupt'
 import { isTaskOutput } from './loop'
+import { applyWritesFolded } from './foldRemote'
 
 /** A task of a snapshot: what would run next, and what is known of its last attempt. */
 export interface SnapshotTask {
@@ -46,11 +40,11 @@ export interface StateSnapshot {
  * `applyPendingWrites` (getState of a thread's latest), the writes of tasks that already
  * succeeded are applied and those tasks leave `next`.
  */
-export function snapshotOf(
+export async function snapshotOf(
   graph: CompiledGraph,
   tuple: CheckpointTuple,
   applyPendingWrites = false,
-): StateSnapshot {
+): Promise<StateSnapshot> {
   const checkpoint = structuredClone(tuple.checkpoint)
   const channels = channelsFromCheckpoint(graph, checkpoint)
   const pending = tuple.pendingWrites
@@ -58,16 +52,11 @@ export function snapshotOf(
     .filter(([tid]) => tid === NULL_TASK_ID)
     .map(([, ch, v]): [string, unknown] => [ch, v])
   if (nullWrites.length > 0) {
-    applyWrites(
-      checkpoint,
-      channels,
-      [{ id: '__input__', name: '__input__', triggers: [], writes: nullWrites }],
-      graph.triggerToNodes,
-      false,
-    )
+    const input = { id: '__input__', name: '__input__', triggers: [], writes: nullWrites }
+    await applyWritesFolded(graph, checkpoint, channels, [input], false)
   }
   const tasks = prepareTasks(graph, checkpoint, channels)
-  if (applyPendingWrites) applyTaskWrites(graph, checkpoint, channels, tasks, pending)
+  if (applyPendingWrites) await applyTaskWrites(graph, checkpoint, channels, tasks, pending)
   return {
     values: readState(graph, channels),
     next: tasks.filter((t) => t.writes.length === 0).map((t) => t.name),
@@ -81,21 +70,20 @@ export function snapshotOf(
   }
 }
 
-function applyTaskWrites(
+async function applyTaskWrites(
   graph: CompiledGraph,
   checkpoint: CheckpointTuple['checkpoint'],
   channels: Channels,
   tasks: Task[],
   pending: CheckpointTuple['pendingWrites'],
-): void {
+): Promise<void> {
   const byId = new Map(tasks.map((t) => [t.id, t]))
   for (const [tid, ch, v] of pending) {
     if (ch === '__error__' || ch === INTERRUPT || ch === '__scheduled__') continue
     byId.get(tid)?.writes.push([ch, v])
   }
   const withWrites = tasks.filter((t) => t.writes.length > 0)
-  if (withWrites.length > 0)
-    applyWrites(checkpoint, channels, withWrites, graph.triggerToNodes, false)
+  if (withWrites.length > 0) await applyWritesFolded(graph, checkpoint, channels, withWrites, false)
 }
 
 function snapshotTask(task: Task, pending: CheckpointTuple['pendingWrites']): SnapshotTask {
@@ -122,6 +110,6 @@ export async function getStateHistory(
   options?: ListOptions,
 ): Promise<StateSnapshot[]> {
   const out: StateSnapshot[] = []
-  for await (const tuple of saver.list(config, options)) out.push(snapshotOf(graph, tuple))
+  for await (const tuple of saver.list(config, options)) out.push(await snapshotOf(graph, tuple))
   return out
 }

@@ -8,7 +8,8 @@ import {
 import { END, START } from '../graph/constants'
 import { readState, type Channels, type Task } from './algo'
 import { isCommand, isSend, type Send } from './types'
-import { createInterrupt, type TaskScratchpad } from './interrupt'
+import type { TaskScratchpad } from './interrupt'
+import { foldRemoteWrites } from './foldRemote'
 
 /** Something LangGraph.js silently ignores, reported so the debugger can show it. */
 export interface RuntimeWarning {
@@ -38,8 +39,11 @@ export async function runTask(task: Task, ctx: TaskContext): Promise<void> {
   const { node } = task
   let output = task.input
   if (node.fn) {
-    const interrupt = createInterrupt(ctx.scratchpad(task), (ch, v) => task.writes.push([ch, v]))
-    output = await node.fn(task.input, interrupt)
+    output = await node.fn(task.input, {
+      pad: ctx.scratchpad(task),
+      write: (ch, v) => task.writes.push([ch, v]),
+      log: (logs) => (task.logs ??= []).push(...logs),
+    })
   }
   await runWriters(task, output, ctx)
 }
@@ -55,7 +59,7 @@ export async function runWriters(task: Task, output: unknown, ctx: WriterContext
   for (const dest of controlDestinations(output)) writeDestination(task, dest, ctx)
   for (const w of node.writes) writes.push([w.channel, w.value])
   for (const branch of node.branches) {
-    const routed = await branch.router(freshState(task, ctx))
+    const routed = await branch.router(await freshState(task, ctx))
     for (const dest of branchDestinations(task.name, branch, routed))
       writeDestination(task, dest, ctx)
   }
@@ -163,10 +167,11 @@ function writeDestination(task: Task, dest: string | Send, ctx: WriterContext): 
 }
 
 /** The state as the task's own writes would leave it: what its routers read. */
-function freshState(task: Task, ctx: WriterContext): Record<string, unknown> {
+async function freshState(task: Task, ctx: WriterContext): Promise<Record<string, unknown>> {
   const { graph, channels } = ctx
   const byField = new Map<string, unknown[]>()
-  for (const [ch, v] of task.writes) {
+  const [own] = await foldRemoteWrites(graph, channels, [task])
+  for (const [ch, v] of (own as Task).writes) {
     if (!graph.fieldSet.has(ch)) continue
     let list = byField.get(ch)
     if (!list) byField.set(ch, (list = []))

@@ -72,3 +72,30 @@ export function isSendPacket(v: unknown): v is SendPacket {
     typeof v === 'object' && v !== null && typeof (v as SendPacket).node === 'string' && 'args' in v
   )
 }
+
+/**
+ * Rebuilds Send and Command instances from their plain forms (what crosses postMessage
+ * from the sandbox: objects with `lg_name`), inside arrays and a Command's `goto`.
+ */
+export function reviveControl(v: unknown): unknown {
+  if (Array.isArray(v)) return v.some(isControl) ? v.map(reviveControl) : v
+  if (!isControl(v)) return v
+  const o = v as Record<string, unknown>
+  if (o.lg_name === 'Send') return v instanceof Send ? v : new Send(String(o.node), o.args)
+  if (v instanceof Command) return v
+  const goto = o.goto
+  return new Command({
+    update: o.update as CommandParams['update'],
+    goto: (Array.isArray(goto)
+      ? goto.map(reviveControl)
+      : reviveControl(goto)) as CommandParams['goto'],
+    resume: o.resume,
+    graph: o.graph as string | undefined,
+  })
+}
+
+function isControl(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return false
+  const name = (v as { lg_name?: unknown }).lg_name
+  return name === 'Send' || name === 'Command'
+}

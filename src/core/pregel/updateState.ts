@@ -8,17 +8,12 @@ import {
 import type { CompiledGraph, CompiledNode } from '../compile/compileGraph'
 import { START } from '../graph/constants'
 import type { RuntimeEnv } from '../../lib/env'
-import {
-  applyWrites,
-  channelsFromCheckpoint,
-  checkpointValues,
-  prepareTasks,
-  type Task,
-} from './algo'
+import { channelsFromCheckpoint, checkpointValues, prepareTasks, type Task } from './algo'
 import { InvalidUpdateError } from './errors'
 import { INTERRUPT } from './interrupt'
 import type { RuntimeWarning } from './task'
 import { runWriters } from './task'
+import { applyWritesFolded } from './foldRemote'
 
 export interface UpdateStateOptions {
   graph: CompiledGraph
@@ -93,12 +88,9 @@ export async function updateState(
       .filter(([tid]) => tid === NULL_TASK_ID)
       .map(([, ch, v]): [string, unknown] => [ch, v])
     if (nullWrites.length) {
-      applyWrites(
-        checkpoint,
-        channels,
-        [{ id: '__input__', name: '__input__', triggers: [], writes: nullWrites }],
-        graph.triggerToNodes,
-      )
+      await applyWritesFolded(graph, checkpoint, channels, [
+        { id: '__input__', name: '__input__', triggers: [], writes: nullWrites },
+      ])
     }
     const tasks = prepareTasks(graph, checkpoint, channels)
     const byId = new Map(tasks.map((t) => [t.id, t]))
@@ -107,7 +99,7 @@ export async function updateState(
       byId.get(tid)?.writes.push([ch, v])
     }
     const withWrites = tasks.filter((t) => t.writes.length > 0)
-    if (withWrites.length) applyWrites(checkpoint, channels, withWrites, graph.triggerToNodes)
+    if (withWrites.length) await applyWritesFolded(graph, checkpoint, channels, withWrites)
   }
 
   const name = asNode ?? defaultAsNode(graph, checkpoint)
@@ -123,7 +115,7 @@ export async function updateState(
     writes: [],
   }
   await runWriters(task, values, { graph, channels, warn: o.warn ?? (() => {}) })
-  applyWrites(checkpoint, channels, [task], graph.triggerToNodes)
+  await applyWritesFolded(graph, checkpoint, channels, [task])
   const newVersions: ChannelVersions = {}
   for (const [ch, v] of Object.entries(checkpoint.channel_versions))
     if (previous[ch] !== v) newVersions[ch] = v

@@ -1,0 +1,68 @@
+import type { Reducer } from '../reducers'
+import { GraphInterrupt } from '../pregel/errors'
+import { createInterrupt, interruptId, RESUME, type TaskScratchpad } from '../pregel/interrupt'
+import { reviveControl } from '../pregel/types'
+import type { CodeEvaluator } from './evaluate'
+import type { CodeHost, TaskLog } from './host'
+
+/** What a node run may use of its task: answers for `interrupt()`, writes, log capture. */
+export interface NodeCallContext {
+  pad: TaskScratchpad
+  write: (channel: string, value: unknown) => void
+  log: (logs: TaskLog[]) => void
+}
+
+/** Runs a node's function on its input within its task. */
+export type NodeRunner = (input: unknown, ctx: NodeCallContext) => unknown
+
+/**
+ * Code that calls `interrupt` is evaluated once per task with the task's own `interrupt`
+ * bound (a browser has no AsyncLocalStorage to find the running task after an `await`);
+ * other code is evaluated once.
+ */
+export function localNodeRunner(code: string, owner: string, evaluate: CodeEvaluator): NodeRunner {
+  const ref = { kind: 'node', owner } as const
+  const fn = evaluate(code, ref)
+  if (!/\binterrupt\b/.test(code)) return (input) => fn(input)
+  return (input, ctx) =>
+    evaluate(code, ref, { interrupt: createInterrupt(ctx.pad, ctx.write) })(input)
+}
+
+/** A node whose code runs in a sandbox host; the task's answers travel with the call. */
+export function remoteNodeRunner(code: string, owner: string, host: CodeHost): NodeRunner {
+  return async (input, { pad, write, log }) => {
+    const r = await host.runNode(owner, code, input, {
+      resume: pad.resume,
+      ...(pad.nullResume ? { nullResume: pad.nullResume } : {}),
+    })
+    if (r.logs.length) log(r.logs)
+    if (r.resume) write(RESUME, r.resume)
+    if (r.kind === 'interrupt') {
+      const answered = (r.resume ?? pad.resume).length
+      throw new GraphInterrupt([{ id: interruptId(pad.namespace, answered), value: r.value }])
+    }
+    return reviveControl(r.output)
+  }
+}
+
+export function remoteRouter(
+  code: string,
+  owner: string,
+  host: CodeHost,
+): (state: unknown) => Promise<unknown> {
+  return async (state) => reviveControl(await host.runRouter(owner, code, state))
+}
+
+/** A custom reducer that lives in a sandbox: folded a step at a time, asynchronously. */
+export type RemoteFold = (current: unknown, values: unknown[]) => Promise<unknown>
+
+export function remoteFold(code: string, field: string, host: CodeHost): RemoteFold {
+  return (current, values) => host.foldReducer(field, code, current, values)
+}
+
+/** Stands in for a remote reducer inside its channel: writes are folded before they arrive. */
+export function unreachableReducer(field: string): Reducer {
+  return () => {
+    throw new Error(`BUG: the sandboxed reducer of \`${field}\` was called without folding first.`)
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * A CodeHost that runs code in this realm but makes every value cross a structured-clone
+ * boundary, as the browser's sandbox does: what goes in and what comes out are copies, and
+ * Send/Command come back as plain objects. Running the differential suite through it proves
+ * the runtime's sandboxed path (remote nodes, routers, folded reducers, interrupts by
+ * scratchpad) behaves exactly like the local one. Tests only.
+ */
+import { foldWrites } from '../core/channels/binaryOperatorAggregate'
+import type { CodeHost, RemoteNodeResult, ScratchpadData } from '../core/compile/host'
+import { END, START } from '../core/graph/constants'
+import { nextAnswer } from '../core/pregel/interrupt'
+import { Command, Send } from '../core/pregel/types'
+
+const PAUSE = Symbol('pause')
+
+function evaluate(code: string, interrupt: (v: unknown) => unknown): (...a: unknown[]) => unknown {
+  const make = new Function(
+    'Send',
+    'Command',
+    'interrupt',
+    'START',
+    'END',
+    `"use strict";\nreturn (${code}\n)`,
+  )
+  return make(Send, Command, interrupt, START, END) as (...a: unknown[]) => unknown
+}
+
+const noInterrupt = () => {
+  throw new Error('Called interrupt() outside the context of a graph.')
+}
+
+/** Copies a value the way postMessage would (class instances become plain objects). */
+const cross = <T>(v: T): T => structuredClone(v)
+
+export class CloneCodeHost implements CodeHost {
+  async runNode(
+    _owner: string,
+    code: string,
+    input: unknown,
+    pad: ScratchpadData,
+  ): Promise<RemoteNodeResult> {
+    const state = { resume: [...cross(pad.resume)], nullResume: cross(pad.nullResume), counter: -1 }
+    let resume: unknown[] | null = null
+    let paused: { value: unknown } | null = null
+    const interrupt = (value: unknown) => {
+      const a = nextAnswer(state)
+      if (a.found) {
+        resume = a.resume
+        return a.value
+      }
+      paused = { value }
+      throw PAUSE
+    }
+    try {
+      const output = await evaluate(code, interrupt)(cross(input))
+      return { kind: 'ok', output: cross(output), resume: cross(resume), logs: [] }
+    } catch (e) {
+      if (e === PAUSE && paused) {
+        return {
+          kind: 'interrupt',
+          value: cross((paused as { value: unknown }).value),
+          resume: cross(resume),
+          logs: [],
+        }
+      }
+      throw e
+    }
+  }
+
+  async runRouter(_owner: string, code: string, state: unknown): Promise<unknown> {
+    return cross(await evaluate(code, noInterrupt)(cross(state)))
+  }
+
+  async foldReducer(
+    field: string,
+    code: string,
+    current: unknown,
+    values: unknown[],
+  ): Promise<unknown> {
+    const reducer = evaluate(code, noInterrupt) as (a: unknown, b: unknown) => unknown
+    return cross(
+      foldWrites(reducer, cross(current), cross(values), (message) => {
+        const e = new Error(message)
+        e.name = 'InvalidUpdateError'
+        throw Object.assign(e, { field })
+      }),
+    )
+  }
+
+  async check(_owner: string, _kind: string, code: string): Promise<string | null> {
+    return typeof evaluate(code, noInterrupt) === 'function'
+      ? null
+      : 'does not evaluate to a function'
+  }
+}
