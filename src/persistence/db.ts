@@ -45,16 +45,32 @@ export interface WriteRow {
   value: unknown
 }
 
+/** A graph document saved in this browser. */
+export interface GraphRow {
+  id: string
+  name: string
+  /** The graph document (format v1) as the user last saved it. */
+  doc: unknown
+  /**
+   * False for a document that came from elsewhere (a file, a link): none of its code runs
+   * until the user trusts it once.
+   */
+  trusted: boolean
+  /** The owner allowed the graph's code nodes to reach the network. */
+  allowNetwork: boolean
+  createdAt: string
+  updatedAt: string
+}
+
 /**
- * The database. Schema changes go in a new `version(n)` block, never by editing an old one:
- * the app adds its `graphs` and `settings` tables in version(2), e.g.
- * `this.version(2).stores({ graphs: 'id, updatedAt', settings: 'key' })`, which keeps the
- * version(1) tables as they are.
+ * The database. Schema changes go in a new `version(n)` block, never by editing an old one.
+ * version(1): checkpoints (written only by the runtime worker); version(2): graph documents.
  */
 export class SuperstepDb extends Dexie {
   checkpoints!: Table<CheckpointRow, [string, string]>
   blobs!: Table<BlobRow, [string, string, string]>
   writes!: Table<WriteRow, number>
+  graphs!: Table<GraphRow, string>
 
   constructor(name: string = DEFAULT_DB_NAME, options?: DexieOptions) {
     super(name, options)
@@ -67,5 +83,6 @@ export class SuperstepDb extends Dexie {
       // upsert replaces.
       writes: '++id, [threadId+checkpointId], &[threadId+checkpointId+taskId+key]',
     })
+    this.version(2).stores({ graphs: 'id, updatedAt' })
   }
 }
