@@ -32,7 +32,10 @@ test('the first page shows the example graph without errors', async ({ page }) =
     await expect(page.getByRole('button', { name, exact: true })).toBeVisible()
   }
   await expect(page.getByRole('region', { name: 'Run' })).toBeVisible()
-  await expect(page.getByRole('tab', { name: 'Channels' })).toHaveAttribute('aria-selected', 'true')
+  await expect(page.getByRole('tab', { name: 'Checkpoints' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  )
 
   if (process.env.UPDATE_SCREENSHOT === '1') {
     await page.screenshot({ path: SCREENSHOT })
@@ -42,12 +45,12 @@ test('the first page shows the example graph without errors', async ({ page }) =
 
 test('the run drawer tabs follow the arrow keys', async ({ page }) => {
   await page.goto('/')
-  await page.getByRole('tab', { name: 'Channels' }).focus()
+  await page.getByRole('tab', { name: 'Checkpoints' }).focus()
   await page.keyboard.press('ArrowRight')
-  const versions = page.getByRole('tab', { name: 'versions_seen' })
-  await expect(versions).toHaveAttribute('aria-selected', 'true')
-  await expect(versions).toBeFocused()
-  await expect(page.getByRole('tabpanel')).toContainText('versions_seen')
+  const logs = page.getByRole('tab', { name: 'Logs' })
+  await expect(logs).toHaveAttribute('aria-selected', 'true')
+  await expect(logs).toBeFocused()
+  await expect(page.getByRole('tabpanel')).toContainText('Nothing logged')
 })
 
 test('the page follows a dark colour scheme', async ({ page }) => {

@@ -1,18 +1,47 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { GraphSpecSchema } from './core/graph/schema'
+import counter from '../examples/counter.json'
+import { systemEnv } from './lib/env'
+import { SuperstepDb } from './persistence/db'
+import { GraphRepository } from './persistence/graphRepository'
+import { createAppStore } from './store/appStore'
 import { App } from './ui/App'
-import exampleGraph from '../examples/counter.json'
+import { StoreContext } from './ui/storeContext'
+import { createRuntime } from './worker/createRuntime'
 import './ui/app.css'
 
-// The bundled example is ours, so a document that does not parse is a bug: fail loudly.
-const graph = GraphSpecSchema.parse(exampleGraph)
+// The composition root: the database, the runtime worker and its sandbox, the store.
+async function main() {
+  const root = document.getElementById('root')
+  if (!root) throw new Error('index.html has no #root element')
+  const repo = new GraphRepository(new SuperstepDb())
+  const { client } = await createRuntime()
+  const store = createAppStore({
+    client,
+    graphs: {
+      list: () => repo.list(),
+      save: async (e) => void (await repo.save(e, systemEnv.now())),
+      trust: (id) => repo.trust(id),
+    },
+    examples: [
+      {
+        id: 'example-counter',
+        name: counter.name,
+        doc: counter,
+        trusted: true,
+        allowNetwork: false,
+      },
+    ],
+    newId: systemEnv.newId,
+  })
+  createRoot(root).render(
+    <StrictMode>
+      <StoreContext.Provider value={store}>
+        <App />
+      </StoreContext.Provider>
+    </StrictMode>,
+  )
+  await store.getState().init()
+}
 
-const root = document.getElementById('root')
-if (!root) throw new Error('index.html has no #root element')
-
-createRoot(root).render(
-  <StrictMode>
-    <App graph={graph} />
-  </StrictMode>,
-)
+void main()

@@ -360,7 +360,12 @@ describe('DexieCheckpointSaver: storage', () => {
     const saver = new DexieCheckpointSaver(again)
     const t = await saver.getTuple({ threadId: 't' })
     expect(again.verno).toBe(2)
-    expect(again.tables.map((x) => x.name).sort()).toEqual(['blobs', 'checkpoints', 'graphs', 'writes'])
+    expect(again.tables.map((x) => x.name).sort()).toEqual([
+      'blobs',
+      'checkpoints',
+      'graphs',
+      'writes',
+    ])
     expect(t?.checkpoint.channel_values).toEqual({ n: 3, fixed: 'abc' })
     expect(t?.pendingWrites).toEqual([['task', '__interrupt__', [{ id: 'i', value: 'ask' }]]])
     again.close()

@@ -1,77 +1,60 @@
-import { useMemo, useState, type KeyboardEvent } from 'react'
 import { END, START } from '../core/graph/constants'
-import { formatIssue, type GraphIssue } from '../core/graph/issues'
-import type { BranchSpec, GraphSpec } from '../core/graph/schema'
-import { validateGraph } from '../core/graph/validate'
+import { formatIssue } from '../core/graph/issues'
+import { GraphSpecSchema, type BranchSpec, type GraphSpec } from '../core/graph/schema'
+import { RunDrawer } from './panels/RunDrawer'
+import { TopBar } from './panels/TopBar'
+import { useApp } from './storeContext'
+import { useRunKeys } from './useRunKeys'
 
-/** The first page: PRODUCT.md's screen layout, with static placeholders around a real document. */
-export function App({ graph }: { graph: GraphSpec }) {
-  const issues = useMemo(() => validateGraph(graph), [graph])
+/** The screen of PRODUCT.md: graphs and problems, the document, the inspector, the run drawer. */
+export function App() {
+  const doc = useApp((s) => s.current?.doc)
+  useRunKeys()
+  const parsed = GraphSpecSchema.safeParse(doc)
+  const graph = parsed.success ? parsed.data : null
   return (
     <div className="app">
-      <TopBar graphName={graph.name} />
-      <LeftColumn graphName={graph.name} issues={issues} />
-      <Canvas graph={graph} />
-      <Inspector graph={graph} />
+      <TopBar />
+      <LeftColumn />
+      {graph ? <Canvas graph={graph} /> : <main className="canvas" aria-label="Canvas" />}
+      {graph ? (
+        <Inspector graph={graph} />
+      ) : (
+        <aside className="right panel" aria-label="Inspector" />
+      )}
       <RunDrawer />
     </div>
   )
 }
 
-const TOOLBAR = [
-  ['Undo', 'Redo'],
-  ['Add node', 'Auto layout'],
-  ['Import', 'Export'],
-] as const
-const RUN_CONTROLS = ['Run', 'Step', 'Stop'] as const
-
-function TopBar({ graphName }: { graphName: string }) {
-  return (
-    <header className="topbar">
-      <span className="brand">
-        <img src="/favicon.svg" alt="" width={20} height={20} />
-        Superstep
-      </span>
-      <select className="graph-picker" aria-label="Graph" value={graphName} disabled>
-        <option value={graphName}>{graphName}</option>
-      </select>
-      <div className="toolbar" role="toolbar" aria-label="Editing">
-        {TOOLBAR.map((group) => (
-          <div className="toolbar-group" key={group[0]}>
-            {group.map((label) => (
-              <button type="button" key={label} disabled title={`${label} (coming soon)`}>
-                {label}
-              </button>
-            ))}
-          </div>
-        ))}
-      </div>
-      <div className="toolbar run-controls" role="toolbar" aria-label="Run controls">
-        {RUN_CONTROLS.map((label) => (
-          <button
-            type="button"
-            key={label}
-            className={label === 'Run' ? 'primary' : undefined}
-            disabled
-            title={`${label} (coming soon)`}
-          >
-            {label}
-          </button>
-        ))}
-      </div>
-    </header>
-  )
-}
-
-function LeftColumn({ graphName, issues }: { graphName: string; issues: readonly GraphIssue[] }) {
+function LeftColumn() {
+  const { issues, graphs, currentId, select } = useApp((s) => ({
+    issues: s.issues,
+    graphs: s.graphs,
+    currentId: s.current?.id,
+    select: s.select,
+  }))
   const count = issues.length
   return (
     <nav className="left panel" aria-label="Graphs and problems">
       <h2>Graphs</h2>
       <ul className="plain-list">
-        <li aria-current="page" className="current">
-          {graphName}
-        </li>
+        {graphs.map((g) => (
+          <li
+            key={g.id}
+            aria-current={g.id === currentId ? 'page' : undefined}
+            className={g.id === currentId ? 'current' : undefined}
+          >
+            <button type="button" className="link" onClick={() => void select(g.id)}>
+              {g.name}
+              {!g.trusted && (
+                <span className="badge warn" title="Imported: its code has not run">
+                  untrusted
+                </span>
+              )}
+            </button>
+          </li>
+        ))}
       </ul>
       <h2>Templates</h2>
       <p className="muted">Templates come later.</p>
@@ -177,62 +160,5 @@ function Inspector({ graph }: { graph: GraphSpec }) {
         </tbody>
       </table>
     </aside>
-  )
-}
-
-const TABS = ['Channels', 'versions_seen', 'Writes', 'Diff', 'Logs', 'Interrupt'] as const
-
-function RunDrawer() {
-  const [tab, setTab] = useState(0)
-  const onKeyDown = (e: KeyboardEvent) => {
-    const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0
-    if (step === 0) return
-    e.preventDefault()
-    const next = (tab + step + TABS.length) % TABS.length
-    setTab(next)
-    document.getElementById(`run-tab-${next}`)?.focus()
-  }
-  return (
-    <section className="drawer" aria-label="Run">
-      <div className="drawer-bar">
-        <label>
-          <span>Thread</span>
-          <select disabled defaultValue="t-1">
-            <option value="t-1">t-1</option>
-          </select>
-        </label>
-        <label>
-          <span>Input</span>
-          <input type="text" disabled placeholder="{}" />
-        </label>
-        <div className="timeline" role="group" aria-label="Timeline">
-          <span className="muted">No checkpoints yet. Press F10 to step, once runs arrive.</span>
-        </div>
-      </div>
-      <div className="tabs" role="tablist" aria-label="Run details" onKeyDown={onKeyDown}>
-        {TABS.map((name, i) => (
-          <button
-            type="button"
-            role="tab"
-            key={name}
-            id={`run-tab-${i}`}
-            aria-selected={i === tab}
-            aria-controls="run-tabpanel"
-            tabIndex={i === tab ? 0 : -1}
-            onClick={() => setTab(i)}
-          >
-            {name}
-          </button>
-        ))}
-      </div>
-      <div
-        className="tabpanel"
-        role="tabpanel"
-        id="run-tabpanel"
-        aria-labelledby={`run-tab-${tab}`}
-      >
-        <p className="muted">{TABS[tab]}: nothing to show before the first run.</p>
-      </div>
-    </section>
   )
 }

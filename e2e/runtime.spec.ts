@@ -1,0 +1,149 @@
+import { expect, test, type Page } from '@playwright/test'
+
+/** A graph document for the tests: nodes in a chain from START. */
+function chain(
+  name: string,
+  nodes: { id: string; code: string }[],
+  state = [{ name: 'log', reducer: 'append', default: [] }],
+) {
+  const ids = nodes.map((n) => n.id)
+  return {
+    superstep: 1,
+    name,
+    state,
+    nodes,
+    edges: [
+      { from: '__start__', to: ids[0] },
+      ...ids.slice(1).map((id, i) => ({ from: ids[i], to: id })),
+    ],
+  }
+}
+
+async function importGraph(page: Page, doc: object): Promise<void> {
+  const name = (doc as { name: string }).name
+  await page.getByLabel('Import a graph file').setInputFiles({
+    name: `${name}.json`,
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(doc)),
+  })
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible()
+}
+
+async function trust(page: Page): Promise<void> {
+  // Imported code does not run until the user says so.
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled()
+  await page.getByRole('button', { name: 'Trust and allow running' }).click()
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
+}
+
+const status = (page: Page) => page.getByLabel('Run status')
+const checkpoints = (page: Page) => page.getByLabel('Checkpoints').locator('li')
+
+test.beforeEach(async ({ page }) => {
+  await page.goto('/')
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
+})
+
+test('a graph runs to the end in the worker and its checkpoints are in IndexedDB after a reload', async ({
+  page,
+}) => {
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(status(page)).toHaveText('done')
+  await expect(checkpoints(page)).toHaveCount(5)
+  await expect(checkpoints(page).first()).toContainText('{"count":3,"log":["inc","inc","inc"]}')
+  await page.reload()
+  await expect(checkpoints(page)).toHaveCount(5)
+  await expect(checkpoints(page).first()).toContainText('"count":3')
+  await expect(status(page)).toHaveText('done')
+})
+
+test('Step advances exactly one super-step at a time (F10 too)', async ({ page }) => {
+  const step = page.getByRole('button', { name: 'Step', exact: true })
+  await step.click()
+  await expect(status(page)).toHaveText('paused')
+  await expect(checkpoints(page)).toHaveCount(2) // the input checkpoint and START's step
+  await step.click()
+  await expect(checkpoints(page)).toHaveCount(3)
+  await expect(checkpoints(page).first()).toContainText('step 1')
+  await page.keyboard.press('F10')
+  await expect(checkpoints(page)).toHaveCount(4)
+  await expect(checkpoints(page).first()).toContainText('"count":2')
+  await page.getByRole('button', { name: 'Continue', exact: true }).click()
+  await expect(status(page)).toHaveText('done')
+  await expect(checkpoints(page)).toHaveCount(5)
+})
+
+test('a node that never returns times out, names the node, and the page keeps answering', async ({
+  page,
+}) => {
+  await importGraph(
+    page,
+    chain('spin', [
+      { id: 'ok', code: "(s) => ({ log: ['ok'] })" },
+      { id: 'spin', code: '(s) => { while (true) {} }' },
+    ]),
+  )
+  await trust(page)
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(status(page)).toHaveText('running')
+  // While the sandbox spins, the page still answers.
+  await page.getByRole('tab', { name: 'Logs' }).click()
+  await expect(page.getByRole('tab', { name: 'Logs' })).toHaveAttribute('aria-selected', 'true')
+  await expect(status(page)).toHaveText('failed', { timeout: 15_000 })
+  const error = page.getByLabel('Run error')
+  await expect(error).toContainText('NodeTimeoutError')
+  await expect(error).toContainText('spin')
+  // Every checkpoint before the hang is intact, and the runtime still runs other graphs.
+  await page.getByRole('tab', { name: 'Checkpoints' }).click()
+  await expect(checkpoints(page).first()).toContainText('next: spin')
+  await page.getByRole('button', { name: 'counter' }).click()
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(status(page)).toHaveText('done')
+})
+
+test('code that probes IndexedDB gets an error and the saved designs are untouched', async ({
+  page,
+}) => {
+  const probe = `async (s) => {
+    const db = await new Promise((resolve, reject) => {
+      const r = indexedDB.open('superstep')
+      r.onsuccess = () => resolve(r.result)
+      r.onerror = () => reject(r.error)
+    })
+    db.close()
+    return { log: ['opened'] }
+  }`
+  await importGraph(page, chain('probe', [{ id: 'probe', code: probe }]))
+  await trust(page)
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(status(page)).toHaveText('failed')
+  await expect(page.getByLabel('Run error')).toContainText('probe')
+  await expect(page.getByLabel('Run error')).toContainText(/SecurityError|denied|not allowed/i)
+  await page.reload()
+  const graphs = page.getByRole('navigation', { name: 'Graphs and problems' })
+  await expect(graphs.getByRole('button', { name: 'counter' })).toBeVisible()
+  await expect(graphs.getByRole('button', { name: 'probe' })).toBeVisible()
+})
+
+test('a reload in the middle of a run loses nothing checkpointed and resumes to the same end', async ({
+  page,
+}) => {
+  const slow = (id: string) => ({
+    id,
+    code: `async (s) => { await new Promise((r) => setTimeout(r, 300)); return { log: ['${id}'] } }`,
+  })
+  const ids = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']
+  await importGraph(page, chain('slow', ids.map(slow)))
+  await trust(page)
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(checkpoints(page)).toHaveCount(5, { timeout: 10_000 })
+  await page.reload()
+  await page.getByRole('button', { name: 'slow' }).click()
+  await expect(status(page)).toHaveText('interrupted')
+  const before = await checkpoints(page).count()
+  expect(before).toBeGreaterThanOrEqual(5)
+  expect(before).toBeLessThan(10)
+  await page.getByRole('button', { name: 'Continue', exact: true }).click()
+  await expect(status(page)).toHaveText('done', { timeout: 15_000 })
+  await expect(checkpoints(page).first()).toContainText(JSON.stringify({ log: ids }))
+})

@@ -1,0 +1,286 @@
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import type { GraphIssue } from '../core/graph/issues'
+import { validateGraph } from '../core/graph/validate'
+import type { StateSnapshot } from '../core/pregel/state'
+import type { RuntimeClient } from '../worker/client'
+import type {
+  InterruptInfo,
+  Json,
+  RunOutcome,
+  RunParams,
+  WorkerError,
+  WorkerEvent,
+} from '../worker/protocol'
+
+/** A graph document as the store knows it (what the graphs table holds). */
+export interface GraphEntry {
+  id: string
+  name: string
+  doc: unknown
+  trusted: boolean
+  allowNetwork: boolean
+}
+
+/** Saves and lists graph documents (the persistence layer's GraphRepository). */
+export interface GraphsPort {
+  list(): Promise<GraphEntry[]>
+  save(entry: GraphEntry): Promise<void>
+  trust(id: string): Promise<void>
+}
+
+/** While a run goes, the timeline shows only its newest checkpoints (cheap to read often). */
+const LIVE_HISTORY = 20
+
+export type RunState = 'idle' | 'running' | 'paused' | 'interrupted' | 'done' | 'failed' | 'stopped'
+
+export interface AppState {
+  graphs: GraphEntry[]
+  current: GraphEntry | null
+  issues: GraphIssue[]
+  /** The runtime worker's id for the current document, once compiled. */
+  graphId: string | null
+  threadId: string
+  input: string
+  /** Super-steps a run may take (LangGraph's recursionLimit). */
+  recursionLimit: number
+  runState: RunState
+  /** A run that can be continued in place (paused at a step or a pause request). */
+  resumable: boolean
+  error: WorkerError | null
+  interrupts: InterruptInfo[]
+  /** The thread's checkpoints, newest first. */
+  history: StateSnapshot[]
+  /** Recent log lines from task events. */
+  logs: { node: string; text: string }[]
+  message: string | null
+}
+
+export interface AppActions {
+  init(): Promise<void>
+  select(id: string): Promise<void>
+  importDocument(text: string, fileName: string): Promise<void>
+  trustCurrent(): Promise<void>
+  setInput(text: string): void
+  setRecursionLimit(limit: number): void
+  run(): Promise<void>
+  step(): Promise<void>
+  stop(): Promise<void>
+  resume(valueText: string): Promise<void>
+  /** Reloads the thread's newest `limit` checkpoints (default 200). */
+  refreshHistory(limit?: number): Promise<void>
+}
+
+export type AppStore = ReturnType<typeof createAppStore>
+
+export interface AppDeps {
+  client: RuntimeClient
+  graphs: GraphsPort
+  /** Bundled graphs, saved (trusted) on first start. */
+  examples: GraphEntry[]
+  newId: () => string
+}
+
+/** The app's state and the actions the UI calls; it talks to the worker only through the client. */
+export function createAppStore(deps: AppDeps) {
+  const { client, graphs } = deps
+  const store = createStore<AppState & AppActions>()((set, get) => {
+    const threadOf = (g: GraphEntry) => `${g.id}:main`
+
+    const compileCurrent = async () => {
+      const g = get().current
+      if (!g || !g.trusted) return set({ graphId: null })
+      const r = await client.request('compile', {
+        graph: g.doc,
+        options: { allowNetwork: g.allowNetwork },
+      })
+      set({ graphId: r.ok ? r.graphId : null, issues: r.issues as GraphIssue[] })
+    }
+
+    const finish = async (outcome: RunOutcome) => {
+      if (outcome.status === 'done') set({ runState: 'done', resumable: false })
+      else if (outcome.status === 'failed')
+        set({ runState: 'failed', resumable: false, error: outcome.error })
+      else if (outcome.status === 'stopped') set({ runState: 'stopped', resumable: false })
+      else {
+        const inPlace = outcome.reason === 'step' || outcome.reason === 'pause'
+        set({
+          runState:
+            outcome.reason === 'interrupt' || outcome.reason === 'breakpoint'
+              ? 'interrupted'
+              : 'paused',
+          resumable: inPlace,
+          interrupts: outcome.interrupts,
+        })
+      }
+      await get().refreshHistory()
+    }
+
+    const start = async (mode: RunParams['mode'], extra: Partial<RunParams> = {}) => {
+      const { graphId, threadId, input, history, resumable, recursionLimit } = get()
+      if (!graphId) return
+      set({ runState: 'running', error: null, message: null })
+      try {
+        if (resumable) return await finish(await client.request('continue', { threadId, mode }))
+        // A thread with history continues (resume, retry); a fresh one starts from the input.
+        const fresh = history.length === 0 || (history[0]?.next.length ?? 0) === 0
+        const value = fresh ? (JSON.parse(input || '{}') as Json) : null
+        const params = { graphId, threadId, input: value, mode, recursionLimit, ...extra }
+        await finish(await client.request('run', params))
+      } catch (e) {
+        set({ runState: 'failed', error: toWorkerError(e) })
+      }
+    }
+
+    return {
+      graphs: [],
+      current: null,
+      issues: [],
+      graphId: null,
+      threadId: '',
+      input: '{}',
+      recursionLimit: 25,
+      runState: 'idle',
+      resumable: false,
+      error: null,
+      interrupts: [],
+      history: [],
+      logs: [],
+      message: null,
+
+      async init() {
+        let list = await graphs.list()
+        if (list.length === 0) {
+          for (const e of deps.examples) await graphs.save(e)
+          list = await graphs.list()
+        }
+        set({ graphs: list })
+        const first = list[0]
+        if (first) await get().select(first.id)
+      },
+
+      async select(id) {
+        const g = get().graphs.find((x) => x.id === id) ?? null
+        set({
+          current: g,
+          issues: g ? validateGraph(g.doc) : [],
+          threadId: g ? threadOf(g) : '',
+          history: [],
+          runState: 'idle',
+          resumable: false,
+          error: null,
+          interrupts: [],
+          logs: [],
+        })
+        await compileCurrent()
+        await get().refreshHistory()
+      },
+
+      async importDocument(text, fileName) {
+        let doc: unknown
+        try {
+          doc = JSON.parse(text)
+        } catch (e) {
+          return set({ message: `${fileName} is not JSON: ${(e as Error).message}` })
+        }
+        const name =
+          typeof (doc as { name?: unknown })?.name === 'string'
+            ? (doc as { name: string }).name
+            : fileName
+        // Imported documents are someone else's code: nothing in them runs until trusted.
+        const entry: GraphEntry = {
+          id: deps.newId(),
+          name,
+          doc,
+          trusted: false,
+          allowNetwork: false,
+        }
+        await graphs.save(entry)
+        set({ graphs: await graphs.list() })
+        await get().select(entry.id)
+        const errors = get().issues.filter((i) => i.severity === 'error').length
+        set({
+          message: `Imported ${name}${errors ? ` with ${errors} problem${errors > 1 ? 's' : ''}` : ''}.`,
+        })
+      },
+
+      async trustCurrent() {
+        const g = get().current
+        if (!g) return
+        await graphs.trust(g.id)
+        const list = await graphs.list()
+        set({ graphs: list, current: list.find((x) => x.id === g.id) ?? null })
+        await compileCurrent()
+      },
+
+      setInput(text) {
+        set({ input: text })
+      },
+
+      setRecursionLimit(limit) {
+        if (Number.isInteger(limit) && limit > 0) set({ recursionLimit: limit })
+      },
+
+      run: () => start('toEnd'),
+      step: () => start('step'),
+
+      async stop() {
+        await client.request('stop', { threadId: get().threadId })
+      },
+
+      async resume(valueText) {
+        let value: Json
+        try {
+          value = JSON.parse(valueText) as Json
+        } catch (e) {
+          return set({ message: `The reply is not JSON: ${(e as Error).message}` })
+        }
+        set({ resumable: false })
+        await start('toEnd', { input: null, command: { resume: value } })
+      },
+
+      async refreshHistory(limit = 200) {
+        const { graphId, threadId } = get()
+        if (!graphId) return set({ history: [] })
+        const history = await client.request('getHistory', { graphId, threadId, limit })
+        const latest = history[0]
+        const state = get().runState
+        // After a reload a thread with a pending `next` shows as interrupted at its last checkpoint.
+        const runState =
+          state === 'idle' && latest ? (latest.next.length ? 'interrupted' : 'done') : state
+        set({ history, runState })
+      },
+    }
+  })
+
+  client.on((e: WorkerEvent) => onEvent(store, e))
+  // The timeline follows a run as it goes: at most a few history reads a second.
+  let refreshing: ReturnType<typeof setTimeout> | null = null
+  client.onBatch((events) => {
+    const threadId = store.getState().threadId
+    if (refreshing || !events.some((e) => e.type === 'checkpoint_saved' && e.threadId === threadId))
+      return
+    refreshing = setTimeout(() => {
+      refreshing = null
+      void store.getState().refreshHistory(LIVE_HISTORY)
+    }, 500)
+  })
+  return store
+}
+
+function onEvent(store: StoreApi<AppState & AppActions>, e: WorkerEvent) {
+  const s = store.getState()
+  if (!('threadId' in e) || e.threadId !== s.threadId) return
+  if (e.type === 'task_finished' && e.logs.length) {
+    const lines = e.logs.map((l) => ({ node: e.name, text: l.args.map(String).join(' ') }))
+    store.setState({ logs: [...s.logs, ...lines].slice(-200) })
+  }
+}
+
+function toWorkerError(e: unknown): WorkerError {
+  const err = e as Partial<WorkerError> & { message?: string }
+  return {
+    name: err.name ?? 'Error',
+    message: err.message ?? String(e),
+    ...(err.code ? { code: err.code } : {}),
+  } as WorkerError
+}

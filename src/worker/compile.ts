@@ -1,0 +1,128 @@
+import { compileGraph, type CompiledGraph } from '../core/compile/compileGraph'
+import type { CodeEvaluator } from '../core/compile/evaluate'
+import type { CodeHost } from '../core/compile/host'
+import type { GraphSpec } from '../core/graph/schema'
+import { parseGraph } from '../core/graph/validate'
+import { WorkerRequestError } from './errors'
+import type { CompileIssue } from './protocol'
+
+export interface CompileDocumentOptions {
+  host: CodeHost
+  newId: () => string
+  /** The graph asks for network access. */
+  allowNetwork?: boolean
+  /** Whether the connected sandbox allows it (undefined: not known). */
+  sandboxAllowsNetwork?: boolean
+  /** Only for tests without a sandboxed core: evaluates code in the worker's realm. */
+  evaluate?: CodeEvaluator
+}
+
+export type CompileDocumentResult =
+  { ok: true; graph: CompiledGraph; issues: CompileIssue[] } | { ok: false; issues: CompileIssue[] }
+
+/**
+ * The worker never evaluates user code in its own realm: with a host, compileGraph sends
+ * every piece of code there, so this is only reached by a bug.
+ */
+const refuseLocalEvaluation: CodeEvaluator = (_code, ref) => {
+  throw new Error(`BUG: the ${ref.kind} code of \`${ref.owner}\` must run in the sandbox.`)
+}
+
+/**
+ * Validates a graph document (`parseGraph`), asks the host to `check` every piece of code
+ * (a failure is a `CODE_NOT_A_FUNCTION` issue at that node or field), and compiles it so
+ * that all its code runs in `host`.
+ */
+export async function compileDocument(
+  doc: unknown,
+  o: CompileDocumentOptions,
+): Promise<CompileDocumentResult> {
+  const parsed = parseGraph(doc)
+  if (!parsed.ok) return { ok: false, issues: parsed.issues }
+  const issues: CompileIssue[] = [...parsed.issues, ...(await checkCode(parsed.spec, o.host))]
+  if (issues.some((i) => i.severity === 'error')) return { ok: false, issues }
+  if (o.allowNetwork && o.sandboxAllowsNetwork === false) {
+    issues.push({
+      code: 'NETWORK_BLOCKED',
+      severity: 'warning',
+      path: [],
+      message:
+        'The graph asks for network access, but the sandbox blocks the network: its fetch calls will fail. Create the runtime with allowNetwork.',
+    })
+  }
+  const graph = compileGraph(parsed.spec, {
+    evaluate: o.evaluate ?? refuseLocalEvaluation,
+    newId: o.newId,
+    host: o.host,
+  })
+  return { ok: true, graph, issues }
+}
+
+interface CodeSite {
+  owner: string
+  kind: 'node' | 'router' | 'reducer'
+  code: string
+  what: string
+  issue: Pick<CompileIssue, 'path' | 'nodeId' | 'field'>
+}
+
+function codeSites(spec: GraphSpec): CodeSite[] {
+  const sites: CodeSite[] = []
+  spec.nodes.forEach((n, i) =>
+    sites.push({
+      owner: n.id,
+      kind: 'node',
+      code: n.code,
+      what: `Node \`${n.id}\``,
+      issue: { path: ['nodes', i, 'code'], nodeId: n.id },
+    }),
+  )
+  ;(spec.branches ?? []).forEach((b, i) =>
+    sites.push({
+      owner: b.from,
+      kind: 'router',
+      code: b.router,
+      what: `The router of \`${b.from}\``,
+      issue: { path: ['branches', i, 'router'], nodeId: b.from },
+    }),
+  )
+  spec.state.forEach((f, i) => {
+    if (f.reducer !== 'custom' || f.channel || f.code === undefined) return
+    sites.push({
+      owner: f.name,
+      kind: 'reducer',
+      code: f.code,
+      what: `The reducer of \`${f.name}\``,
+      issue: { path: ['state', i, 'code'], field: f.name },
+    })
+  })
+  return sites
+}
+
+async function checkCode(spec: GraphSpec, host: CodeHost): Promise<CompileIssue[]> {
+  const found = await Promise.all(
+    codeSites(spec).map(async (site): Promise<CompileIssue | null> => {
+      let problem: string | null
+      let at: { line?: number; column?: number } = {}
+      try {
+        problem = await host.check(site.owner, site.kind, site.code)
+      } catch (e) {
+        // No sandbox at all is not the graph's fault; anything else its code did is.
+        if (e instanceof WorkerRequestError && e.code === 'SANDBOX_UNAVAILABLE') throw e
+        const err = (e ?? {}) as { message?: unknown; line?: unknown; column?: unknown }
+        problem = typeof err.message === 'string' ? err.message : String(e)
+        if (typeof err.line === 'number') at = { line: err.line }
+        if (typeof err.column === 'number') at = { ...at, column: err.column }
+      }
+      if (problem === null) return null
+      return {
+        ...site.issue,
+        ...at,
+        code: 'CODE_NOT_A_FUNCTION',
+        severity: 'error',
+        message: `${site.what}: ${problem}`,
+      }
+    }),
+  )
+  return found.filter((i): i is CompileIssue => i !== null)
+}

@@ -1,0 +1,70 @@
+import type {
+  ChannelVersions,
+  Checkpoint,
+  CheckpointConfig,
+  CheckpointMetadata,
+  CheckpointSaver,
+  CheckpointTuple,
+  ListOptions,
+} from '../core/checkpoint/types'
+
+/** A write attempted by a run that was already abandoned. Never reaches the page. */
+export class RunAbandonedError extends Error {
+  override readonly name = 'RunAbandonedError'
+}
+
+/**
+ * A run's view of the saver that can be closed: after `close()` resolves, every write the
+ * run had started has settled and no further write is accepted. This is how a stopped run,
+ * whose super-step may still be running in the sandbox, is kept from adding checkpoints.
+ */
+export class GatedSaver implements CheckpointSaver {
+  private closed = false
+  private readonly writing = new Set<Promise<unknown>>()
+
+  constructor(private readonly inner: CheckpointSaver) {}
+
+  put(
+    config: CheckpointConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<Required<CheckpointConfig>> {
+    return this.track(() => this.inner.put(config, checkpoint, metadata, newVersions))
+  }
+
+  putWrites(
+    config: Required<CheckpointConfig>,
+    writes: [string, unknown][],
+    taskId: string,
+  ): Promise<void> {
+    return this.track(() => this.inner.putWrites(config, writes, taskId))
+  }
+
+  getTuple(config: CheckpointConfig): Promise<CheckpointTuple | undefined> {
+    return this.inner.getTuple(config)
+  }
+
+  list(config: CheckpointConfig, options?: ListOptions): AsyncIterable<CheckpointTuple> {
+    return this.inner.list(config, options)
+  }
+
+  deleteThread(threadId: string): Promise<void> {
+    return this.track(() => this.inner.deleteThread(threadId))
+  }
+
+  /** Refuses further writes and waits for those in progress. */
+  async close(): Promise<void> {
+    this.closed = true
+    await Promise.allSettled([...this.writing])
+  }
+
+  private track<T>(write: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new RunAbandonedError('The run was abandoned.'))
+    const p = write()
+    this.writing.add(p)
+    const done = () => this.writing.delete(p)
+    p.then(done, done)
+    return p
+  }
+}

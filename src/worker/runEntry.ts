@@ -1,0 +1,61 @@
+import type { Run } from '../core/pregel/loop'
+import type { GraphRuntime } from '../core/pregel/runtime'
+import type { GatedSaver } from './gatedSaver'
+import type { RunOutcome } from './protocol'
+import type { Timer } from './timer'
+
+/** What a run's work resolves to when the run was abandoned first. */
+export const ABANDONED = Symbol('abandoned')
+
+/** One run in the registry: its runtime, where it stands, and how it is abandoned. */
+export class RunEntry {
+  run: Run | undefined = undefined
+  state: 'advancing' | 'paused' = 'advancing'
+  /** A super-step (or the start) is in progress. */
+  ticking = false
+  pauseRequested = false
+  /** Set once stop or timeout abandons the run; resolves to whether the sandbox restarts. */
+  abandoning: Promise<boolean> | undefined = undefined
+  /** No more events of this run reach the page. */
+  closed = false
+  /** Tasks of the current super-step that have not finished. */
+  readonly inFlight = new Set<string>()
+  stepStartedAt = 0
+  lastCheckpointId: string | null = null
+  /** The outcome of an abandoned run. */
+  readonly abandoned: Promise<RunOutcome>
+  /** Resolves to ABANDONED with `abandoned`, to race the run's work against. */
+  readonly signal: Promise<typeof ABANDONED>
+  private settle!: (o: RunOutcome) => void
+  private spentMs = 0
+
+  constructor(
+    readonly runId: string,
+    readonly threadId: string,
+    readonly runtime: GraphRuntime,
+    readonly gate: GatedSaver,
+    private readonly timeoutMs: number | undefined,
+  ) {
+    this.abandoned = new Promise((resolve) => (this.settle = resolve))
+    this.signal = this.abandoned.then(() => ABANDONED)
+  }
+
+  settleAbandoned(o: RunOutcome): void {
+    this.settle(o)
+  }
+
+  /**
+   * Arms the time budget for one advance (paused time does not count): `expire` runs when
+   * it is used up. The returned function disarms it and books the time spent.
+   */
+  armBudget(timer: Timer, expire: (limitMs: number) => void): () => void {
+    const limit = this.timeoutMs
+    if (limit === undefined) return () => {}
+    const began = timer.now()
+    const handle = timer.set(() => expire(limit), Math.max(0, limit - this.spentMs))
+    return () => {
+      timer.clear(handle)
+      this.spentMs += timer.now() - began
+    }
+  }
+}

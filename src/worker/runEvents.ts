@@ -1,0 +1,74 @@
+import type { LoopEvent, TaskInterrupt } from '../core/pregel/loop'
+import { assertNever } from '../lib/assertNever'
+import { toWorkerError } from './errors'
+import { toJsonSafe } from './jsonSafe'
+import type { InterruptInfo, WorkerEvent } from './protocol'
+
+/**
+ * What the loop observed, as the event the page receives: with the thread and run, values
+ * made JSON-safe, errors made plain. `elapsed` gives a task's duration when the loop's env
+ * has no monotonic clock.
+ */
+export function toWorkerEvent(
+  e: LoopEvent,
+  base: { threadId: string; runId: string },
+  elapsed: () => number,
+): WorkerEvent {
+  switch (e.type) {
+    case 'step_started':
+      return { ...base, type: 'step_started', step: e.step, tasks: e.tasks }
+    case 'task_finished':
+      return {
+        ...base,
+        type: 'task_finished',
+        step: e.step,
+        taskId: e.taskId,
+        name: e.name,
+        writes: toJsonSafe(e.writes),
+        logs: toJsonSafe(e.logs),
+        durationMs: e.durationMs ?? elapsed(),
+      }
+    case 'task_failed':
+      return {
+        ...base,
+        type: 'task_failed',
+        step: e.step,
+        taskId: e.taskId,
+        name: e.name,
+        error: { ...toWorkerError(e.error), node: e.name },
+      }
+    case 'task_interrupted':
+      return {
+        ...base,
+        type: 'task_interrupted',
+        step: e.step,
+        taskId: e.taskId,
+        name: e.name,
+        interrupts: toJsonSafe(e.interrupts),
+      }
+    case 'checkpoint_saved':
+      return {
+        ...base,
+        type: 'checkpoint_saved',
+        checkpointId: e.checkpointId,
+        step: e.step,
+        source: e.source,
+        // The loop hands over its working map; the event keeps a copy of this moment's.
+        versions: { ...e.versions },
+      }
+    case 'warning':
+      return { ...base, type: 'warning', step: e.step, warning: e.warning }
+    default:
+      return assertNever(e, 'loop event')
+  }
+}
+
+/** A run's pending interrupts as plain data. */
+export function toInterruptInfo(list: readonly TaskInterrupt[]): InterruptInfo[] {
+  return list.map((i) => ({
+    id: i.id,
+    value: toJsonSafe(i.value),
+    node: i.node,
+    taskId: i.taskId,
+  }))
+}

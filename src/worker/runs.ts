@@ -1,0 +1,265 @@
+import type { CheckpointSaver } from '../core/checkpoint/types'
+import type { CompiledGraph } from '../core/compile/compileGraph'
+import type { LoopEvent, Run, RunConfig } from '../core/pregel/loop'
+import { GraphRuntime } from '../core/pregel/runtime'
+import type { RuntimeEnv } from '../lib/env'
+import { ThreadBusyError, toWorkerError, WorkerRequestError } from './errors'
+import { GatedSaver } from './gatedSaver'
+import { ABANDONED, RunEntry } from './runEntry'
+import type { PauseReason, RunMode, RunOutcome, WorkerError, WorkerEvent } from './protocol'
+import { toInterruptInfo, toWorkerEvent } from './runEvents'
+import { systemTimer, type Timer } from './timer'
+
+export interface RunRegistryOptions {
+  saver: CheckpointSaver
+  env: RuntimeEnv
+  emit: (e: WorkerEvent) => void
+  /** Asks for a fresh sandbox: an abandoned run still had code running in it. */
+  restartSandbox: (threadIds: string[]) => void
+  /** Whether any user code is running in the sandbox (a stopped run's reducer fold, say). */
+  codeRunning?: () => boolean
+  timer?: Timer
+  /** Advancing yields to the event loop this often, so pause/stop requests get through. */
+  yieldEveryMs?: number
+}
+
+export interface StartRun {
+  graph: CompiledGraph
+  graphId: string
+  /** New input, null, or a Command. */
+  input: unknown
+  config: RunConfig
+  timeoutMs?: number
+  mode: RunMode
+}
+
+/**
+ * The runs of the worker, at most one per thread: starts them, advances them a super-step
+ * at a time or to the end, pauses them at the next barrier, stops them. Every run gets its
+ * own GraphRuntime (so its events carry its thread and run) over a GatedSaver (so a stopped
+ * run writes nothing more). Pure logic over injected saver, env, clock and event sink.
+ */
+export class RunRegistry {
+  private readonly byThread = new Map<string, RunEntry>()
+  private readonly timer: Timer
+  private lastYield: number
+  private turned = true
+
+  constructor(private readonly o: RunRegistryOptions) {
+    this.timer = o.timer ?? systemTimer
+    this.lastYield = this.timer.now()
+  }
+
+  /** Refuses when the thread has a run (advancing or paused). */
+  assertIdle(threadId: string): void {
+    const entry = this.byThread.get(threadId)
+    if (entry) throw new ThreadBusyError(threadId, entry.state)
+  }
+
+  /** Threads whose runs are in the middle of a super-step. */
+  tickingThreads(): string[] {
+    return [...this.byThread.values()].filter((e) => e.ticking).map((e) => e.threadId)
+  }
+
+  /** Starts a run and advances it by `mode`; resolves when it stops advancing. */
+  start(threadId: string, p: StartRun): Promise<RunOutcome> {
+    this.assertIdle(threadId)
+    const gate = new GatedSaver(this.o.saver)
+    const runtime = new GraphRuntime({
+      graph: p.graph,
+      saver: gate,
+      env: this.o.env,
+      onEvent: (e) => this.observe(entry, e),
+    })
+    const entry = new RunEntry(this.o.env.newId(), threadId, runtime, gate, p.timeoutMs)
+    this.byThread.set(threadId, entry)
+    this.emit(entry, { type: 'run_started', graphId: p.graphId, mode: p.mode })
+    const config = { ...p.config, threadId }
+    return this.advance(entry, p.mode, () => entry.runtime.start(p.input, config))
+  }
+
+  /** Advances a run paused by `step` or `pause`. */
+  continue(threadId: string, mode: RunMode): Promise<RunOutcome> {
+    const entry = this.byThread.get(threadId)
+    if (!entry) {
+      throw new WorkerRequestError(
+        'NO_PAUSED_RUN',
+        `Thread ${threadId} has no paused run. A run that paused on an interrupt or a breakpoint has ended: start a new run with input null or a command.`,
+        'NoPausedRunError',
+      )
+    }
+    if (entry.state !== 'paused') throw new ThreadBusyError(threadId, entry.state)
+    return this.advance(entry, mode)
+  }
+
+  /** Asks the thread's run to pause after the current super-step; false when there is none. */
+  pause(threadId: string): boolean {
+    const entry = this.byThread.get(threadId)
+    if (!entry || entry.abandoning) return false
+    if (entry.state !== 'paused') entry.pauseRequested = true
+    return true
+  }
+
+  /** Abandons the thread's run (saved checkpoints stay). */
+  async stop(threadId: string): Promise<{ stopped: boolean; sandboxRestarted: boolean }> {
+    const entry = this.byThread.get(threadId)
+    if (!entry) return { stopped: false, sandboxRestarted: false }
+    return { stopped: true, sandboxRestarted: await this.abandon(entry) }
+  }
+
+  private async advance(
+    entry: RunEntry,
+    mode: RunMode,
+    first?: () => Promise<Run>,
+  ): Promise<RunOutcome> {
+    entry.state = 'advancing'
+    const budget = entry.armBudget(this.timer, (limit) => {
+      void this.abandon(entry, {
+        name: 'RunTimeoutError',
+        code: 'RUN_TIMEOUT',
+        message: `The run was still advancing after ${limit} ms and was abandoned; checkpoints saved before stay.`,
+      })
+    })
+    try {
+      if (first) {
+        const run = await this.tick(entry, first)
+        if (run === ABANDONED) return entry.abandoned
+        entry.run = run
+        if (entry.pauseRequested && mode === 'toEnd') return this.paused(entry, 'pause')
+      }
+      const run = entry.run as Run
+      for (;;) {
+        const status = await this.tick(entry, () => run.tick())
+        if (status === ABANDONED || entry.abandoning) return entry.abandoned
+        if (status === 'done') return this.finished(entry)
+        if (status === 'interrupted') {
+          return this.paused(entry, run.interrupts.length ? 'interrupt' : 'breakpoint')
+        }
+        if (mode === 'step' || entry.pauseRequested)
+          return this.paused(entry, entry.pauseRequested ? 'pause' : 'step')
+        await this.yieldNow()
+      }
+    } catch (e) {
+      if (entry.abandoning) return entry.abandoned
+      return this.failed(entry, toWorkerError(e))
+    } finally {
+      budget()
+    }
+  }
+
+  /** Runs one piece of the run, unless the run is abandoned first. */
+  private async tick<T>(entry: RunEntry, work: () => Promise<T>): Promise<T | typeof ABANDONED> {
+    entry.ticking = true
+    try {
+      return await Promise.race([work(), entry.signal])
+    } finally {
+      entry.ticking = false
+      entry.inFlight.clear()
+    }
+  }
+
+  private async paused(entry: RunEntry, reason: PauseReason): Promise<RunOutcome> {
+    const interrupts = toInterruptInfo(entry.run?.interrupts ?? [])
+    const next = (await entry.runtime.getState({ threadId: entry.threadId }))?.next ?? []
+    if (entry.abandoning) return entry.abandoned
+    // Nothing left to run: one more tick only confirms it (it runs no step), so a stepped
+    // run ends with its last step instead of waiting for a step that does nothing.
+    if (next.length === 0 && (reason === 'step' || reason === 'pause') && entry.run) {
+      const status = await this.tick(entry, () => (entry.run as Run).tick())
+      if (status === ABANDONED || entry.abandoning) return entry.abandoned
+      if (status === 'done') return this.finished(entry)
+    }
+    entry.pauseRequested = false
+    const checkpointId = entry.lastCheckpointId
+    const ended = reason === 'interrupt' || reason === 'breakpoint'
+    if (ended) this.release(entry)
+    else entry.state = 'paused'
+    this.emit(entry, { type: 'run_paused', reason, next, interrupts, checkpointId })
+    if (ended) entry.closed = true
+    return { runId: entry.runId, status: 'paused', reason, next, interrupts, checkpointId }
+  }
+
+  private finished(entry: RunEntry): RunOutcome {
+    this.release(entry)
+    const checkpointId = entry.lastCheckpointId
+    this.emit(entry, { type: 'run_finished', checkpointId })
+    entry.closed = true
+    return { runId: entry.runId, status: 'done', checkpointId }
+  }
+
+  private failed(entry: RunEntry, error: WorkerError): RunOutcome {
+    this.release(entry)
+    this.emit(entry, { type: 'run_failed', error })
+    entry.closed = true
+    return { runId: entry.runId, status: 'failed', error }
+  }
+
+  /**
+   * Stop or timeout: no more writes (waiting for one in progress), the thread is free, and
+   * the sandbox is replaced when the run's code may still be running there.
+   */
+  private abandon(entry: RunEntry, error?: WorkerError): Promise<boolean> {
+    entry.abandoning ??= (async () => {
+      const codeRunning = entry.ticking && (entry.inFlight.size > 0 || !!this.o.codeRunning?.())
+      await entry.gate.close()
+      this.release(entry)
+      if (codeRunning) this.o.restartSandbox([entry.threadId])
+      if (error) this.emit(entry, { type: 'run_failed', error })
+      else this.emit(entry, { type: 'run_stopped', sandboxRestarted: codeRunning })
+      entry.closed = true
+      entry.settleAbandoned(
+        error
+          ? { runId: entry.runId, status: 'failed', error }
+          : { runId: entry.runId, status: 'stopped' },
+      )
+      return codeRunning
+    })()
+    return entry.abandoning
+  }
+
+  private release(entry: RunEntry): void {
+    if (this.byThread.get(entry.threadId) === entry) this.byThread.delete(entry.threadId)
+  }
+
+  private observe(entry: RunEntry, e: LoopEvent): void {
+    if (entry.closed) return
+    if (e.type === 'step_started') {
+      entry.stepStartedAt = this.timer.now()
+      for (const t of e.tasks) entry.inFlight.add(t.id)
+    } else if (
+      e.type === 'task_finished' ||
+      e.type === 'task_failed' ||
+      e.type === 'task_interrupted'
+    ) {
+      entry.inFlight.delete(e.taskId)
+    } else if (e.type === 'checkpoint_saved') entry.lastCheckpointId = e.checkpointId
+    const base = { threadId: entry.threadId, runId: entry.runId }
+    this.o.emit(toWorkerEvent(e, base, () => this.timer.now() - entry.stepStartedAt))
+  }
+
+  private emit(entry: RunEntry, e: DistributiveOmit<WorkerEvent>): void {
+    if (entry.closed) return
+    this.o.emit({ ...e, threadId: entry.threadId, runId: entry.runId } as WorkerEvent)
+  }
+
+  /**
+   * Lets queued messages (pause, stop) in between super-steps. A marker timer tells whether
+   * the event loop has turned since the last barrier (IndexedDB callbacks are tasks, so with
+   * Dexie it always has); only a run that never left the microtask queue for
+   * `yieldEveryMs` waits for a timer.
+   */
+  private async yieldNow(): Promise<void> {
+    const now = this.timer.now()
+    if (this.turned) {
+      this.turned = false
+      this.lastYield = now
+      this.timer.set(() => (this.turned = true), 0)
+      return
+    }
+    if (now - this.lastYield < (this.o.yieldEveryMs ?? 10)) return
+    await new Promise<void>((resolve) => this.timer.set(resolve, 0))
+  }
+}
+
+/** A run event without the fields every run event carries. */
+type DistributiveOmit<T> = T extends unknown ? Omit<T, 'threadId' | 'runId'> : never

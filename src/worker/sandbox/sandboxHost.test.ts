@@ -1,0 +1,228 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { SandboxCodeHost, type SandboxHostOptions } from './sandboxHost'
+import type { SandboxRequest } from './sandboxProtocol'
+import { startSandboxInProcess } from './testSandbox'
+
+const ports: MessagePort[] = []
+afterEach(() => {
+  for (const p of ports.splice(0)) p.close()
+  vi.useRealTimers()
+})
+
+/** A channel whose far end the test plays: it sees requests and answers by hand. */
+function fakeSandbox({ autoStart = true } = {}) {
+  const { port1, port2 } = new MessageChannel()
+  ports.push(port1, port2)
+  const requests: SandboxRequest[] = []
+  let onRequest: (r: SandboxRequest) => void = () => {}
+  port2.onmessage = (e: MessageEvent<SandboxRequest>) => {
+    requests.push(e.data)
+    if (autoStart) port2.postMessage({ id: e.data.id, kind: 'started' })
+    onRequest(e.data)
+  }
+  return {
+    port: port1,
+    requests,
+    reply: (message: unknown) => port2.postMessage(message),
+    /** Resolves with the next request the sandbox receives. */
+    next: () => new Promise<SandboxRequest>((resolve) => (onRequest = resolve)),
+  }
+}
+
+function realHost(options?: SandboxHostOptions) {
+  const port = startSandboxInProcess()
+  ports.push(port)
+  return new SandboxCodeHost(port, options)
+}
+
+/** Lets messages between ports through (setImmediate is never faked here). */
+const flush = async () => {
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r))
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+const expectRejection = async (p: Promise<unknown>) => {
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  )
+  expect(e).toBeInstanceOf(Error)
+  return e as Error & { line?: number; column?: number }
+}
+
+describe('SandboxCodeHost over the real sandbox program', () => {
+  it('runs nodes, routers, reducers and checks', async () => {
+    const logs: unknown[] = []
+    const host = realHost({ onLogs: (ref, l) => logs.push([ref, l.map((x) => x.args)]) })
+    const result = await host.runNode('inc', '(s) => ({ n: s.n + 1 })', { n: 1 }, { resume: [] })
+    expect(result).toEqual({ kind: 'ok', output: { n: 2 }, resume: null, logs: [] })
+    const route = await host.runRouter('r', "(s) => { console.log('routing'); return END }", {})
+    expect(route).toBe('__end__')
+    expect(logs).toEqual([[{ kind: 'router', owner: 'r' }, [['routing']]]])
+    expect(await host.foldReducer('f', '(a, b) => a + b', undefined, [1, 2, 3])).toBe(6)
+    expect(await host.check('n', 'node', '(s) => s')).toBeNull()
+  })
+
+  it('rejects with Errors carrying name, message, line and column (syntax errors too)', async () => {
+    const host = realHost()
+    const e = await expectRejection(
+      host.runNode('n', '(s) => {\n  return s.a.b\n}', {}, { resume: [] }),
+    )
+    expect([e.name, e.message, e.line, e.column]).toEqual([
+      'TypeError',
+      "Cannot read properties of undefined (reading 'b')",
+      2,
+      14,
+    ])
+    const syntax = await expectRejection(host.runRouter('r', '(s) =>\n  s +* 2', {}))
+    expect([syntax.name, syntax.line, syntax.column]).toEqual(['SyntaxError', 2, 6])
+  })
+})
+
+describe('SandboxCodeHost against a fake sandbox', () => {
+  it('times out, rejects in-flight calls, asks for a new sandbox and queues calls until then', async () => {
+    const hung: unknown[] = []
+    const first = fakeSandbox()
+    const host = new SandboxCodeHost(first.port, { timeoutMs: 40, onHung: (ref) => hung.push(ref) })
+    const other = host.runRouter('r', '() => 1', {}, { timeoutMs: 10_000 })
+    const spin = host.runNode('spin', '() => { while (true) {} }', {}, { resume: [] })
+    const e = await expectRejection(spin)
+    expect(e.name).toBe('NodeTimeoutError')
+    expect(e.message).toBe('Node `spin` did not finish within 0.04 s; the sandbox was restarted.')
+    expect(hung).toEqual([{ kind: 'node', owner: 'spin' }])
+    expect((await expectRejection(other)).name).toBe('SandboxRestartedError')
+
+    const queued = host.foldReducer('f', '(a, b) => b', 1, [2])
+    const second = fakeSandbox()
+    const request = second.next()
+    host.replacePort(second.port)
+    const req = await request
+    expect(req).toMatchObject({ type: 'foldReducer', field: 'f', values: [2] })
+    second.reply({ id: req.id, kind: 'value', value: 2, logs: [] })
+    expect(await queued).toBe(2)
+  })
+
+  it('words the timeout of routers and reducers, with the default of 5 s', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const sandbox = fakeSandbox()
+    const host = new SandboxCodeHost(sandbox.port)
+    const router = expectRejection(host.runRouter('a', '() => 1', {}))
+    await sandbox.next()
+    await flush()
+    vi.advanceTimersByTime(5000)
+    expect((await router).message).toBe(
+      'The router of `a` did not finish within 5 s; the sandbox was restarted.',
+    )
+    const late = expectRejection(
+      host.foldReducer('log', '(a, b) => a', 1, [2], { timeoutMs: 2500 }),
+    )
+    vi.advanceTimersByTime(2500)
+    expect((await late).message).toBe(
+      'The reducer of field `log` could not start within 2.5 s: the sandbox is not available.',
+    )
+  })
+
+  it("starts a call's clock when the sandbox begins it, not while it waits behind another", async () => {
+    const sandbox = fakeSandbox({ autoStart: false })
+    const host = new SandboxCodeHost(sandbox.port, { timeoutMs: 200 })
+    const a = host.runNode('a', '() => 1', {}, { resume: [] })
+    const b = host.runNode('b', '() => 2', {}, { resume: [] })
+    await flush()
+    const [ra, rb] = sandbox.requests
+    for (const [r, output] of [
+      [ra!, 1],
+      [rb!, 2],
+    ] as const) {
+      sandbox.reply({ id: r.id, kind: 'started' })
+      await sleep(120) // each well within 200 ms, both together not
+      sandbox.reply({ id: r.id, kind: 'ok', output, resume: null, logs: [] })
+    }
+    expect([await a, await b]).toMatchObject([{ output: 1 }, { output: 2 }])
+  })
+
+  it('restarts a sandbox that begins nothing while no call runs', async () => {
+    const hung: unknown[] = []
+    const sandbox = fakeSandbox({ autoStart: false })
+    const host = new SandboxCodeHost(sandbox.port, { timeoutMs: 40, onHung: (r) => hung.push(r) })
+    const e = await expectRejection(host.runRouter('r', '() => 1', {}))
+    expect([e.name, e.message]).toEqual([
+      'NodeTimeoutError',
+      'The router of `r` did not start within 0.04 s; the sandbox was restarted.',
+    ])
+    expect(hung).toEqual([{ kind: 'router', owner: 'r' }])
+  })
+
+  it('ignores messages that answer no call and rejects malformed replies cleanly', async () => {
+    const problems: string[] = []
+    const sandbox = fakeSandbox()
+    const host = new SandboxCodeHost(sandbox.port, { onProtocolError: (m) => problems.push(m) })
+    const call = host.runNode('n', '() => 1', {}, { resume: [] })
+    const req = await sandbox.next()
+    for (const junk of [null, 42, 'x', { id: 999, kind: 'ok' }, { kind: 'ok' }, [req.id]]) {
+      sandbox.reply(junk)
+    }
+    sandbox.reply({ id: req.id, kind: 'ok', output: 1 }) // no resume, no logs
+    const e = await expectRejection(call)
+    expect(e.name).toBe('SandboxProtocolError')
+    expect(e.message).toMatch(/^The sandbox sent a malformed reply for node `n`: resume: /)
+    expect(problems).toHaveLength(6)
+
+    const cases: [unknown, RegExp][] = [
+      [{ kind: 'value', value: 1, logs: [] }, /unexpected reply kind `value`/],
+      [{ kind: 'error', error: { name: 7, message: 'x' } }, /error\.name/],
+      [
+        { kind: 'ok', output: 1, resume: null, logs: [{ level: 'shout', args: [], at: 0 }] },
+        /logs/,
+      ],
+      [{ kind: 'nope' }, /kind/],
+    ]
+    for (const [reply, pattern] of cases) {
+      const p = host.runNode('n', '() => 1', {}, { resume: [] })
+      const r = await sandbox.next()
+      sandbox.reply({ id: r.id, ...(reply as object) })
+      expect((await expectRejection(p)).message).toMatch(pattern)
+    }
+    const good = host.runNode('n', '() => 1', {}, { resume: [] })
+    const r = await sandbox.next()
+    sandbox.reply({ id: r.id, kind: 'ok', output: 1, resume: null, logs: [], extra: 'dropped' })
+    expect(await good).toEqual({ kind: 'ok', output: 1, resume: null, logs: [] })
+  })
+
+  it('rejects oversize replies, sparse giants included, quickly', async () => {
+    const sandbox = fakeSandbox()
+    const host = new SandboxCodeHost(sandbox.port, { maxReplyBytes: 1000 })
+    for (const value of ['x'.repeat(2000), Object.assign([], { length: 2 ** 32 - 1 })]) {
+      const p = host.runRouter('r', '() => 1', {})
+      const r = await sandbox.next()
+      const started = performance.now()
+      sandbox.reply({ id: r.id, kind: 'value', value, logs: [] })
+      const e = await expectRejection(p)
+      expect(performance.now() - started).toBeLessThan(500)
+      expect(e.name).toBe('SandboxReplyTooLargeError')
+      expect(e.message).toBe(
+        'The reply of the router of `r` is larger than 1 kB; values that large do not belong in graph state.',
+      )
+    }
+  })
+
+  it('rejects the calls pending on a port when the port is replaced, and inputs that cannot be sent', async () => {
+    const sandbox = fakeSandbox()
+    const host = new SandboxCodeHost(sandbox.port)
+    const pending = host.runNode('a', '() => 1', {}, { resume: [] })
+    await sandbox.next()
+    host.replacePort(fakeSandbox().port)
+    const e = await expectRejection(pending)
+    expect([e.name, e.message]).toEqual([
+      'SandboxRestartedError',
+      'Node `a` did not finish: the sandbox was replaced before this call finished.',
+    ])
+    const clone = await expectRejection(
+      host.runNode('a', '() => 1', { f: () => 1 }, { resume: [] }),
+    )
+    expect(clone.name).toBe('DataCloneError')
+    host.dispose()
+    expect((await expectRejection(host.runRouter('r', '() => 1', {}))).name).toBe(
+      'SandboxRestartedError',
+    )
+  })
+})

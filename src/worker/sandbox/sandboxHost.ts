@@ -1,0 +1,314 @@
+import { checkExpressionSyntax } from '../../core/graph/code'
+import type {
+  CodeHost,
+  RemoteErrorData,
+  RemoteNodeResult,
+  ScratchpadData,
+  TaskLog,
+} from '../../core/compile/host'
+import { judgeMessage } from './replyCheck'
+import {
+  capitalize,
+  describeRef,
+  messageOf,
+  protocolError,
+  restarted,
+  SandboxError,
+  seconds,
+  type SandboxCallRef,
+} from './hostErrors'
+import type { CodeKind, SandboxReply, SandboxRequest } from './sandboxProtocol'
+
+export { SandboxError, type SandboxCallRef }
+
+/** The host's end of the channel to the sandbox worker (a MessagePort). */
+export interface SandboxPort {
+  postMessage(message: unknown): void
+  onmessage: ((event: MessageEvent) => void) | null
+  close(): void
+}
+
+/** Options of a SandboxCodeHost. */
+export interface SandboxHostOptions {
+  /** How long a call may take before the sandbox counts as hung; default 5000 ms. */
+  timeoutMs?: number
+  /** Largest reply accepted, measured as JSON characters; default 32 MB. */
+  maxReplyBytes?: number
+  /**
+   * The sandbox hung (a call timed out). The owner of the iframe should destroy it, create
+   * a fresh one and pass its port to `replacePort`. Calls made meanwhile wait for that port.
+   */
+  onHung?: (ref: SandboxCallRef) => void
+  /** Logs of router, reducer and check calls (node logs are part of the node's result). */
+  onLogs?: (ref: SandboxCallRef, logs: TaskLog[]) => void
+  /** A message from the sandbox was ignored (unknown id, not a reply at all). */
+  onProtocolError?: (message: string) => void
+}
+
+/** Per-call options. */
+export interface SandboxCallOptions {
+  timeoutMs?: number
+}
+
+interface Pending {
+  request: SandboxRequest
+  ref: SandboxCallRef
+  timeoutMs: number
+  /** queued: no port yet; sent: on the port, not begun; running: the sandbox said it began. */
+  state: 'queued' | 'sent' | 'running'
+  timer: ReturnType<typeof setTimeout> | undefined
+  resolve: (reply: SandboxReply) => void
+  reject: (error: Error) => void
+}
+
+const DEFAULT_TIMEOUT_MS = 5000
+const DEFAULT_MAX_REPLY = 32 * 1024 * 1024
+
+/**
+ * Runs user code in the sandbox worker, over a MessagePort: one request per call, matched by
+ * id. Every message is checked (shape, size) before it is believed.
+ *
+ * Timeouts: a call's clock starts when the sandbox says it began the call, so calls queued
+ * behind a long synchronous one (parallel tasks) do not time out for it. A sent call that
+ * does not begin while no call runs is on a sandbox that is stuck (a leftover timer spinning)
+ * or gone; it gets the same timeout. On a timeout the call rejects with NodeTimeoutError,
+ * the other calls on that port with SandboxRestartedError, and `onHung` asks the owner for a
+ * fresh sandbox (`replacePort`); calls made meanwhile wait for it.
+ */
+export class SandboxCodeHost implements CodeHost {
+  private port: SandboxPort | null = null
+  private disposed = false
+  private nextId = 1
+  private readonly pending = new Map<number, Pending>()
+  private watchdog: { id: number; timer: ReturnType<typeof setTimeout> } | null = null
+  private readonly timeoutMs: number
+  private readonly maxReplyBytes: number
+
+  constructor(
+    port: SandboxPort | null,
+    private readonly options: SandboxHostOptions = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+    this.maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY
+    if (port) this.replacePort(port)
+  }
+
+  /** Serves from now on through `port`; calls still waiting on the old port reject. */
+  replacePort(port: SandboxPort): void {
+    if (this.disposed) throw new Error('This SandboxCodeHost was disposed.')
+    this.detach('the sandbox was replaced before this call finished.')
+    this.port = port
+    port.onmessage = (event) => this.receive(event.data)
+    for (const call of [...this.pending.values()]) this.send(call)
+    this.watch()
+  }
+
+  /** Rejects every call and closes the port; the host is unusable afterwards. */
+  dispose(): void {
+    this.disposed = true
+    this.detach('the sandbox was closed.')
+    for (const [id, call] of this.pending)
+      this.settle(id, call, restarted(call.ref, 'the sandbox was closed.'))
+  }
+
+  async runNode(
+    owner: string,
+    code: string,
+    input: unknown,
+    pad: ScratchpadData,
+    opts?: SandboxCallOptions,
+  ): Promise<RemoteNodeResult> {
+    const ref = { kind: 'node', owner } as const
+    const reply = await this.call({ type: 'runNode', id: 0, owner, code, input, pad }, ref, opts)
+    if (reply.kind === 'ok' || reply.kind === 'interrupt') return withoutId(reply)
+    throw protocolError(ref, `a node run got a \`${reply.kind}\` reply`)
+  }
+
+  async runRouter(
+    owner: string,
+    code: string,
+    state: unknown,
+    opts?: SandboxCallOptions,
+  ): Promise<unknown> {
+    const ref = { kind: 'router', owner } as const
+    return valueOf(await this.call({ type: 'runRouter', id: 0, owner, code, state }, ref, opts))
+  }
+
+  async foldReducer(
+    field: string,
+    code: string,
+    current: unknown,
+    values: unknown[],
+    opts?: SandboxCallOptions,
+  ): Promise<unknown> {
+    const ref = { kind: 'reducer', owner: field } as const
+    const request = { type: 'foldReducer', id: 0, field, code, current, values } as const
+    return valueOf(await this.call(request, ref, opts))
+  }
+
+  async check(
+    owner: string,
+    kind: CodeKind,
+    code: string,
+    opts?: SandboxCallOptions,
+  ): Promise<string | null> {
+    const ref = { kind, owner }
+    const request = { type: 'check', id: 0, owner, kind, code } as const
+    const value = valueOf(await this.call(request, ref, opts))
+    if (value === null || typeof value === 'string') return value
+    throw protocolError(ref, 'a check got a value that is neither a message nor null')
+  }
+
+  private call(
+    request: SandboxRequest,
+    ref: SandboxCallRef,
+    opts: SandboxCallOptions | undefined,
+  ): Promise<SandboxReply> {
+    const id = this.nextId++
+    const timeoutMs = opts?.timeoutMs ?? this.timeoutMs
+    return new Promise<SandboxReply>((resolve, reject) => {
+      const call: Pending = {
+        request: { ...request, id },
+        ref,
+        timeoutMs,
+        state: 'queued',
+        timer: setTimeout(() => this.unavailable(id), timeoutMs),
+        resolve,
+        reject,
+      }
+      this.pending.set(id, call)
+      if (this.disposed) this.settle(id, call, restarted(ref, 'the sandbox was closed.'))
+      else this.send(call)
+      this.watch()
+    }).then((reply) => {
+      if (reply.kind === 'error') throw toError(reply.error, request.code)
+      if (reply.kind === 'value' && reply.logs.length > 0) this.options.onLogs?.(ref, reply.logs)
+      return reply
+    })
+  }
+
+  private send(call: Pending): void {
+    if (!this.port || call.state !== 'queued') return
+    try {
+      this.port.postMessage(call.request)
+      clearTimeout(call.timer)
+      call.timer = undefined
+      call.state = 'sent'
+    } catch (e) {
+      const what = describeRef(call.ref)
+      const error = new Error(`The input of ${what} cannot be sent to the sandbox: ${messageOf(e)}`)
+      error.name = 'DataCloneError'
+      this.settle(call.request.id, call, error)
+    }
+  }
+
+  private receive(data: unknown): void {
+    const verdict = judgeMessage(
+      data,
+      (id) => {
+        const call = this.pending.get(id)
+        return call && call.state !== 'queued'
+          ? { type: call.request.type, ref: call.ref }
+          : undefined
+      },
+      this.maxReplyBytes,
+    )
+    const call = verdict.kind === 'ignore' ? undefined : this.pending.get(verdict.id)
+    if (verdict.kind === 'ignore' || !call) {
+      this.options.onProtocolError?.(
+        `The sandbox sent ${verdict.kind === 'ignore' ? verdict.why : 'a stale message'}.`,
+      )
+    } else if (verdict.kind === 'started') {
+      if (call.state !== 'sent') return
+      call.state = 'running'
+      call.timer = setTimeout(() => this.hang(verdict.id), call.timeoutMs)
+      this.watch()
+    } else {
+      this.settle(verdict.id, call, verdict.kind === 'fail' ? verdict.error : verdict.reply)
+    }
+  }
+
+  /** Keeps one timer on the next call to begin while no call runs (see the class comment). */
+  private watch(): void {
+    const calls = [...this.pending.values()]
+    const next =
+      !this.port || calls.some((c) => c.state === 'running')
+        ? undefined
+        : calls.find((c) => c.state === 'sent')
+    if (this.watchdog && this.watchdog.id === next?.request.id) return
+    if (this.watchdog) clearTimeout(this.watchdog.timer)
+    this.watchdog = null
+    if (!next) return
+    const id = next.request.id
+    this.watchdog = { id, timer: setTimeout(() => this.hang(id), next.timeoutMs) }
+  }
+
+  private unavailable(id: number): void {
+    const call = this.pending.get(id)
+    if (!call || call.state !== 'queued') return
+    const what = capitalize(describeRef(call.ref))
+    const error = new Error(
+      `${what} could not start within ${seconds(call.timeoutMs)}: the sandbox is not available.`,
+    )
+    error.name = 'SandboxUnavailableError'
+    this.settle(id, call, error)
+  }
+
+  private hang(id: number): void {
+    const call = this.pending.get(id)
+    if (!call || call.state === 'queued') return
+    const what = capitalize(describeRef(call.ref))
+    const verb = call.state === 'running' ? 'finish' : 'start'
+    const error = new Error(
+      `${what} did not ${verb} within ${seconds(call.timeoutMs)}; the sandbox was restarted.`,
+    )
+    error.name = 'NodeTimeoutError'
+    this.settle(id, call, error)
+    this.detach(`${describeRef(call.ref)} hung and the sandbox was restarted.`)
+    this.options.onHung?.(call.ref)
+  }
+
+  /** Drops the current port; calls already sent on it reject (they can never finish). */
+  private detach(why: string): void {
+    const port = this.port
+    if (!port) return
+    this.port = null
+    port.onmessage = null
+    try {
+      port.close()
+    } catch {
+      // already closed
+    }
+    for (const [id, call] of this.pending) {
+      if (call.state !== 'queued') this.settle(id, call, restarted(call.ref, why))
+    }
+    this.watch()
+  }
+
+  private settle(id: number, call: Pending, outcome: SandboxReply | Error): void {
+    clearTimeout(call.timer)
+    this.pending.delete(id)
+    if (outcome instanceof Error) call.reject(outcome)
+    else call.resolve(outcome)
+    this.watch()
+  }
+}
+
+function valueOf(reply: SandboxReply): unknown {
+  if (reply.kind !== 'value') throw new Error(`Expected a value reply, got ${reply.kind}.`)
+  return reply.value
+}
+
+function toError(data: RemoteErrorData, code: string): SandboxError {
+  if (data.name === 'SyntaxError' && data.line === undefined) {
+    // V8 gives no position for a SyntaxError from `new Function`; acorn finds it here.
+    const problem = checkExpressionSyntax(code)
+    if (problem) return new SandboxError({ ...data, line: problem.line, column: problem.column })
+  }
+  return new SandboxError(data)
+}
+
+function withoutId(reply: Extract<SandboxReply, { kind: 'ok' | 'interrupt' }>): RemoteNodeResult {
+  const { id: _id, ...result } = reply
+  return result
+}

@@ -1,0 +1,301 @@
+import type { RemoteErrorData, TaskLog } from '../../core/compile/host'
+import type { foldWrites as FoldWrites } from '../../core/channels/binaryOperatorAggregate'
+import type { nextAnswer as NextAnswer } from '../../core/pregel/interrupt'
+import type { Command as CommandClass, Send as SendClass } from '../../core/pregel/types'
+import type { SandboxReply, SandboxRequest } from './sandboxProtocol'
+
+/** What the sandbox embeds from core (by source text) and puts in user code's scope. */
+export interface SandboxLib {
+  Send: typeof SendClass
+  Command: typeof CommandClass
+  nextAnswer: typeof NextAnswer
+  foldWrites: typeof FoldWrites
+}
+
+/** The port the sandbox serves on (a MessagePort, in a worker or in Node). */
+export interface SandboxServePort {
+  postMessage(message: unknown): void
+  onmessage: ((event: MessageEvent) => void) | null
+}
+
+/** The worker global, as far as the sandbox uses it. */
+export interface SandboxSelf {
+  addEventListener(
+    type: 'message',
+    listener: (event: { data: unknown; ports: readonly SandboxServePort[] }) => void,
+  ): void
+}
+
+/**
+ * The sandbox worker's program. It is shipped as source text (`sandboxMain.toString()`), so
+ * its body must not refer to anything outside itself except globals and its two parameters.
+ * It waits for a message carrying a port (type `superstep-sandbox-port`, see
+ * sandboxProtocol.ts) and answers SandboxRequests on it.
+ */
+export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
+  const { Send, Command, nextAnswer, foldWrites } = lib
+  // Captured now, so user code that replaces globals cannot break the replies.
+  const FunctionCtor = Function
+  const clone = structuredClone
+  const now = performance.now.bind(performance)
+  const SCOPE = ['Send', 'Command', 'interrupt', 'START', 'END', 'console']
+  const PREFIX = '"use strict";\nreturn ('
+  const SUFFIX = '\n)\n//# sourceURL=superstep-code'
+  const FRAME = /superstep-code:(\d+):(\d+)/
+  const MAX_LOGS = 1000
+  const MAX_CACHED = 256
+  type Factory = (...scope: unknown[]) => unknown
+  type Call = {
+    started: number
+    logs: TaskLog[]
+    dropped: number
+    console: Record<string, (...args: unknown[]) => void>
+  }
+  const factories = new Map<string, Factory>()
+  const noInterrupt = (): never => {
+    throw new Error('Called interrupt() outside the context of a graph.')
+  }
+
+  const compile = (code: string): Factory => {
+    let make = factories.get(code)
+    if (!make) {
+      make = new FunctionCtor(...SCOPE, PREFIX + code + SUFFIX) as Factory
+      if (factories.size >= MAX_CACHED) factories.delete(factories.keys().next().value as string)
+      factories.set(code, make)
+    }
+    return make
+  }
+
+  // Where code line 1, column 1 lands in the evaluated function's frames (V8: 3 lines of
+  // wrapper, `return (` before the code's first line); measured, with V8's numbers as fallback.
+  const origin = (() => {
+    try {
+      const made = new FunctionCtor(...SCOPE, PREFIX + 'new Error()' + SUFFIX) as Factory
+      const m = FRAME.exec(String((made() as Error).stack))
+      if (m) return { line: Number(m[1]) - 1, column: Number(m[2]) - 1 }
+    } catch {
+      // fall through
+    }
+    return { line: 3, column: 8 }
+  })()
+
+  const plain = (arg: unknown): unknown => {
+    try {
+      return clone(arg)
+    } catch {
+      try {
+        return String(arg)
+      } catch {
+        return '[unprintable]'
+      }
+    }
+  }
+
+  const newCall = (): Call => {
+    const call: Call = { started: now(), logs: [], dropped: 0, console: {} }
+    const levels = ['log', 'info', 'warn', 'error', 'debug'] as const
+    for (const level of levels) {
+      call.console[level] = (...args: unknown[]) => {
+        if (call.logs.length >= MAX_LOGS) call.dropped += 1
+        else call.logs.push({ level, args: args.map(plain), at: now() - call.started })
+      }
+    }
+    const log = call.console.log!
+    for (const name of ['dir', 'table', 'trace']) call.console[name] = log
+    call.console.assert = (cond: unknown, ...args: unknown[]) => {
+      if (!cond) call.console.error!('Assertion failed:', ...args)
+    }
+    for (const name of ['group', 'groupEnd', 'time', 'timeEnd', 'timeLog', 'count', 'clear']) {
+      call.console[name] = () => {}
+    }
+    return call
+  }
+
+  const logsOf = (call: Call): TaskLog[] => {
+    if (call.dropped === 0) return call.logs
+    const note = `${call.dropped} more log lines were dropped (limit ${MAX_LOGS} per call).`
+    return [...call.logs, { level: 'warn', args: [note], at: now() - call.started }]
+  }
+
+  const evaluate = (
+    code: string,
+    what: string,
+    call: Call,
+    interrupt: (value: unknown) => unknown,
+  ): ((...args: unknown[]) => unknown) => {
+    const fn = compile(code)(Send, Command, interrupt, '__start__', '__end__', call.console)
+    if (typeof fn !== 'function') {
+      const got = fn === null ? 'null' : typeof fn
+      throw new TypeError(`The ${what} evaluates to ${got}, not a function.`)
+    }
+    return fn as (...args: unknown[]) => unknown
+  }
+
+  const describe = (e: unknown, code: string): RemoteErrorData => {
+    const isObject = typeof e === 'object' && e !== null
+    let name = 'Error'
+    let message: string
+    let stack = ''
+    try {
+      if (isObject && typeof (e as Error).name === 'string') name = (e as Error).name
+      message = isObject && 'message' in e ? String((e as Error).message) : String(e)
+      if (isObject) stack = String((e as Error).stack ?? '')
+    } catch {
+      message = 'The code threw a value that cannot be described.'
+    }
+    const data: RemoteErrorData = { name, message }
+    const m = FRAME.exec(stack)
+    if (m) {
+      const lines = code.split('\n').length
+      const line = Math.min(Math.max(Number(m[1]) - origin.line, 1), lines)
+      const column = line === 1 ? Number(m[2]) - origin.column : Number(m[2])
+      data.line = line
+      data.column = Math.max(column, 1)
+    }
+    return data
+  }
+
+  // The path of the first value structured clone refuses (a function or symbol), if any.
+  const findUncloneable = (value: unknown): { path: string; type: string } | null => {
+    const seen = new Set<object>()
+    const walk = (v: unknown, path: string): { path: string; type: string } | null => {
+      if (typeof v === 'function' || typeof v === 'symbol') return { path, type: typeof v }
+      if (typeof v !== 'object' || v === null || seen.has(v)) return null
+      seen.add(v)
+      const entries: [string, unknown][] =
+        v instanceof Map ? [...v.entries()].map(([k, x]) => [String(k), x]) : Object.entries(v)
+      for (const [k, x] of entries) {
+        const next = Array.isArray(v) ? `${path}[${k}]` : path ? `${path}.${k}` : k
+        const found = walk(x, next)
+        if (found) return found
+      }
+      return null
+    }
+    return walk(value, '')
+  }
+
+  const send = (port: SandboxServePort, reply: SandboxReply, what: string): void => {
+    try {
+      port.postMessage(reply)
+      return
+    } catch (e) {
+      const payload =
+        reply.kind === 'ok' ? reply.output : reply.kind === 'error' ? undefined : reply.value
+      const verb = reply.kind === 'interrupt' ? 'interrupted with' : 'returned'
+      let bad: { path: string; type: string } | null = null
+      try {
+        bad = findUncloneable(payload)
+      } catch {
+        // a getter that throws: the generic message below
+      }
+      const message = bad
+        ? `${what} ${verb} a ${bad.type}${bad.path ? ` at path ${bad.path}` : ''}, which cannot leave the sandbox.`
+        : `${what} ${verb} a value that cannot leave the sandbox: ${String((e as Error)?.message ?? e)}`
+      const logs = reply.kind === 'error' ? [] : reply.logs
+      port.postMessage({
+        id: reply.id,
+        kind: 'error',
+        error: { name: 'DataCloneError', message, logs },
+      })
+    }
+  }
+
+  const runNode = async (req: Extract<SandboxRequest, { type: 'runNode' }>, call: Call) => {
+    const pad = { resume: [...req.pad.resume], nullResume: req.pad.nullResume, counter: -1 }
+    let resume: unknown[] | null = null
+    let pending: { thrown: Error; value: unknown } | null = null
+    const interrupt = (value: unknown): unknown => {
+      const answer = nextAnswer(pad)
+      if (answer.found) {
+        resume = answer.resume
+        return answer.value
+      }
+      const thrown = new Error('The node paused at interrupt().')
+      thrown.name = 'GraphInterrupt'
+      pending = { thrown, value }
+      throw thrown
+    }
+    try {
+      const fn = evaluate(req.code, `node code of \`${req.owner}\``, call, interrupt)
+      const output = await fn(req.input)
+      return { id: req.id, kind: 'ok', output, resume, logs: logsOf(call) } as const
+    } catch (e) {
+      const p = pending as { thrown: Error; value: unknown } | null
+      if (p && e === p.thrown) {
+        return {
+          id: req.id,
+          kind: 'interrupt',
+          value: p.value,
+          resume,
+          logs: logsOf(call),
+        } as const
+      }
+      throw e
+    }
+  }
+
+  const run = async (req: SandboxRequest, call: Call): Promise<SandboxReply> => {
+    switch (req.type) {
+      case 'runNode':
+        return runNode(req, call)
+      case 'runRouter': {
+        const fn = evaluate(req.code, `router code of \`${req.owner}\``, call, noInterrupt)
+        return { id: req.id, kind: 'value', value: await fn(req.state), logs: logsOf(call) }
+      }
+      case 'foldReducer': {
+        const fn = evaluate(req.code, `reducer code of \`${req.field}\``, call, noInterrupt)
+        const fail = (message: string): never => {
+          const e = new Error(message)
+          e.name = 'InvalidUpdateError'
+          throw e
+        }
+        const value = foldWrites((a, b) => fn(a, b), req.current, req.values, fail)
+        return { id: req.id, kind: 'value', value, logs: logsOf(call) }
+      }
+      case 'check': {
+        let problem: string | null = null
+        try {
+          evaluate(req.code, `${req.kind} code of \`${req.owner}\``, call, noInterrupt)
+        } catch (e) {
+          const d = describe(e, req.code)
+          problem = `${d.name}: ${d.message}`
+        }
+        return { id: req.id, kind: 'value', value: problem, logs: logsOf(call) }
+      }
+      default:
+        throw new Error(`Unknown request ${String((req as { type?: unknown }).type)}.`)
+    }
+  }
+
+  const label = (req: SandboxRequest): string =>
+    req.type === 'runNode'
+      ? `Node \`${req.owner}\``
+      : req.type === 'runRouter'
+        ? `The router of \`${req.owner}\``
+        : req.type === 'foldReducer'
+          ? `The reducer of field \`${req.field}\``
+          : `The code of \`${req.owner}\``
+
+  const serve = (port: SandboxServePort) => async (event: MessageEvent) => {
+    const req = event.data as SandboxRequest
+    if (typeof req !== 'object' || req === null || typeof req.id !== 'number') return
+    // The host's clock for this call starts now, not while it waited behind other calls.
+    port.postMessage({ id: req.id, kind: 'started' })
+    const call = newCall()
+    let reply: SandboxReply
+    try {
+      reply = await run(req, call)
+    } catch (e) {
+      reply = { id: req.id, kind: 'error', error: { ...describe(e, req.code), logs: logsOf(call) } }
+    }
+    send(port, reply, label(req))
+  }
+
+  self.addEventListener('message', (event) => {
+    const data = event.data as { type?: unknown } | null
+    const port = event.ports[0]
+    if (data?.type !== 'superstep-sandbox-port' || !port) return
+    const handler = serve(port)
+    port.onmessage = (e) => void handler(e)
+  })
+}

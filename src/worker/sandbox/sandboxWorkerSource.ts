@@ -1,0 +1,51 @@
+import { foldWrites } from '../../core/channels/binaryOperatorAggregate'
+import { nextAnswer } from '../../core/pregel/interrupt'
+import { Command, Send } from '../../core/pregel/types'
+import { sandboxMain } from './sandboxMain'
+import { SANDBOX_STARTED_MESSAGE } from './sandboxProtocol'
+
+/**
+ * Adjusts the sandbox worker's global before any user code runs (shipped as source text, so
+ * self-contained). Nested workers go: one would outlive its call and its timeout. The worker
+ * is not a secure context (its origin is opaque), so `crypto.randomUUID` is missing; user
+ * code often calls it, so it is rebuilt from `getRandomValues`.
+ */
+export function sandboxPrelude(self: Record<string, unknown>): void {
+  for (const name of ['Worker', 'SharedWorker']) {
+    try {
+      delete self[name]
+    } catch {
+      // not configurable: leave it
+    }
+  }
+  const crypto = self.crypto as (Crypto & { randomUUID?: () => string }) | undefined
+  if (crypto && typeof crypto.randomUUID !== 'function') {
+    crypto.randomUUID = () => {
+      const b = crypto.getRandomValues(new Uint8Array(16))
+      b[6] = (b[6]! & 0x0f) | 0x40
+      b[8] = (b[8]! & 0x3f) | 0x80
+      const hex = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')
+      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+    }
+  }
+}
+
+/**
+ * The sandbox worker's whole program as one self-contained script: core's `Send`, `Command`,
+ * `nextAnswer` and `foldWrites` and `sandboxMain`, each by its source text (whatever the
+ * bundler and minifier made of them), then the prelude, a call of `sandboxMain(self, lib)`
+ * and the started signal. It imports nothing, so it runs from a `blob:` URL inside the
+ * opaque-origin iframe.
+ */
+export function sandboxWorkerSource(): string {
+  return [
+    '"use strict";',
+    `const Send = ${Send.toString()};`,
+    `const Command = ${Command.toString()};`,
+    `const nextAnswer = ${nextAnswer.toString()};`,
+    `const foldWrites = ${foldWrites.toString()};`,
+    `(${sandboxPrelude.toString()})(self);`,
+    `(${sandboxMain.toString()})(self, { Send, Command, nextAnswer, foldWrites });`,
+    `self.postMessage({ type: ${JSON.stringify(SANDBOX_STARTED_MESSAGE)} });`,
+  ].join('\n')
+}
