@@ -147,3 +147,26 @@ test('a reload in the middle of a run loses nothing checkpointed and resumes to 
   await expect(status(page)).toHaveText('done', { timeout: 15_000 })
   await expect(checkpoints(page).first()).toContainText(JSON.stringify({ log: ids }))
 })
+
+test('console output of a node is captured per task, and errors name the node and the line', async ({
+  page,
+}) => {
+  const noisy = "(s) => { console.log('hello from', 'a', 42); return { log: ['a'] } }"
+  const broken = '(s) => {\n  const x = 1\n  return s.missing.deep\n}'
+  await importGraph(
+    page,
+    chain('noisy', [
+      { id: 'a', code: noisy },
+      { id: 'b', code: broken },
+    ]),
+  )
+  await trust(page)
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(status(page)).toHaveText('failed')
+  const error = page.getByLabel('Run error')
+  await expect(error).toContainText('TypeError')
+  await expect(error).toContainText('in node b')
+  await expect(error).toContainText('line 3')
+  await page.getByRole('tab', { name: 'Logs' }).click()
+  await expect(page.getByRole('list', { name: 'Logs' })).toContainText('hello from a 42')
+})
