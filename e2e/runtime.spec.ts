@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { expect, test, type Page } from '@playwright/test'
 
 /** A graph document for the tests: nodes in a chain from START. */
@@ -169,4 +171,35 @@ test('console output of a node is captured per task, and errors name the node an
   await expect(error).toContainText('line 3')
   await page.getByRole('tab', { name: 'Logs' }).click()
   await expect(page.getByRole('list', { name: 'Logs' })).toContainText('hello from a 42')
+})
+
+test('code reaches the network only once the graph owner allows it', async ({ page }) => {
+  let hits = 0
+  const server = createServer((_req, res) => {
+    hits++
+    res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/plain' })
+    res.end('pong')
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const { port } = server.address() as AddressInfo
+  try {
+    const code = `async (s) => ({ log: [await (await fetch('http://127.0.0.1:${port}/')).text()] })`
+    await importGraph(page, chain('net', [{ id: 'call', code }]))
+    await expect(page.getByLabel('Allow network')).toBeDisabled()
+    await trust(page)
+    await expect(page.getByLabel('Allow network')).not.toBeChecked()
+    await page.getByRole('button', { name: 'Run', exact: true }).click()
+    await expect(status(page)).toHaveText('failed')
+    await expect(page.getByLabel('Run error')).toContainText('call')
+    expect(hits).toBe(0)
+
+    await page.getByLabel('Allow network').check()
+    // Run again retries the failed step from the last checkpoint.
+    await page.getByRole('button', { name: 'Run', exact: true }).click()
+    await expect(status(page)).toHaveText('done')
+    await expect(checkpoints(page).first()).toContainText('"log":["pong"]')
+    expect(hits).toBe(1)
+  } finally {
+    server.close()
+  }
 })

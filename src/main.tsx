@@ -15,9 +15,10 @@ async function main() {
   const root = document.getElementById('root')
   if (!root) throw new Error('index.html has no #root element')
   const repo = new GraphRepository(new SuperstepDb())
-  const { client } = await createRuntime()
+  const runtime = await createRuntime()
   const store = createAppStore({
-    client,
+    client: runtime.client,
+    sandbox: runtime,
     graphs: {
       list: () => repo.list(),
       save: async (e) => void (await repo.save(e, systemEnv.now())),

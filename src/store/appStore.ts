@@ -28,6 +28,11 @@ export interface GraphsPort {
   trust(id: string): Promise<void>
 }
 
+/** The runtime around the client: the sandbox's network setting. */
+export interface SandboxControl {
+  setNetwork(allowed: boolean): Promise<void>
+}
+
 /** While a run goes, the timeline shows only its newest checkpoints (cheap to read often). */
 const LIVE_HISTORY = 20
 
@@ -60,6 +65,8 @@ export interface AppActions {
   select(id: string): Promise<void>
   importDocument(text: string, fileName: string): Promise<void>
   trustCurrent(): Promise<void>
+  /** The graph's owner lets its code nodes reach the network (never on for an import). */
+  setAllowNetwork(allowed: boolean): Promise<void>
   setInput(text: string): void
   setRecursionLimit(limit: number): void
   run(): Promise<void>
@@ -74,6 +81,7 @@ export type AppStore = ReturnType<typeof createAppStore>
 
 export interface AppDeps {
   client: RuntimeClient
+  sandbox: SandboxControl
   graphs: GraphsPort
   /** Bundled graphs, saved (trusted) on first start. */
   examples: GraphEntry[]
@@ -116,10 +124,12 @@ export function createAppStore(deps: AppDeps) {
     }
 
     const start = async (mode: RunParams['mode'], extra: Partial<RunParams> = {}) => {
-      const { graphId, threadId, input, history, resumable, recursionLimit } = get()
+      const { graphId, threadId, input, history, resumable, recursionLimit, current } = get()
       if (!graphId) return
       set({ runState: 'running', error: null, message: null })
       try {
+        // The sandbox's network follows the graph: blocked unless its owner allowed it.
+        if (!resumable) await deps.sandbox.setNetwork(current?.allowNetwork === true)
         if (resumable) return await finish(await client.request('continue', { threadId, mode }))
         // A thread with history continues (resume, retry); a fresh one starts from the input.
         const fresh = history.length === 0 || (history[0]?.next.length ?? 0) === 0
@@ -207,6 +217,17 @@ export function createAppStore(deps: AppDeps) {
         const g = get().current
         if (!g) return
         await graphs.trust(g.id)
+        const list = await graphs.list()
+        set({ graphs: list, current: list.find((x) => x.id === g.id) ?? null })
+        await compileCurrent()
+      },
+
+      async setAllowNetwork(allowed) {
+        const g = get().current
+        if (!g || !g.trusted) return
+        const updated = { ...g, allowNetwork: allowed }
+        set({ current: updated }) // at once, so the checkbox follows the click
+        await graphs.save(updated)
         const list = await graphs.list()
         set({ graphs: list, current: list.find((x) => x.id === g.id) ?? null })
         await compileCurrent()

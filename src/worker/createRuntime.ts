@@ -15,6 +15,12 @@ export interface CreateRuntimeOptions {
 /** A running runtime: the client to talk to, and the way to end it all. */
 export interface Runtime {
   client: RuntimeClient
+  /**
+   * Makes the sandbox allow (or block) the network for the runs that follow, replacing the
+   * sandbox frame when the setting changes. Call it with no run in flight: calls into the
+   * old frame fail.
+   */
+  setNetwork(allowed: boolean): Promise<void>
   /** Rejects pending calls, ends the worker, removes the sandbox frame. */
   terminate(): void
 }
@@ -38,15 +44,14 @@ export async function createRuntime(o: CreateRuntimeOptions = {}): Promise<Runti
   )
   let frame: SandboxFrame | undefined
   let ended = false
+  let allowNetwork = o.allowNetwork ?? false
   const connect = async () => {
     frame?.destroy()
     frame = undefined
-    const next = await createSandboxFrame({ allowNetwork: o.allowNetwork })
+    const next = await createSandboxFrame({ allowNetwork })
     if (ended) return next.destroy()
     frame = next
-    await client.request('sandboxPort', { port: next.port, allowNetwork: o.allowNetwork }, [
-      next.port,
-    ])
+    await client.request('sandboxPort', { port: next.port, allowNetwork }, [next.port])
   }
   const terminate = () => {
     ended = true
@@ -70,5 +75,11 @@ export async function createRuntime(o: CreateRuntimeOptions = {}): Promise<Runti
       })
       .finally(() => (replacing = undefined))
   })
-  return { client, terminate }
+  const setNetwork = async (allowed: boolean) => {
+    if (allowed === allowNetwork || ended) return
+    allowNetwork = allowed
+    await (replacing ?? Promise.resolve())
+    await connect()
+  }
+  return { client, terminate, setNetwork }
 }

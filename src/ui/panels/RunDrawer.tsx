@@ -16,6 +16,7 @@ export function RunDrawer() {
     message: s.message,
     current: s.current,
     trustCurrent: s.trustCurrent,
+    setAllowNetwork: s.setAllowNetwork,
   }))
   const [tab, setTab] = useState(0)
   const onKeyDown = (e: KeyboardEvent) => {
@@ -64,6 +65,16 @@ export function RunDrawer() {
             onChange={(e) => s.setRecursionLimit(Number(e.target.value))}
             style={{ width: '5rem' }}
           />
+        </label>
+        <label title="Off by default; the code of an imported graph never reaches the network until you allow it here">
+          <input
+            type="checkbox"
+            aria-label="Allow network"
+            checked={s.current?.allowNetwork === true}
+            disabled={!s.current?.trusted}
+            onChange={(e) => void s.setAllowNetwork(e.target.checked)}
+          />
+          <span>Network</span>
         </label>
         <output className={`run-state ${s.runState}`} aria-label="Run status" aria-live="polite">
           {s.runState}
