@@ -23,6 +23,7 @@ interface Case {
 }
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7)
+const MIN_MS = 1500
 
 const cases: Case[] = [
   { label: '(a) one-node cycle, 1,000 steps', spec: cycleGraph(1000), input: {}, steps: 1001 },
@@ -40,10 +41,15 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)] as number
 }
 
+/** Median time of `run`; at least RUNS runs and, for fast runs, enough to fill MIN_MS. */
 async function timeRuns(run: (i: number) => Promise<void>): Promise<number> {
+  const warm = performance.now()
   await run(-1) // warm-up
+  const first = performance.now() - warm
+  const count = Math.max(RUNS, Math.min(200, Math.ceil(MIN_MS / Math.max(first, 0.01))))
+  for (let i = 0; i < Math.min(20, count); i++) await run(-2 - i) // let the JIT settle
   const times: number[] = []
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < count; i++) {
     const t0 = performance.now()
     await run(i)
     times.push(performance.now() - t0)

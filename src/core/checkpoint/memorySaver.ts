@@ -1,3 +1,4 @@
+import { cloneJson } from '../../lib/cloneJson'
 import type {
   ChannelVersions,
   Checkpoint,
@@ -59,9 +60,7 @@ export class MemorySaver implements CheckpointSaver {
       owner[ch] = checkpoint.id
       t.blobs.set(
         blobKey(checkpoint.id, ch),
-        ch in checkpoint.channel_values
-          ? structuredClone(checkpoint.channel_values[ch])
-          : EMPTY_BLOB,
+        ch in checkpoint.channel_values ? cloneJson(checkpoint.channel_values[ch]) : EMPTY_BLOB,
       )
     }
     const stored: StoredCheckpoint = {
@@ -93,7 +92,7 @@ export class MemorySaver implements CheckpointSaver {
     writes.forEach(([ch, v], i) => {
       const key = writeKey(taskId, ch, i)
       const at = index.get(key)
-      const write: PendingWrite = [taskId, ch, structuredClone(v)]
+      const write: PendingWrite = [taskId, ch, cloneJson(v)]
       if (at === undefined) {
         index.set(key, c.writes.length)
         c.writes.push(write)
@@ -152,7 +151,7 @@ export class MemorySaver implements CheckpointSaver {
     const values: Record<string, unknown> = {}
     for (const [ch, ownerId] of Object.entries(c.owner)) {
       const v = t.blobs.get(blobKey(ownerId, ch))
-      if (v !== EMPTY_BLOB) values[ch] = structuredClone(v)
+      if (v !== EMPTY_BLOB) values[ch] = cloneJson(v)
     }
     return {
       config: { threadId, checkpointId: c.id },
@@ -166,7 +165,7 @@ export class MemorySaver implements CheckpointSaver {
       },
       metadata: { ...c.metadata, parents: { ...c.metadata.parents } },
       parentConfig: c.parentId ? { threadId, checkpointId: c.parentId } : undefined,
-      pendingWrites: c.writes.map(([id, ch, v]) => [id, ch, structuredClone(v)]),
+      pendingWrites: c.writes.map(([id, ch, v]) => [id, ch, cloneJson(v)]),
     }
   }
 }

@@ -103,7 +103,10 @@ function compareCodePoints(a: string, b: string): number {
 
 /** Tasks in the order their writes are applied: by task path, code point by code point. */
 export function sortByTaskPath<T extends { id: string }>(tasks: readonly T[]): T[] {
-  return [...tasks].sort((a, b) => compareCodePoints(a.id, b.id))
+  // UTF-16 order equals code-point order unless a string holds surrogates (astral characters).
+  const astral = tasks.some((t) => /[\uD800-\uDFFF]/.test(t.id))
+  const byUnits = (a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  return [...tasks].sort(astral ? (a, b) => compareCodePoints(a.id, b.id) : byUnits)
 }
 
 /**
