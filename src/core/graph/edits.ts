@@ -31,6 +31,12 @@ export type GraphEdit =
   | { type: 'updateField'; name: string; patch: Partial<FieldSpec> }
   | { type: 'deleteField'; name: string }
   | { type: 'setBreakpoint'; node: string; when: 'before' | 'after'; on: boolean }
-  | { type: 'paste'; nodes: NodeSpec[]; edges: GraphSpec['edges']; branches: BranchSpec[]; offset: XY }
+  | {
+      type: 'paste'
+      nodes: NodeSpec[]
+      edges: GraphSpec['edges']
+      branches: BranchSpec[]
+      offset: XY
+    }
 
 export type EditResult = { ok: true; doc: GraphSpec } | { ok: false; doc: GraphSpec; error: string }
