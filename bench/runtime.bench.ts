@@ -81,7 +81,7 @@ const fmt = (ms: number) => `${(ms * 1000).toFixed(1)} µs`
 
 async function main() {
   console.log(
-    `Per super-step, median of ${RUNS} runs after a warm-up, MemorySaver on both sides.\n`,
+    `Per super-step: median of at least ${RUNS} runs (more for fast ones) after warm-up runs, MemorySaver on both sides.\n`,
   )
   const rows: string[][] = [['graph', 'Superstep', 'LangGraph.js', 'ratio']]
   for (const c of cases) {
