@@ -1,0 +1,37 @@
+import approval from '../examples/approval.json'
+import chatbot from '../examples/chatbot.json'
+import counter from '../examples/counter.json'
+import fanoutJoin from '../examples/fanout-join.json'
+import mapReduce from '../examples/map-reduce.json'
+
+/** A graph to start from: bundled with the app, trusted, runs offline. */
+export interface Template {
+  id: string
+  name: string
+  doc: unknown
+  /** A first input that makes the template do something interesting. */
+  input: unknown
+}
+
+export const TEMPLATES: readonly Template[] = [
+  { id: 'counter', name: counter.name, doc: counter, input: {} },
+  { id: 'fanout-join', name: fanoutJoin.name, doc: fanoutJoin, input: { topic: 'owls' } },
+  {
+    id: 'map-reduce',
+    name: mapReduce.name,
+    doc: mapReduce,
+    input: { subjects: ['cats', 'dogs', 'owls'] },
+  },
+  {
+    id: 'approval',
+    name: approval.name,
+    doc: approval,
+    input: { request: 'a haiku about checkpoints' },
+  },
+  {
+    id: 'chatbot',
+    name: chatbot.name,
+    doc: chatbot,
+    input: { messages: [{ role: 'user', content: 'hi' }] },
+  },
+]
