@@ -1,6 +1,16 @@
+import { temporal } from 'zundo'
 import { createStore, type StoreApi } from 'zustand/vanilla'
+import type { GraphEdit } from '../core/graph/edits'
 import type { GraphIssue } from '../core/graph/issues'
-import { validateGraph } from '../core/graph/validate'
+import {
+  EMPTY_SELECTION,
+  editDocument,
+  exportFileName,
+  exportText,
+  issuesOf,
+  type DocumentState,
+  type Selection,
+} from './documents'
 import type { StateSnapshot } from '../core/pregel/state'
 import type { RuntimeClient } from '../worker/client'
 import type {
@@ -26,6 +36,7 @@ export interface GraphsPort {
   list(): Promise<GraphEntry[]>
   save(entry: GraphEntry): Promise<void>
   trust(id: string): Promise<void>
+  delete(id: string): Promise<void>
 }
 
 /** The runtime around the client: the sandbox's network setting. */
@@ -38,8 +49,9 @@ const LIVE_HISTORY = 20
 
 export type RunState = 'idle' | 'running' | 'paused' | 'interrupted' | 'done' | 'failed' | 'stopped'
 
-export interface AppState {
+export interface AppState extends DocumentState {
   graphs: GraphEntry[]
+  /** The open graph's entry (its `doc` is the last saved one; `doc` is the live one). */
   current: GraphEntry | null
   issues: GraphIssue[]
   /** The runtime worker's id for the current document, once compiled. */
@@ -58,6 +70,10 @@ export interface AppState {
   /** Recent log lines from task events. */
   logs: { node: string; text: string }[]
   message: string | null
+  /** The graph deleted last, so the user can bring it back. */
+  lastDeleted?: GraphEntry | null
+  /** The problems of a file that was refused on import. */
+  importProblems: { fileName: string; issues: GraphIssue[] } | null
 }
 
 export interface AppActions {
@@ -75,6 +91,20 @@ export interface AppActions {
   resume(valueText: string): Promise<void>
   /** Reloads the thread's newest `limit` checkpoints (default 200). */
   refreshHistory(limit?: number): Promise<void>
+  /** Applies an edit to the open document (autosaved; undoable). */
+  edit(edit: GraphEdit): void
+  setSelection(selection: Selection): void
+  undo(): void
+  redo(): void
+  newGraph(templateDoc?: unknown, name?: string): Promise<void>
+  renameGraph(name: string): Promise<void>
+  duplicateGraph(): Promise<void>
+  deleteGraph(): Promise<void>
+  /** Brings back the graph deleted last. */
+  restoreDeleted(): Promise<void>
+  /** The open document as a file to download. */
+  exportCurrent(): { fileName: string; text: string } | null
+  dismissImportProblems(): void
 }
 
 export type AppStore = ReturnType<typeof createAppStore>
@@ -91,186 +121,342 @@ export interface AppDeps {
 /** The app's state and the actions the UI calls; it talks to the worker only through the client. */
 export function createAppStore(deps: AppDeps) {
   const { client, graphs } = deps
-  const store = createStore<AppState & AppActions>()((set, get) => {
-    const threadOf = (g: GraphEntry) => `${g.id}:main`
+  // The compiled graph belongs to one version of the document; an edit makes it stale.
+  let compiledDoc: unknown = undefined
+  const history = () => (store as unknown as HistoryApi).temporal.getState()
+  const store = createStore<AppState & AppActions>()(
+    temporal(
+      (set, get) => {
+        const threadOf = (g: GraphEntry) => `${g.id}:main`
 
-    const compileCurrent = async () => {
-      const g = get().current
-      if (!g || !g.trusted) return set({ graphId: null })
-      const r = await client.request('compile', {
-        graph: g.doc,
-        options: { allowNetwork: g.allowNetwork },
-      })
-      set({ graphId: r.ok ? r.graphId : null, issues: r.issues as GraphIssue[] })
-    }
-
-    const finish = async (outcome: RunOutcome) => {
-      if (outcome.status === 'done') set({ runState: 'done', resumable: false })
-      else if (outcome.status === 'failed')
-        set({ runState: 'failed', resumable: false, error: outcome.error })
-      else if (outcome.status === 'stopped') set({ runState: 'stopped', resumable: false })
-      else {
-        const inPlace = outcome.reason === 'step' || outcome.reason === 'pause'
-        set({
-          runState:
-            outcome.reason === 'interrupt' || outcome.reason === 'breakpoint'
-              ? 'interrupted'
-              : 'paused',
-          resumable: inPlace,
-          interrupts: outcome.interrupts,
-        })
-      }
-      await get().refreshHistory()
-    }
-
-    const start = async (mode: RunParams['mode'], extra: Partial<RunParams> = {}) => {
-      const { graphId, threadId, input, history, resumable, recursionLimit, current } = get()
-      if (!graphId) return
-      set({ runState: 'running', error: null, message: null })
-      try {
-        // The sandbox's network follows the graph: blocked unless its owner allowed it.
-        if (!resumable) await deps.sandbox.setNetwork(current?.allowNetwork === true)
-        if (resumable) return await finish(await client.request('continue', { threadId, mode }))
-        // A thread with history continues (resume, retry); a fresh one starts from the input.
-        const fresh = history.length === 0 || (history[0]?.next.length ?? 0) === 0
-        const value = fresh ? (JSON.parse(input || '{}') as Json) : null
-        const params = { graphId, threadId, input: value, mode, recursionLimit, ...extra }
-        await finish(await client.request('run', params))
-      } catch (e) {
-        set({ runState: 'failed', error: toWorkerError(e) })
-      }
-    }
-
-    return {
-      graphs: [],
-      current: null,
-      issues: [],
-      graphId: null,
-      threadId: '',
-      input: '{}',
-      recursionLimit: 25,
-      runState: 'idle',
-      resumable: false,
-      error: null,
-      interrupts: [],
-      history: [],
-      logs: [],
-      message: null,
-
-      async init() {
-        let list = await graphs.list()
-        if (list.length === 0) {
-          for (const e of deps.examples) await graphs.save(e)
-          list = await graphs.list()
+        const compileCurrent = async () => {
+          const { current: g, doc } = get()
+          if (!g || !g.trusted) return set({ graphId: null })
+          if (compiledDoc === doc && get().graphId) return
+          const previous = get().graphId
+          const r = await client.request('compile', {
+            graph: doc,
+            options: { allowNetwork: g.allowNetwork },
+          })
+          if (previous)
+            void client.request('releaseGraph', { graphId: previous }).catch(() => undefined)
+          compiledDoc = doc
+          set({ graphId: r.ok ? r.graphId : null, issues: r.issues as GraphIssue[] })
         }
-        set({ graphs: list })
-        const first = list[0]
-        if (first) await get().select(first.id)
-      },
 
-      async select(id) {
-        const g = get().graphs.find((x) => x.id === id) ?? null
-        set({
-          current: g,
-          issues: g ? validateGraph(g.doc) : [],
-          threadId: g ? threadOf(g) : '',
-          history: [],
+        const finish = async (outcome: RunOutcome) => {
+          if (outcome.status === 'done') set({ runState: 'done', resumable: false })
+          else if (outcome.status === 'failed')
+            set({ runState: 'failed', resumable: false, error: outcome.error })
+          else if (outcome.status === 'stopped') set({ runState: 'stopped', resumable: false })
+          else {
+            const inPlace = outcome.reason === 'step' || outcome.reason === 'pause'
+            set({
+              runState:
+                outcome.reason === 'interrupt' || outcome.reason === 'breakpoint'
+                  ? 'interrupted'
+                  : 'paused',
+              resumable: inPlace,
+              interrupts: outcome.interrupts,
+            })
+          }
+          await get().refreshHistory()
+        }
+
+        const start = async (mode: RunParams['mode'], extra: Partial<RunParams> = {}) => {
+          if (compiledDoc !== get().doc) await compileCurrent()
+          const { graphId, threadId, input, history, resumable, recursionLimit, current } = get()
+          if (!graphId) return
+          set({ runState: 'running', error: null, message: null })
+          try {
+            // The sandbox's network follows the graph: blocked unless its owner allowed it.
+            if (!resumable) await deps.sandbox.setNetwork(current?.allowNetwork === true)
+            if (resumable) return await finish(await client.request('continue', { threadId, mode }))
+            // A thread with history continues (resume, retry); a fresh one starts from the input.
+            const fresh = history.length === 0 || (history[0]?.next.length ?? 0) === 0
+            const value = fresh ? (JSON.parse(input || '{}') as Json) : null
+            const params = { graphId, threadId, input: value, mode, recursionLimit, ...extra }
+            await finish(await client.request('run', params))
+          } catch (e) {
+            set({ runState: 'failed', error: toWorkerError(e) })
+          }
+        }
+
+        return {
+          graphs: [],
+          current: null,
+          issues: [],
+          graphId: null,
+          threadId: '',
+          input: '{}',
+          recursionLimit: 25,
           runState: 'idle',
           resumable: false,
           error: null,
           interrupts: [],
+          history: [],
           logs: [],
-        })
-        await compileCurrent()
-        await get().refreshHistory()
-      },
+          message: null,
+          importProblems: null,
+          doc: null,
+          selection: EMPTY_SELECTION,
+          editError: null,
+          saveState: 'saved',
 
-      async importDocument(text, fileName) {
-        let doc: unknown
-        try {
-          doc = JSON.parse(text)
-        } catch (e) {
-          return set({ message: `${fileName} is not JSON: ${(e as Error).message}` })
+          async init() {
+            let list = await graphs.list()
+            if (list.length === 0) {
+              for (const e of deps.examples) await graphs.save(e)
+              list = await graphs.list()
+            }
+            set({ graphs: list })
+            const first = list[0]
+            if (first) await get().select(first.id)
+          },
+
+          async select(id) {
+            const g = get().graphs.find((x) => x.id === id) ?? null
+            history().pause() // opening a graph is not an edit
+            set({
+              current: g,
+              doc: g?.doc ?? null,
+              selection: EMPTY_SELECTION,
+              editError: null,
+              issues: g ? issuesOf(g.doc) : [],
+              threadId: g ? threadOf(g) : '',
+              history: [],
+              runState: 'idle',
+              resumable: false,
+              error: null,
+              interrupts: [],
+              logs: [],
+            })
+            history().clear()
+            history().resume()
+            compiledDoc = undefined
+            set({ graphId: null })
+            await compileCurrent()
+            await get().refreshHistory()
+          },
+
+          async importDocument(text, fileName) {
+            let doc: unknown
+            try {
+              doc = JSON.parse(text)
+            } catch (e) {
+              return set({ message: `${fileName} is not JSON: ${(e as Error).message}` })
+            }
+            const name =
+              typeof (doc as { name?: unknown })?.name === 'string'
+                ? (doc as { name: string }).name
+                : fileName
+            const issues = issuesOf(doc)
+            if (issues.some((i) => i.severity === 'error')) {
+              // A file that fails validation changes nothing; its problems are shown instead.
+              return set({ importProblems: { fileName, issues } })
+            }
+            // Imported documents are someone else's code: nothing in them runs until trusted.
+            const entry: GraphEntry = {
+              id: deps.newId(),
+              name,
+              doc,
+              trusted: false,
+              allowNetwork: false,
+            }
+            await graphs.save(entry)
+            set({ graphs: await graphs.list(), importProblems: null })
+            await get().select(entry.id)
+            set({ message: `Imported ${name}.` })
+          },
+
+          async trustCurrent() {
+            const g = get().current
+            if (!g) return
+            await graphs.trust(g.id)
+            const list = await graphs.list()
+            set({ graphs: list, current: list.find((x) => x.id === g.id) ?? null })
+            await compileCurrent()
+          },
+
+          async setAllowNetwork(allowed) {
+            const g = get().current
+            if (!g || !g.trusted) return
+            const updated = { ...g, allowNetwork: allowed }
+            set({ current: updated }) // at once, so the checkbox follows the click
+            await graphs.save(updated)
+            const list = await graphs.list()
+            set({ graphs: list, current: list.find((x) => x.id === g.id) ?? null })
+            await compileCurrent()
+          },
+
+          setInput(text) {
+            set({ input: text })
+          },
+
+          setRecursionLimit(limit) {
+            if (Number.isInteger(limit) && limit > 0) set({ recursionLimit: limit })
+          },
+
+          run: () => start('toEnd'),
+          step: () => start('step'),
+
+          async stop() {
+            await client.request('stop', { threadId: get().threadId })
+          },
+
+          async resume(valueText) {
+            let value: Json
+            try {
+              value = JSON.parse(valueText) as Json
+            } catch (e) {
+              return set({ message: `The reply is not JSON: ${(e as Error).message}` })
+            }
+            set({ resumable: false })
+            await start('toEnd', { input: null, command: { resume: value } })
+          },
+
+          async refreshHistory(limit = 200) {
+            const { graphId, threadId } = get()
+            if (!graphId) return set({ history: [] })
+            const history = await client.request('getHistory', { graphId, threadId, limit })
+            const latest = history[0]
+            const state = get().runState
+            // After a reload a thread with a pending `next` shows as interrupted at its last checkpoint.
+            const runState =
+              state === 'idle' && latest ? (latest.next.length ? 'interrupted' : 'done') : state
+            set({ history, runState })
+          },
+
+          edit(e) {
+            const r = editDocument(get().doc, e)
+            if (r.error) return set({ editError: r.error })
+            if (r.doc !== get().doc) set({ doc: r.doc, editError: null })
+            else if (get().editError) set({ editError: null })
+          },
+
+          setSelection(selection) {
+            set({ selection })
+          },
+
+          undo() {
+            history().undo()
+          },
+
+          redo() {
+            history().redo()
+          },
+
+          async newGraph(templateDoc, name) {
+            const base = templateDoc ?? {
+              superstep: 1,
+              name: name ?? 'untitled',
+              state: [],
+              nodes: [],
+              edges: [],
+            }
+            const doc = name ? { ...(base as object), name } : base
+            const entry: GraphEntry = {
+              id: deps.newId(),
+              name: (doc as { name?: string }).name ?? 'untitled',
+              doc,
+              trusted: true,
+              allowNetwork: false,
+            }
+            await graphs.save(entry)
+            set({ graphs: await graphs.list() })
+            await get().select(entry.id)
+          },
+
+          async renameGraph(name) {
+            const trimmed = name.trim()
+            if (!trimmed) return set({ editError: 'A graph needs a name.' })
+            get().edit({ type: 'setName', name: trimmed })
+          },
+
+          async duplicateGraph() {
+            const { current, doc } = get()
+            if (!current) return
+            const name = `${current.name} copy`
+            await get().newGraph({ ...(doc as object), name }, name)
+            // A copy of an untrusted graph is still someone else's code.
+            if (!current.trusted) {
+              const copy = get().current
+              if (copy) await graphs.save({ ...copy, trusted: false })
+              set({
+                graphs: await graphs.list(),
+                current: copy && { ...copy, trusted: false },
+                graphId: null,
+              })
+            }
+          },
+
+          async deleteGraph() {
+            const { current, doc } = get()
+            if (!current) return
+            await graphs.delete(current.id)
+            const list = await graphs.list()
+            set({
+              graphs: list,
+              message: `Deleted ${current.name}.`,
+              lastDeleted: { ...current, doc },
+            })
+            const next = list[0]
+            if (next) await get().select(next.id)
+            else await get().newGraph()
+          },
+
+          async restoreDeleted() {
+            const g = get().lastDeleted
+            if (!g) return
+            await graphs.save(g)
+            set({ graphs: await graphs.list(), lastDeleted: null, message: `Restored ${g.name}.` })
+            await get().select(g.id)
+          },
+
+          exportCurrent() {
+            const { current, doc } = get()
+            if (!current) return null
+            const name = (doc as { name?: string })?.name ?? current.name
+            return { fileName: exportFileName(name), text: exportText(doc) }
+          },
+
+          dismissImportProblems() {
+            set({ importProblems: null })
+          },
         }
-        const name =
-          typeof (doc as { name?: unknown })?.name === 'string'
-            ? (doc as { name: string }).name
-            : fileName
-        // Imported documents are someone else's code: nothing in them runs until trusted.
-        const entry: GraphEntry = {
-          id: deps.newId(),
-          name,
-          doc,
-          trusted: false,
-          allowNetwork: false,
-        }
-        await graphs.save(entry)
-        set({ graphs: await graphs.list() })
-        await get().select(entry.id)
-        const errors = get().issues.filter((i) => i.severity === 'error').length
-        set({
-          message: `Imported ${name}${errors ? ` with ${errors} problem${errors > 1 ? 's' : ''}` : ''}.`,
-        })
       },
-
-      async trustCurrent() {
-        const g = get().current
-        if (!g) return
-        await graphs.trust(g.id)
-        const list = await graphs.list()
-        set({ graphs: list, current: list.find((x) => x.id === g.id) ?? null })
-        await compileCurrent()
+      {
+        partialize: (s) => ({ doc: s.doc }),
+        equality: (a, b) => a.doc === b.doc,
+        limit: 500,
       },
+    ),
+  )
 
-      async setAllowNetwork(allowed) {
-        const g = get().current
-        if (!g || !g.trusted) return
-        const updated = { ...g, allowNetwork: allowed }
-        set({ current: updated }) // at once, so the checkbox follows the click
-        await graphs.save(updated)
-        const list = await graphs.list()
-        set({ graphs: list, current: list.find((x) => x.id === g.id) ?? null })
-        await compileCurrent()
-      },
-
-      setInput(text) {
-        set({ input: text })
-      },
-
-      setRecursionLimit(limit) {
-        if (Number.isInteger(limit) && limit > 0) set({ recursionLimit: limit })
-      },
-
-      run: () => start('toEnd'),
-      step: () => start('step'),
-
-      async stop() {
-        await client.request('stop', { threadId: get().threadId })
-      },
-
-      async resume(valueText) {
-        let value: Json
-        try {
-          value = JSON.parse(valueText) as Json
-        } catch (e) {
-          return set({ message: `The reply is not JSON: ${(e as Error).message}` })
-        }
-        set({ resumable: false })
-        await start('toEnd', { input: null, command: { resume: value } })
-      },
-
-      async refreshHistory(limit = 200) {
-        const { graphId, threadId } = get()
-        if (!graphId) return set({ history: [] })
-        const history = await client.request('getHistory', { graphId, threadId, limit })
-        const latest = history[0]
-        const state = get().runState
-        // After a reload a thread with a pending `next` shows as interrupted at its last checkpoint.
-        const runState =
-          state === 'idle' && latest ? (latest.next.length ? 'interrupted' : 'done') : state
-        set({ history, runState })
-      },
+  // Every change of the document, an undo included: new problems, an autosave, a stale compile.
+  let saving: Promise<void> = Promise.resolve()
+  store.subscribe((s, prev) => {
+    if (s.doc === prev.doc || !s.current || s.current !== prev.current) return
+    const entry: GraphEntry = {
+      ...s.current,
+      doc: s.doc,
+      name: (s.doc as { name?: string })?.name ?? s.current.name,
     }
+    store.setState({ issues: issuesOf(s.doc), saveState: 'saving' })
+    saving = saving
+      .then(() => graphs.save(entry))
+      .then(async () => {
+        const list = await graphs.list()
+        const current = store.getState().current
+        store.setState({
+          saveState: 'saved',
+          graphs: list,
+          current: current && { ...current, name: entry.name, doc: entry.doc },
+        })
+      })
+      .catch((e: unknown) =>
+        store.setState({ saveState: 'failed', message: `Saving failed: ${(e as Error).message}` }),
+      )
   })
 
   client.on((e: WorkerEvent) => onEvent(store, e))
@@ -295,6 +481,10 @@ function onEvent(store: StoreApi<AppState & AppActions>, e: WorkerEvent) {
     const lines = e.logs.map((l) => ({ node: e.name, text: l.args.map(String).join(' ') }))
     store.setState({ logs: [...s.logs, ...lines].slice(-200) })
   }
+}
+
+interface HistoryApi {
+  temporal: StoreApi<{ undo(): void; redo(): void; clear(): void; pause(): void; resume(): void }>
 }
 
 function toWorkerError(e: unknown): WorkerError {

@@ -4,12 +4,11 @@ import { GraphSpecSchema, type BranchSpec, type GraphSpec } from '../core/graph/
 import { RunDrawer } from './panels/RunDrawer'
 import { TopBar } from './panels/TopBar'
 import { useApp } from './storeContext'
-import { useRunKeys } from './useRunKeys'
+import { ImportProblems } from './panels/ImportProblems'
 
 /** The screen of PRODUCT.md: graphs and problems, the document, the inspector, the run drawer. */
 export function App() {
-  const doc = useApp((s) => s.current?.doc)
-  useRunKeys()
+  const doc = useApp((s) => s.doc)
   const parsed = GraphSpecSchema.safeParse(doc)
   const graph = parsed.success ? parsed.data : null
   return (
@@ -23,6 +22,7 @@ export function App() {
         <aside className="right panel" aria-label="Inspector" />
       )}
       <RunDrawer />
+      <ImportProblems />
     </div>
   )
 }

@@ -1,15 +1,23 @@
 import { useContext, useEffect } from 'react'
 import { StoreContext } from './storeContext'
 
-/** F5 runs or continues, F10 steps, Shift+F5 stops, anywhere on the page. */
-export function useRunKeys(): void {
+/** F5 runs or continues, F10 steps, Shift+F5 stops, Ctrl/Cmd+Z undoes; `?` shows the list. */
+export function useRunKeys(onHelp?: () => void): void {
   const store = useContext(StoreContext)
   useEffect(() => {
     if (!store) return
     const onKey = (e: KeyboardEvent) => {
       const s = store.getState()
       const idle = s.graphId !== null && s.runState !== 'running'
-      if (e.key === 'F5' && e.shiftKey) {
+      const typing = isTyping(e.target)
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'z' && !typing) {
+        e.preventDefault()
+        if (e.shiftKey) s.redo()
+        else s.undo()
+      } else if (e.key === '?' && !typing) {
+        e.preventDefault()
+        onHelp?.()
+      } else if (e.key === 'F5' && e.shiftKey) {
         e.preventDefault()
         if (s.runState === 'running') void s.stop()
       } else if (e.key === 'F5') {
@@ -22,5 +30,17 @@ export function useRunKeys(): void {
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [store])
+  }, [store, onHelp])
+}
+
+/** Keys typed into a field or the code editor belong to it. */
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null
+  if (!el || !el.tagName) return false
+  return (
+    el.tagName === 'INPUT' ||
+    el.tagName === 'TEXTAREA' ||
+    el.tagName === 'SELECT' ||
+    el.isContentEditable
+  )
 }

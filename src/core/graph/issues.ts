@@ -35,6 +35,10 @@ export type GraphIssueCode =
   | 'UNKNOWN_INTERRUPT_NODE'
   | 'UNREACHABLE_NODE'
   | 'NOT_REACHABLE_FROM_START'
+  | 'NO_WAY_OUT'
+  | 'NO_PATH_TO_END'
+  | 'EMPTY_PATH_MAP'
+  | 'CONCURRENT_WRITE_RISK'
 
 export function hasErrors(issues: readonly GraphIssue[]): boolean {
   return issues.some((i) => i.severity === 'error')

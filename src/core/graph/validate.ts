@@ -4,6 +4,7 @@ import type { GraphIssue } from './issues'
 import { hasErrors } from './issues'
 import { END, START } from './constants'
 import { checkWiring } from './wiring'
+import { checkDesign } from './checks'
 
 export type ParseResult =
   { ok: true; spec: GraphSpec; issues: GraphIssue[] } | { ok: false; issues: GraphIssue[] }
@@ -27,7 +28,12 @@ export function parseGraph(doc: unknown): ParseResult {
     }
   }
   const spec = parsed.data
-  const issues = [...checkFields(spec), ...checkNodes(spec), ...checkWiring(spec)]
+  const issues = [
+    ...checkFields(spec),
+    ...checkNodes(spec),
+    ...checkWiring(spec),
+    ...checkDesign(spec),
+  ]
   return hasErrors(issues) ? { ok: false, issues } : { ok: true, spec, issues }
 }
 

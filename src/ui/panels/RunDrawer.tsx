@@ -17,6 +17,8 @@ export function RunDrawer() {
     current: s.current,
     trustCurrent: s.trustCurrent,
     setAllowNetwork: s.setAllowNetwork,
+    lastDeleted: s.lastDeleted,
+    restoreDeleted: s.restoreDeleted,
   }))
   const [tab, setTab] = useState(0)
   const onKeyDown = (e: KeyboardEvent) => {
@@ -80,6 +82,11 @@ export function RunDrawer() {
           {s.runState}
         </output>
         {s.message && <span className="muted">{s.message}</span>}
+        {s.lastDeleted && (
+          <button type="button" onClick={() => void s.restoreDeleted()}>
+            Undo delete of {s.lastDeleted.name}
+          </button>
+        )}
       </div>
       {s.error && (
         <div className="banner error" role="alert" aria-label="Run error">

@@ -1,29 +1,51 @@
-import { useRef, type ChangeEvent } from 'react'
-import { useApp } from '../storeContext'
+import { useRef, useState, type ChangeEvent } from 'react'
+import { TEMPLATES } from '../../templates'
+import { useApp, useUndoState } from '../storeContext'
+import { ShortcutsDialog } from './ShortcutsDialog'
+import { useRunKeys } from '../useRunKeys'
 
-const EDITING = [
-  ['Undo', 'Redo'],
-  ['Add node', 'Auto layout'],
-] as const
-
-/** Brand, graph picker, editing tools, Import, and the run controls. */
+/** Brand, graph picker and commands, editing tools, Import/Export, and the run controls. */
 export function TopBar() {
   const s = useApp((s) => ({
     current: s.current,
+    docName: (s.doc as { name?: string } | null)?.name,
     graphs: s.graphs,
     graphId: s.graphId,
     runState: s.runState,
+    saveState: s.saveState,
     select: s.select,
     importDocument: s.importDocument,
+    exportCurrent: s.exportCurrent,
+    newGraph: s.newGraph,
+    renameGraph: s.renameGraph,
+    duplicateGraph: s.duplicateGraph,
+    deleteGraph: s.deleteGraph,
+    undo: s.undo,
+    redo: s.redo,
+    edit: s.edit,
     run: s.run,
     step: s.step,
     stop: s.stop,
   }))
+  const { canUndo, canRedo } = useUndoState()
   const file = useRef<HTMLInputElement>(null)
+  const [renaming, setRenaming] = useState(false)
+  const [help, setHelp] = useState(false)
+  useRunKeys(openHelp(setHelp))
   const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
     const f = e.target.files?.[0]
     if (f) await s.importDocument(await f.text(), f.name)
     e.target.value = ''
+  }
+  const download = () => {
+    const out = s.exportCurrent()
+    if (!out) return
+    const url = URL.createObjectURL(new Blob([out.text], { type: 'application/json' }))
+    const a = document.createElement('a')
+    a.href = url
+    a.download = out.fileName
+    a.click()
+    setTimeout(() => URL.revokeObjectURL(url), 1000)
   }
   const canRun = s.graphId !== null && s.runState !== 'running'
   return (
@@ -32,45 +54,101 @@ export function TopBar() {
         <img src="/favicon.svg" alt="" width={20} height={20} />
         Superstep
       </span>
-      <select
-        className="graph-picker"
-        aria-label="Graph"
-        value={s.current?.id ?? ''}
-        onChange={(e) => void s.select(e.target.value)}
-      >
-        {s.graphs.map((g) => (
-          <option key={g.id} value={g.id}>
-            {g.name}
+      {renaming ? (
+        <input
+          className="graph-picker"
+          aria-label="Graph name"
+          autoFocus
+          defaultValue={s.docName ?? s.current?.name}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              void s.renameGraph(e.currentTarget.value)
+              setRenaming(false)
+            } else if (e.key === 'Escape') setRenaming(false)
+          }}
+          onBlur={() => setRenaming(false)}
+        />
+      ) : (
+        <select
+          className="graph-picker"
+          aria-label="Graph"
+          value={s.current?.id ?? ''}
+          onChange={(e) => void s.select(e.target.value)}
+        >
+          {s.graphs.map((g) => (
+            <option key={g.id} value={g.id}>
+              {g.name}
+            </option>
+          ))}
+        </select>
+      )}
+      <div className="toolbar" role="toolbar" aria-label="Documents">
+        <select
+          aria-label="New graph"
+          value=""
+          onChange={(e) => {
+            const t = TEMPLATES.find((x) => x.id === e.target.value)
+            void s.newGraph(t?.doc, t ? undefined : 'untitled')
+          }}
+        >
+          <option value="" disabled>
+            New…
           </option>
-        ))}
-      </select>
-      <div className="toolbar" role="toolbar" aria-label="Editing">
-        {EDITING.map((group) => (
-          <div className="toolbar-group" key={group[0]}>
-            {group.map((label) => (
-              <button type="button" key={label} disabled title={`${label} (coming soon)`}>
-                {label}
-              </button>
-            ))}
-          </div>
-        ))}
-        <div className="toolbar-group">
-          <button type="button" onClick={() => file.current?.click()}>
-            Import
-          </button>
-          <input
-            ref={file}
-            type="file"
-            accept="application/json,.json"
-            aria-label="Import a graph file"
-            hidden
-            onChange={(e) => void onFile(e)}
-          />
-          <button type="button" disabled title="Export (coming soon)">
-            Export
-          </button>
-        </div>
+          <option value="empty">Empty graph</option>
+          {TEMPLATES.map((t) => (
+            <option key={t.id} value={t.id}>
+              From template: {t.name}
+            </option>
+          ))}
+        </select>
+        <button type="button" onClick={() => setRenaming(true)}>
+          Rename
+        </button>
+        <button type="button" onClick={() => void s.duplicateGraph()}>
+          Duplicate
+        </button>
+        <button type="button" onClick={() => void s.deleteGraph()}>
+          Delete graph
+        </button>
       </div>
+      <div className="toolbar" role="toolbar" aria-label="Editing">
+        <button type="button" disabled={!canUndo} onClick={() => s.undo()} title="Undo (Ctrl+Z)">
+          Undo
+        </button>
+        <button
+          type="button"
+          disabled={!canRedo}
+          onClick={() => s.redo()}
+          title="Redo (Shift+Ctrl+Z)"
+        >
+          Redo
+        </button>
+        <button type="button" onClick={() => file.current?.click()}>
+          Import
+        </button>
+        <input
+          ref={file}
+          type="file"
+          accept="application/json,.json"
+          aria-label="Import a graph file"
+          hidden
+          onChange={(e) => void onFile(e)}
+        />
+        <button type="button" onClick={download}>
+          Export
+        </button>
+        <button
+          type="button"
+          onClick={() => setHelp(true)}
+          title="Keyboard shortcuts (?)"
+          aria-label="Keyboard shortcuts"
+        >
+          ?
+        </button>
+      </div>
+      <span className="muted save-state" aria-live="polite" aria-label="Save state">
+        {s.saveState === 'saving' ? 'Saving…' : s.saveState === 'failed' ? 'Not saved' : 'Saved'}
+      </span>
       <div className="toolbar run-controls" role="toolbar" aria-label="Run controls">
         <button
           type="button"
@@ -98,6 +176,15 @@ export function TopBar() {
           Stop
         </button>
       </div>
+      {help && <ShortcutsDialog onClose={() => setHelp(false)} />}
     </header>
   )
+}
+
+const helpOpeners = new WeakMap<(v: boolean) => void, () => void>()
+/** A stable callback per state setter, so the key handler is not re-bound every render. */
+function openHelp(setHelp: (v: boolean) => void): () => void {
+  let open = helpOpeners.get(setHelp)
+  if (!open) helpOpeners.set(setHelp, (open = () => setHelp(true)))
+  return open
 }

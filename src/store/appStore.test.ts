@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest'
+import type { RuntimeClient } from '../worker/client'
+import { createAppStore, type GraphEntry, type GraphsPort } from './appStore'
+
+/** A runtime client that compiles everything and has no history: enough for editing stories. */
+function fakeClient(): RuntimeClient {
+  let n = 0
+  const request = async (type: string) => {
+    if (type === 'compile') return { ok: true, graphId: `g${++n}`, issues: [] }
+    if (type === 'getHistory') return []
+    return {}
+  }
+  return { request, on: () => () => {}, onBatch: () => () => {} } as unknown as RuntimeClient
+}
+
+function memoryGraphs(): GraphsPort & { rows: Map<string, GraphEntry> } {
+  const rows = new Map<string, GraphEntry>()
+  let t = 0
+  const order = new Map<string, number>()
+  return {
+    rows,
+    list: async () =>
+      [...rows.values()].sort((a, b) => (order.get(b.id) ?? 0) - (order.get(a.id) ?? 0)),
+    save: async (e) => {
+      rows.set(e.id, structuredClone(e))
+      order.set(e.id, ++t)
+    },
+    trust: async (id) => {
+      const r = rows.get(id)
+      if (r) rows.set(id, { ...r, trusted: true })
+    },
+    delete: async (id) => void rows.delete(id),
+  }
+}
+
+const example: GraphEntry = {
+  id: 'ex',
+  name: 'ex',
+  doc: { superstep: 1, name: 'ex', state: [{ name: 'x' }], nodes: [], edges: [] },
+  trusted: true,
+  allowNetwork: false,
+}
+
+async function setup() {
+  const graphs = memoryGraphs()
+  let id = 0
+  const store = createAppStore({
+    client: fakeClient(),
+    sandbox: { setNetwork: async () => {} },
+    graphs,
+    examples: [example],
+    newId: () => `id${++id}`,
+  })
+  await store.getState().init()
+  return { store, graphs }
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 10))
+type Doc = { name: string; nodes: { id: string }[]; edges: unknown[] }
+
+describe('editing a document', () => {
+  it('edits go through applyEdit, are autosaved, and undo/redo walk them back and forth', async () => {
+    const { store, graphs } = await setup()
+    const s = () => store.getState()
+    s().edit({ type: 'addNode', id: 'a' })
+    s().edit({ type: 'addEdge', from: '__start__', to: 'a' })
+    expect((s().doc as Doc).nodes.map((n) => n.id)).toEqual(['a'])
+    expect(s().issues.filter((i) => i.severity === 'error')).toEqual([])
+    await settle()
+    expect((graphs.rows.get('ex')?.doc as Doc).edges).toHaveLength(1)
+
+    s().undo()
+    expect((s().doc as Doc).edges).toHaveLength(0)
+    expect(s().issues.map((i) => i.code)).toContain('UNREACHABLE_NODE')
+    s().undo()
+    expect((s().doc as Doc).nodes).toHaveLength(0)
+    s().redo()
+    s().redo()
+    expect((s().doc as Doc).edges).toHaveLength(1)
+    await settle()
+    expect((graphs.rows.get('ex')?.doc as Doc).edges).toHaveLength(1)
+  })
+
+  it('a refused edit changes nothing and says why', async () => {
+    const { store } = await setup()
+    const before = store.getState().doc
+    store.getState().edit({ type: 'addNode', id: 'x' }) // a field is named x
+    expect(store.getState().doc).toBe(before)
+    expect(store.getState().editError).toMatch(/x/)
+  })
+
+  it('opening another graph is not an edit: undo does not cross documents', async () => {
+    const { store } = await setup()
+    store.getState().edit({ type: 'addNode', id: 'a' })
+    await store.getState().newGraph(undefined, 'second')
+    store.getState().undo()
+    expect((store.getState().doc as Doc).name).toBe('second')
+  })
+})
+
+describe('documents', () => {
+  it('an import that fails validation shows its problems and changes nothing', async () => {
+    const { store, graphs } = await setup()
+    const bad = {
+      superstep: 1,
+      name: 'bad',
+      state: [],
+      nodes: [{ id: 'a', code: '(s) =>' }],
+      edges: [],
+    }
+    await store.getState().importDocument(JSON.stringify(bad), 'bad.json')
+    expect(store.getState().importProblems?.issues.map((i) => i.code)).toContain('CODE_SYNTAX')
+    expect(graphs.rows.size).toBe(1)
+    expect(store.getState().current?.id).toBe('ex')
+  })
+
+  it('a valid import is saved untrusted and exports back byte for byte', async () => {
+    const { store } = await setup()
+    const doc = { superstep: 1, name: 'mine', state: [], nodes: [], edges: [] }
+    await store.getState().importDocument(JSON.stringify(doc), 'mine.json')
+    expect(store.getState().current).toMatchObject({ name: 'mine', trusted: false })
+    expect(store.getState().graphId).toBeNull()
+    const out = store.getState().exportCurrent()
+    expect(out?.fileName).toBe('mine.superstep.json')
+    expect(JSON.parse(out?.text ?? '')).toEqual(doc)
+  })
+
+  it('rename, duplicate, delete and undo the delete', async () => {
+    const { store, graphs } = await setup()
+    await store.getState().renameGraph('renamed')
+    await settle()
+    expect(graphs.rows.get('ex')?.name).toBe('renamed')
+    await store.getState().duplicateGraph()
+    expect(store.getState().current?.name).toBe('renamed copy')
+    const copyId = store.getState().current?.id as string
+    await store.getState().deleteGraph()
+    expect(graphs.rows.has(copyId)).toBe(false)
+    await store.getState().restoreDeleted()
+    expect(graphs.rows.has(copyId)).toBe(true)
+    expect(store.getState().current?.id).toBe(copyId)
+  })
+})

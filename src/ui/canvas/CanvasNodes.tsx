@@ -1,0 +1,191 @@
+import { Handle, Position, type NodeProps } from '@xyflow/react'
+import { memo, useContext, useState, type KeyboardEvent } from 'react'
+import { CanvasActionsContext } from './canvasActions'
+import type { IssueBadge, MarkerFlowNode, StepFlowNode, TerminalFlowNode } from './flowTypes'
+import { describeBadge } from './issueTargets'
+import { useNodeOverlay, type NodeOverlay } from './overlay'
+
+/** A node's issue badge: the count, red for errors, amber for warnings only; messages as title. */
+export function IssueBadgeView({ badge }: { badge: IssueBadge | undefined }) {
+  if (!badge) return null
+  const severity = badge.errors ? 'error' : 'warning'
+  return (
+    <span
+      className={`ss-issues ss-issues-${severity}`}
+      title={badge.title}
+      aria-label={`${describeBadge(badge)}: ${badge.title}`}
+    >
+      {badge.errors + badge.warnings}
+    </span>
+  )
+}
+
+function overlayClass(o: NodeOverlay): string {
+  return `${o.ran ? ' ss-ran' : ''}${o.next ? ' ss-next' : ''}`
+}
+
+function StepBadge({ o }: { o: NodeOverlay }) {
+  if (o.badge === undefined) return null
+  return (
+    <span className="ss-step-badge" aria-label={`Step ${o.badge}`} title={`Super-step ${o.badge}`}>
+      {o.badge}
+    </span>
+  )
+}
+
+/** A document node: its id (double-click to rename), kind markers, issues and run state. */
+export const StepNode = memo(function StepNode({
+  data,
+  selected,
+  sourcePosition = Position.Right,
+  targetPosition = Position.Left,
+}: NodeProps<StepFlowNode>) {
+  const o = useNodeOverlay(data.docId)
+  const [editing, setEditing] = useState(false)
+  const kind = data.hitl ? ' ss-hitl' : ''
+  const severity = data.issues ? (data.issues.errors ? ' ss-has-error' : ' ss-has-warning') : ''
+  return (
+    <div
+      className={`ss-node ss-step${kind}${severity}${overlayClass(o)}${selected ? ' ss-selected' : ''}`}
+    >
+      <Handle type="target" position={targetPosition} aria-label={`Connect into ${data.docId}`} />
+      <span className="ss-kind" aria-hidden="true" title="Code node">
+        ƒ
+      </span>
+      {editing ? (
+        <RenameInput id={data.docId} onDone={() => setEditing(false)} />
+      ) : (
+        <span
+          className="ss-label"
+          title="Double-click to rename"
+          onDoubleClick={(e) => {
+            e.stopPropagation()
+            setEditing(true)
+          }}
+        >
+          {data.docId}
+        </span>
+      )}
+      {data.hitl && (
+        <span
+          className="ss-tag ss-hitl-marker"
+          role="img"
+          aria-label="Human in the loop"
+          title="Human in the loop: the code calls interrupt()"
+        >
+          interrupt
+        </span>
+      )}
+      {data.command && (
+        <span className="ss-tag" title="Returns Command({ goto }): see the dotted edges">
+          goto
+        </span>
+      )}
+      {data.defer && (
+        <span className="ss-tag" title="Deferred: runs when the rest of the graph has finished">
+          defer
+        </span>
+      )}
+      <IssueBadgeView badge={data.issues} />
+      <StepBadge o={o} />
+      <Handle type="source" position={sourcePosition} aria-label={`Connect from ${data.docId}`} />
+    </div>
+  )
+})
+
+function RenameInput({ id, onDone }: { id: string; onDone: () => void }) {
+  const actions = useContext(CanvasActionsContext)
+  const [value, setValue] = useState(id)
+  const [error, setError] = useState<string | null>(null)
+  const commit = () => {
+    const problem = actions.rename(id, value.trim())
+    if (problem) setError(problem)
+    else onDone()
+  }
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    e.stopPropagation()
+    if (e.key === 'Enter') commit()
+    if (e.key === 'Escape') onDone()
+  }
+  return (
+    <span className="ss-rename nodrag nopan">
+      <input
+        aria-label="Node name"
+        aria-invalid={error ? true : undefined}
+        value={value}
+        autoFocus
+        spellCheck={false}
+        onChange={(e) => {
+          setValue(e.target.value)
+          setError(null)
+        }}
+        onKeyDown={onKeyDown}
+        onBlur={onDone}
+      />
+      {error && (
+        <span className="ss-rename-error" role="alert">
+          {error}
+        </span>
+      )}
+    </span>
+  )
+}
+
+/** START or END: a pill with one handle in use (the other stays for invalid edges to land). */
+export const TerminalNode = memo(function TerminalNode({
+  data,
+  selected,
+  sourcePosition = Position.Right,
+  targetPosition = Position.Left,
+}: NodeProps<TerminalFlowNode>) {
+  const start = data.kind === 'start'
+  const o = useNodeOverlay(start ? '__start__' : '__end__')
+  return (
+    <div className={`ss-node ss-terminal${overlayClass(o)}${selected ? ' ss-selected' : ''}`}>
+      <Handle
+        type="target"
+        position={targetPosition}
+        isConnectable={!start}
+        className={start ? 'ss-handle-unused' : undefined}
+        aria-label={start ? undefined : 'Connect into END'}
+      />
+      <span className="ss-label">{start ? 'START' : 'END'}</span>
+      <IssueBadgeView badge={data.issues} />
+      <Handle
+        type="source"
+        position={sourcePosition}
+        isConnectable={start}
+        className={start ? undefined : 'ss-handle-unused'}
+        aria-label={start ? 'Connect from START' : undefined}
+      />
+    </div>
+  )
+})
+
+/** A join marker, the "any node" marker of a branch without paths, or a missing node. */
+export const MarkerNode = memo(function MarkerNode({ data, selected }: NodeProps<MarkerFlowNode>) {
+  return (
+    <div
+      className={`ss-marker ss-marker-${data.kind}${selected ? ' ss-selected' : ''}`}
+      title={data.label}
+    >
+      <Handle
+        type="target"
+        position={Position.Left}
+        isConnectable={false}
+        className="ss-handle-center"
+      />
+      {data.kind !== 'join' && <span className="ss-label">{data.label}</span>}
+      <IssueBadgeView badge={data.issues} />
+      <Handle
+        type="source"
+        position={Position.Right}
+        isConnectable={false}
+        className="ss-handle-center"
+      />
+    </div>
+  )
+})
+
+/** Module scope: a new object per render would remount every node (NOTES.md). */
+export const nodeTypes = { step: StepNode, terminal: TerminalNode, marker: MarkerNode }

@@ -1,0 +1,255 @@
+import '@xyflow/react/dist/style.css'
+import './canvas.css'
+import {
+  Background,
+  Controls,
+  MiniMap,
+  Panel,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+  type Connection,
+  type EdgeChange,
+  type IsValidConnection,
+  type NodeChange,
+  type OnNodeDrag,
+} from '@xyflow/react'
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type MouseEvent } from 'react'
+import type { GraphEdit, XY } from '../../core/graph/edits'
+import type { GraphIssue } from '../../core/graph/issues'
+import type { GraphSpec } from '../../core/graph/schema'
+import { CanvasActionsContext, type CanvasActions } from './canvasActions'
+import { edgeTypes } from './CanvasEdge'
+import { nodeTypes } from './CanvasNodes'
+import { CanvasToolbar } from './CanvasToolbar'
+import { createDecorator, createFlowCache, type Size } from './decorate'
+import {
+  GRID,
+  type CanvasSelection,
+  type Direction,
+  type FlowEdge,
+  type FlowNode,
+} from './flowTypes'
+import {
+  addNodeEdit,
+  applySelectChanges,
+  canConnect,
+  connectEdit,
+  joinSources,
+  joinTargets,
+  moveEdit,
+  nodeNameError,
+} from './interactions'
+import { autoLayoutEdit } from './layout'
+import { OverlayContext, createOverlayStore, type RunOverlay } from './overlay'
+import { useCanvasKeys, type CanvasKeyState } from './useCanvasKeys'
+
+/** Props of `GraphCanvas`: the document in, every change out as a `GraphEdit`. */
+export interface GraphCanvasProps {
+  doc: GraphSpec
+  issues: GraphIssue[]
+  /** Every change to the document goes out as one edit (a drag: one `moveNodes` at the end). */
+  onEdit(edit: GraphEdit): void
+  /** Node ids and edge ids as described in `flowTypes.ts` (e.g. `e:3`, `j:3:a`, `b:1:again`). */
+  selection: CanvasSelection
+  onSelect(selection: CanvasSelection): void
+  /** Run state drawn on top (ran: lit, next: outlined, badges: step number), by node id. */
+  runOverlay?: RunOverlay
+  colorMode?: 'light' | 'dark' | 'system'
+  /** Show the canvas's own toolbar (default true); off when the app's top bar has the actions. */
+  toolbar?: boolean
+}
+
+/** Above this many nodes only the elements in view are rendered. */
+export const VISIBLE_ONLY_ABOVE = 500
+
+const SNAP: [number, number] = [GRID, GRID]
+const FIT = { padding: 0.15, maxZoom: 1, minZoom: 0.5 }
+const MULTI_SELECT = ['Shift', 'Meta', 'Control']
+const nodeColor = (n: FlowNode) =>
+  n.type === 'terminal'
+    ? 'var(--ss-terminal)'
+    : n.type === 'marker'
+      ? 'transparent'
+      : 'var(--ss-node-border)'
+
+/**
+ * The graph canvas: a controlled, presentational view of one document (React Flow 12).
+ * Positions during a drag stay local; the document only changes through `onEdit`.
+ */
+export function GraphCanvas(props: GraphCanvasProps) {
+  return (
+    <ReactFlowProvider>
+      <CanvasView {...props} />
+    </ReactFlowProvider>
+  )
+}
+
+function CanvasView(props: GraphCanvasProps) {
+  const { doc, issues, selection, runOverlay, colorMode = 'system', toolbar = true } = props
+  const { screenToFlowPosition, fitView } = useReactFlow<FlowNode, FlowEdge>()
+  const [direction, setDirection] = useState<Direction>('LR')
+  const [cache] = useState(createFlowCache)
+  const [decorator] = useState(createDecorator)
+  const [overlay] = useState(createOverlayStore)
+  const [sizes, setSizes] = useState<ReadonlyMap<string, Size>>(() => new Map())
+  const [drag, setDrag] = useState<ReadonlyMap<string, XY> | null>(null)
+  const root = useRef<HTMLDivElement>(null)
+
+  const flow = useMemo(() => cache.derive(doc, issues, direction), [cache, doc, issues, direction])
+  const selectedNodes = useMemo(() => new Set(selection.nodes), [selection.nodes])
+  const selectedEdges = useMemo(() => new Set(selection.edges), [selection.edges])
+  const nodes = useMemo(
+    () => decorator.nodes(flow.nodes, selectedNodes, drag, sizes),
+    [decorator, flow.nodes, selectedNodes, drag, sizes],
+  )
+  const edges = useMemo(
+    () => decorator.edges(flow.edges, selectedEdges),
+    [decorator, flow.edges, selectedEdges],
+  )
+
+  // Handlers read the latest props through a ref, so they never change identity.
+  const latest = useRef<CanvasKeyState>(props)
+  const pending = useRef<{ base: CanvasSelection; next: CanvasSelection } | null>(null)
+  useLayoutEffect(() => {
+    latest.current = props
+    pending.current = null
+  })
+  useLayoutEffect(() => overlay.set(runOverlay), [overlay, runOverlay])
+  useCanvasKeys(root, latest)
+
+  // React Flow reports node and edge selection in two calls; merge them into one selection.
+  const changeSelection = useCallback((f: (s: CanvasSelection) => CanvasSelection) => {
+    const { selection: base, onSelect } = latest.current
+    const current = pending.current?.base === base ? pending.current.next : base
+    const next = f(current)
+    if (same(next.nodes, current.nodes) && same(next.edges, current.edges)) return
+    pending.current = { base, next }
+    onSelect(next)
+  }, [])
+
+  const onNodesChange = useCallback(
+    (changes: NodeChange<FlowNode>[]) => {
+      let measured: Map<string, Size> | null = null
+      let moved: Map<string, XY> | null = null
+      for (const c of changes) {
+        if (c.type === 'dimensions' && c.dimensions) {
+          ;(measured ??= new Map()).set(c.id, c.dimensions)
+        } else if (c.type === 'position' && c.dragging && c.position) {
+          ;(moved ??= new Map()).set(c.id, c.position)
+        }
+      }
+      if (measured) setSizes((prev) => new Map([...prev, ...(measured ?? [])]))
+      if (moved) setDrag((prev) => new Map([...(prev ?? []), ...(moved ?? [])]))
+      if (changes.some((c) => c.type === 'select'))
+        changeSelection((s) => ({ ...s, nodes: applySelectChanges(s.nodes, changes) }))
+    },
+    [changeSelection],
+  )
+  const onEdgesChange = useCallback(
+    (changes: EdgeChange<FlowEdge>[]) => {
+      if (changes.some((c) => c.type === 'select'))
+        changeSelection((s) => ({ ...s, edges: applySelectChanges(s.edges, changes) }))
+    },
+    [changeSelection],
+  )
+  const onNodeDragStop: OnNodeDrag<FlowNode> = useCallback((_event, _node, dragged) => {
+    const edit = moveEdit(latest.current.doc, dragged)
+    setDrag(null)
+    if (edit) latest.current.onEdit(edit)
+  }, [])
+  const onConnect = useCallback((c: Connection) => {
+    const edit = connectEdit(latest.current.doc, c.source, c.target)
+    if (edit) latest.current.onEdit(edit)
+  }, [])
+  const isValidConnection: IsValidConnection<FlowEdge> = useCallback(
+    (c) => canConnect(latest.current.doc, c.source, c.target),
+    [],
+  )
+  const onDoubleClick = useCallback(
+    (e: MouseEvent) => {
+      if (!(e.target instanceof Element) || !e.target.classList.contains('react-flow__pane')) return
+      const at = screenToFlowPosition({ x: e.clientX, y: e.clientY })
+      latest.current.onEdit(addNodeEdit(latest.current.doc, at))
+    },
+    [screenToFlowPosition],
+  )
+  const actions = useMemo<CanvasActions>(
+    () => ({
+      rename(from, to) {
+        const { doc: current, onEdit } = latest.current
+        const error = nodeNameError(current, from, to)
+        if (error === null && to !== from) onEdit({ type: 'renameNode', from, to })
+        return error
+      },
+    }),
+    [],
+  )
+
+  const addNodeInView = () => {
+    const box = root.current?.getBoundingClientRect()
+    const centre = box
+      ? { x: box.left + box.width / 2, y: box.top + box.height / 2 }
+      : { x: 0, y: 0 }
+    props.onEdit(addNodeEdit(doc, screenToFlowPosition(centre)))
+  }
+  const sources = joinSources(doc, selection)
+  const big = flow.nodes.length > VISIBLE_ONLY_ABOVE
+
+  return (
+    <div ref={root} className="ss-canvas" onDoubleClick={onDoubleClick}>
+      <OverlayContext.Provider value={overlay}>
+        <CanvasActionsContext.Provider value={actions}>
+          <ReactFlow<FlowNode, FlowEdge>
+            nodes={nodes}
+            edges={edges}
+            nodeTypes={nodeTypes}
+            edgeTypes={edgeTypes}
+            onNodesChange={onNodesChange}
+            onEdgesChange={onEdgesChange}
+            onNodeDragStop={onNodeDragStop}
+            onConnect={onConnect}
+            isValidConnection={isValidConnection}
+            colorMode={colorMode}
+            snapToGrid
+            snapGrid={SNAP}
+            deleteKeyCode={null}
+            multiSelectionKeyCode={MULTI_SELECT}
+            zoomOnDoubleClick={false}
+            onlyRenderVisibleElements={big}
+            defaultMarkerColor={null}
+            fitView
+            fitViewOptions={FIT}
+            minZoom={0.1}
+            aria-label="Graph canvas"
+          >
+            <Background gap={GRID * 2} />
+            <Controls showFitView={false} showInteractive={false} aria-label="Zoom" />
+            <MiniMap pannable zoomable ariaLabel="Mini map" nodeColor={nodeColor} />
+            {toolbar && (
+              <Panel position="top-left">
+                <CanvasToolbar
+                  onAddNode={addNodeInView}
+                  onAutoLayout={() => {
+                    props.onEdit(autoLayoutEdit(doc, direction))
+                    void fitView(FIT)
+                  }}
+                  direction={direction}
+                  onDirection={setDirection}
+                  onFitView={() => void fitView(FIT)}
+                  joinSources={sources}
+                  joinTargets={sources.length >= 2 ? joinTargets(doc, sources) : []}
+                  onJoin={(to) => props.onEdit({ type: 'addJoin', from: sources, to })}
+                />
+              </Panel>
+            )}
+          </ReactFlow>
+        </CanvasActionsContext.Provider>
+      </OverlayContext.Provider>
+    </div>
+  )
+}
+
+function same(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i])
+}

@@ -1,0 +1,314 @@
+import { Position } from '@xyflow/react'
+import type { XY } from '../../core/graph/edits'
+import type { GraphIssue } from '../../core/graph/issues'
+import type { GraphSpec } from '../../core/graph/schema'
+import { usesInterrupt } from '../../core/graph/checks'
+import { branchTargets } from '../../core/graph/wiring'
+import {
+  END_ID,
+  MARKER,
+  NODE_H,
+  NODE_W,
+  START_ID,
+  anyEdgeId,
+  anyNodeId,
+  endsEdgeId,
+  fixedEdgeId,
+  joinInEdgeId,
+  joinNodeId,
+  joinOutEdgeId,
+  missingNodeId,
+  pathEdgeId,
+  snap,
+  type Direction,
+  type EdgeKind,
+  type Flow,
+  type FlowEdge,
+  type FlowNode,
+  type IssueBadge,
+} from './flowTypes'
+import { issueBadges } from './issueTargets'
+import { layoutPositions } from './layout'
+
+const interruptByCode = new Map<string, boolean>()
+
+/**
+ * The code calls `interrupt(...)`: the node pauses for a human. `usesInterrupt` parses the
+ * code, so results are cached by code string (deriving a 1,000-node graph on every edit).
+ */
+export function callsInterrupt(code: string): boolean {
+  let hit = interruptByCode.get(code)
+  if (hit === undefined) {
+    if (interruptByCode.size > 5000) interruptByCode.clear()
+    hit = usesInterrupt(code)
+    interruptByCode.set(code, hit)
+  }
+  return hit
+}
+
+/** Options of `toFlow`. */
+export interface ToFlowOptions {
+  /** Handle sides and the layout of nodes without a position; default left to right. */
+  direction?: Direction
+}
+
+const ARROW = { type: 'arrowclosed', width: 16, height: 16 } as const
+
+/**
+ * The React Flow picture of a document, pure and deterministic: START and END, one node per
+ * document node at its `position` (nodes without one are laid out, see `layoutPositions`),
+ * fixed edges, one dashed edge per branch path (a branch without `paths` points to an "any
+ * node" marker), dotted `ends` edges, joins through a small marker, and issue badges. Names
+ * that are not nodes get a "missing" node so the error shows where the edge points. Element
+ * ids are described in `flowTypes.ts`.
+ */
+export function toFlow(
+  doc: GraphSpec,
+  issues: readonly GraphIssue[],
+  options: ToFlowOptions = {},
+): Flow {
+  const direction = options.direction ?? 'LR'
+  const lr = direction === 'LR'
+  const sourcePosition = lr ? Position.Right : Position.Bottom
+  const targetPosition = lr ? Position.Left : Position.Top
+
+  const taken = new Set([START_ID, END_ID])
+  const nodeFlowIds = doc.nodes.map((n, i) => {
+    const id = taken.has(n.id) ? `dup:${i}` : n.id
+    taken.add(id)
+    return id
+  })
+  const firstFlowId = new Map<string, string>()
+  doc.nodes.forEach((n, i) => {
+    if (!firstFlowId.has(n.id) && nodeFlowIds[i] === n.id) firstFlowId.set(n.id, n.id)
+  })
+  const badges = issueBadges(doc, issues, nodeFlowIds)
+  const issuesOf = (id: string): { issues?: IssueBadge } => {
+    const badge = badges.get(id)
+    return badge ? { issues: badge } : {}
+  }
+
+  const branchSources = new Set(doc.branches?.map((b) => b.from))
+  const laidOut = doc.nodes.some((n) => !n.position) ? layoutPositions(doc, direction) : null
+  const pos = new Map<string, XY>()
+  const nodes: FlowNode[] = []
+  doc.nodes.forEach((n, i) => {
+    const id = nodeFlowIds[i] as string
+    const position = n.position ?? laidOut?.get(n.id) ?? { x: 0, y: 0 }
+    pos.set(id, position)
+    nodes.push({
+      id,
+      type: 'step',
+      position: { x: position.x, y: position.y },
+      data: {
+        kind: 'step',
+        docId: n.id,
+        index: i,
+        hitl: callsInterrupt(n.code),
+        command: (n.ends?.length ?? 0) > 0,
+        defer: n.defer === true,
+        branch: branchSources.has(n.id),
+        ...issuesOf(id),
+      },
+      ariaLabel: `Node ${n.id}`,
+      domAttributes: dataNodeId(id),
+      sourcePosition,
+      targetPosition,
+    })
+  })
+
+  // START and END sit before the first and after the last node, level with their neighbours.
+  const points = [...pos.values()]
+  const along = (p: XY) => (lr ? p.x : p.y)
+  const min = points.length ? Math.min(...points.map(along)) : 0
+  const max = points.length ? Math.max(...points.map(along)) : 0
+  const step = (lr ? NODE_W : NODE_H) + 90
+  const neighbours = (end: 'from' | 'to', terminal: string) =>
+    doc.edges.flatMap((e) =>
+      end === 'to' ? (e.from === terminal ? [e.to] : []) : e.to === terminal ? [e.from].flat() : [],
+    )
+  const level = (ids: string[]) => {
+    const ps = ids.flatMap((id) => {
+      const p = pos.get(firstFlowId.get(id) ?? '')
+      return p ? [lr ? p.y : p.x] : []
+    })
+    if (ps.length) return snap(ps.reduce((a, b) => a + b, 0) / ps.length)
+    return points.length ? Math.min(...points.map((p) => (lr ? p.y : p.x))) : 0
+  }
+  const endTargets = [
+    ...neighbours('from', END_ID),
+    ...(doc.branches ?? []).flatMap((b) =>
+      branchTargets(b.paths).some(([, t]) => t === END_ID) ? [b.from] : [],
+    ),
+  ]
+  const place = (a: number, b: number): XY => (lr ? { x: a, y: b } : { x: b, y: a })
+  pos.set(START_ID, place(points.length ? snap(min - step) : 0, level(neighbours('to', START_ID))))
+  pos.set(END_ID, place(points.length ? snap(max + step) : step * 2, level(endTargets)))
+  for (const [id, kind] of [
+    [START_ID, 'start'],
+    [END_ID, 'end'],
+  ] as const) {
+    nodes.push({
+      id,
+      type: 'terminal',
+      position: pos.get(id) as XY,
+      data: { kind, ...issuesOf(id) },
+      ariaLabel: kind === 'start' ? 'START' : 'END',
+      domAttributes: dataNodeId(id),
+      deletable: false,
+      draggable: false,
+      sourcePosition,
+      targetPosition,
+    })
+  }
+
+  const offset = (from: XY, a: number, b: number): XY =>
+    place(along(from) + a, (lr ? from.y : from.x) + b)
+  const missing = (name: string, near: string | undefined, before: boolean): string => {
+    const id = missingNodeId(name)
+    if (pos.has(id)) return id
+    const p = offset(pos.get(near ?? '') ?? { x: 0, y: 0 }, before ? -step : step, 60)
+    pos.set(id, p)
+    nodes.push(marker(id, 'missing', name, p, `Missing node ${name}`, issuesOf(id)))
+    return id
+  }
+  const resolve = (name: string, near: string | undefined, before: boolean): string =>
+    name === START_ID || name === END_ID
+      ? name
+      : (firstFlowId.get(name) ?? missing(name, near, before))
+
+  const edges: FlowEdge[] = []
+  const edge = (
+    id: string,
+    source: string,
+    target: string,
+    kind: EdgeKind,
+    aria: string,
+    label?: string,
+  ) => {
+    edges.push({
+      id,
+      type: 'graph',
+      source,
+      target,
+      data: label === undefined ? { kind, ...issuesOf(id) } : { kind, label, ...issuesOf(id) },
+      ariaLabel: aria,
+      className: `ss-edge ss-edge-${kind}`,
+      ...(kind === 'join-in' ? {} : { markerEnd: ARROW }),
+    })
+  }
+
+  doc.edges.forEach((e, i) => {
+    if (!Array.isArray(e.from)) {
+      const source = resolve(e.from, firstFlowId.get(e.to), true)
+      edge(
+        fixedEdgeId(i),
+        source,
+        resolve(e.to, source, false),
+        'fixed',
+        `Edge ${e.from} → ${e.to}`,
+      )
+      return
+    }
+    const sources = [...new Set(e.from)].map(
+      (s) => [s, resolve(s, firstFlowId.get(e.to), true)] as const,
+    )
+    const target = resolve(e.to, sources[0]?.[1], false)
+    const p = joinMarkerPosition(
+      sources.flatMap(([, id]) => pos.get(id) ?? []),
+      pos.get(target),
+      lr,
+    )
+    const joinId = joinNodeId(i)
+    pos.set(joinId, p)
+    nodes.push(marker(joinId, 'join', 'join', p, `Join → ${e.to}`, issuesOf(joinId), true))
+    for (const [name, id] of sources)
+      edge(joinInEdgeId(i, name), id, joinId, 'join-in', `Join source ${name} → ${e.to}`)
+    edge(joinOutEdgeId(i), joinId, target, 'join-out', `Join [${e.from.join(', ')}] → ${e.to}`)
+  })
+
+  doc.branches?.forEach((b, i) => {
+    const source = resolve(b.from, undefined, true)
+    if (!b.paths) {
+      const anyId = anyNodeId(i)
+      const p = offset(pos.get(source) ?? { x: 0, y: 0 }, step, -60)
+      pos.set(anyId, p)
+      nodes.push(marker(anyId, 'any', 'any node', p, 'Any node', issuesOf(anyId)))
+      edge(anyEdgeId(i), source, anyId, 'any', `Path any: ${b.from} → any node`, 'any')
+      return
+    }
+    const seen = new Set<string>()
+    for (const [key, to] of branchTargets(b.paths)) {
+      if (seen.has(key)) continue
+      seen.add(key)
+      edge(
+        pathEdgeId(i, key),
+        source,
+        resolve(to, source, false),
+        'branch',
+        `Path ${key}: ${b.from} → ${to}`,
+        key,
+      )
+    }
+  })
+
+  doc.nodes.forEach((n, i) => {
+    const source = nodeFlowIds[i] as string
+    for (const to of new Set(n.ends ?? [])) {
+      edge(
+        endsEdgeId(source, to),
+        source,
+        resolve(to, source, false),
+        'ends',
+        `Command goto: ${n.id} → ${to}`,
+      )
+    }
+  })
+
+  return { nodes, edges }
+}
+
+/**
+ * A join marker sits halfway between the sources' far side and the target's near side,
+ * level with the target (or with the sources' middle when there is no target).
+ */
+function joinMarkerPosition(sources: XY[], target: XY | undefined, lr: boolean): XY {
+  const size = lr ? NODE_W : NODE_H
+  const cross = (lr ? NODE_H : NODE_W) / 2
+  const along = (p: XY) => (lr ? p.x : p.y)
+  const across = (p: XY) => (lr ? p.y : p.x)
+  const far = sources.length ? Math.max(...sources.map(along)) + size : 0
+  const near = target ? along(target) : far + 90
+  const middle = sources.length ? sources.reduce((a, p) => a + across(p), 0) / sources.length : 0
+  const a = (far + near) / 2 - MARKER / 2
+  const b = (target ? across(target) : middle) + cross - MARKER / 2
+  return lr ? { x: snap(a), y: snap(b) } : { x: snap(b), y: snap(a) }
+}
+
+function marker(
+  id: string,
+  kind: 'join' | 'any' | 'missing',
+  label: string,
+  position: XY,
+  ariaLabel: string,
+  issues: { issues?: IssueBadge },
+  selectable = false,
+): FlowNode {
+  return {
+    id,
+    type: 'marker',
+    position,
+    data: { kind, label, ...issues },
+    ariaLabel,
+    domAttributes: dataNodeId(id),
+    draggable: false,
+    connectable: false,
+    selectable,
+    deletable: selectable,
+  }
+}
+
+/** `data-node-id` on the node's element (React Flow's type has no data-* keys). */
+function dataNodeId(id: string): FlowNode['domAttributes'] {
+  return { 'data-node-id': id } as FlowNode['domAttributes']
+}

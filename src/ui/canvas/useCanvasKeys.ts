@@ -1,0 +1,67 @@
+import { useEffect, useRef, type RefObject } from 'react'
+import type { GraphEdit } from '../../core/graph/edits'
+import type { GraphSpec } from '../../core/graph/schema'
+import type { CanvasSelection } from './flowTypes'
+import { copySelection, deletionEdits, pasteEdit, type CanvasClipboard } from './interactions'
+
+/** What the keyboard needs to read at the time of the key press. */
+export interface CanvasKeyState {
+  doc: GraphSpec
+  selection: CanvasSelection
+  onEdit(edit: GraphEdit): void
+  onSelect(selection: CanvasSelection): void
+}
+
+const isTyping = (t: EventTarget | null) =>
+  t instanceof HTMLElement &&
+  (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))
+
+/**
+ * Delete/Backspace, Ctrl/Cmd+C, Ctrl/Cmd+V and Escape for the canvas. They act when focus is
+ * in the canvas, or when the last pointer press was in it (a press on the pane does not move
+ * focus), never while typing in a field.
+ */
+export function useCanvasKeys(
+  root: RefObject<HTMLElement | null>,
+  state: RefObject<CanvasKeyState>,
+) {
+  const clipboard = useRef<CanvasClipboard | null>(null)
+  useEffect(() => {
+    let active = false
+    const onPointerDown = (e: PointerEvent) => {
+      active = !!root.current && e.target instanceof Node && root.current.contains(e.target)
+    }
+    const onKeyDown = (e: KeyboardEvent) => {
+      const el = root.current
+      if (!el || isTyping(e.target) || e.defaultPrevented) return
+      const focusInside =
+        document.activeElement instanceof Node && el.contains(document.activeElement)
+      const focusFree = document.activeElement === document.body || document.activeElement === null
+      if (!focusInside && !(active && focusFree)) return
+      const { doc, selection, onEdit, onSelect } = state.current
+      const mod = e.ctrlKey || e.metaKey
+      if (e.key === 'Delete' || e.key === 'Backspace') {
+        const edits = deletionEdits(doc, selection)
+        if (!edits.length) return
+        e.preventDefault()
+        for (const edit of edits) onEdit(edit)
+        onSelect({ nodes: [], edges: [] })
+      } else if (mod && e.key.toLowerCase() === 'c') {
+        const clip = copySelection(doc, selection)
+        if (clip) clipboard.current = clip
+      } else if (mod && e.key.toLowerCase() === 'v') {
+        if (!clipboard.current) return
+        e.preventDefault()
+        onEdit(pasteEdit(clipboard.current))
+      } else if (e.key === 'Escape' && (selection.nodes.length || selection.edges.length)) {
+        onSelect({ nodes: [], edges: [] })
+      }
+    }
+    document.addEventListener('pointerdown', onPointerDown, true)
+    document.addEventListener('keydown', onKeyDown)
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown, true)
+      document.removeEventListener('keydown', onKeyDown)
+    }
+  }, [root, state])
+}

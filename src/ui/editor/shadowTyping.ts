@@ -1,0 +1,202 @@
+import type * as Monaco from 'monaco-editor'
+import {
+  flattenMessage,
+  symbolEntries,
+  toCodeSpan,
+  wrapCode,
+  type ShadowText,
+  type TsCompletionEntry,
+} from './shadow'
+
+type MonacoApi = typeof Monaco
+type Model = Monaco.editor.ITextModel
+
+/** The hidden, typed twin of a visible code model (see shadow.ts). */
+interface Shadow {
+  model: Model
+  wrapped: ShadowText
+}
+
+const shadows = new Map<string, Shadow>()
+const DIAGNOSTICS_DELAY_MS = 250
+
+/**
+ * Gives `visible` a hidden shadow model typed as `contextType`, kept in step with every
+ * edit, and marks the syntax errors the TypeScript worker finds in it on `visible`.
+ * Returns a function that changes the context type, and the disposable.
+ */
+export function attachShadow(
+  monaco: MonacoApi,
+  visible: Model,
+  contextType: string,
+): { setContextType(type: string): void; dispose(): void } {
+  let type = contextType
+  const uri = visible.uri.with({ path: visible.uri.path.replace(/\.js$/, '') + '.typed.js' })
+  // Not 'javascript': the built-in language features must leave the shadow alone.
+  const model = monaco.editor.createModel('', 'plaintext', uri)
+  const shadow: Shadow = { model, wrapped: wrapCode('', type) }
+  shadows.set(visible.uri.toString(), shadow)
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const sync = () => {
+    shadow.wrapped = wrapCode(visible.getValue(), type)
+    model.setValue(shadow.wrapped.text)
+    clearTimeout(timer)
+    timer = setTimeout(() => void markSyntax(monaco, visible, shadow), DIAGNOSTICS_DELAY_MS)
+  }
+  sync()
+  const listener = visible.onDidChangeContent(sync)
+  let disposed = false
+  const dispose = () => {
+    if (disposed) return
+    disposed = true
+    clearTimeout(timer)
+    listener.dispose()
+    willDispose.dispose()
+    shadows.delete(visible.uri.toString())
+    model.dispose()
+  }
+  const willDispose = visible.onWillDispose(dispose)
+  return {
+    setContextType(next) {
+      if (next === type) return
+      type = next
+      sync()
+    },
+    dispose,
+  }
+}
+
+async function shadowWorker(monaco: MonacoApi, shadow: Shadow) {
+  const getWorker = await monaco.typescript.getJavaScriptWorker()
+  return getWorker(shadow.model.uri)
+}
+
+async function markSyntax(monaco: MonacoApi, visible: Model, shadow: Shadow) {
+  if (shadow.model.isDisposed()) return
+  const worker = await shadowWorker(monaco, shadow)
+  const diagnostics = await worker.getSyntacticDiagnostics(shadow.model.uri.toString())
+  if (visible.isDisposed() || shadow.model.isDisposed()) return
+  const length = visible.getValueLength()
+  const markers = diagnostics.map((d): Monaco.editor.IMarkerData => {
+    const span = toCodeSpan(d.start ?? 0, d.length ?? 0, shadow.wrapped.prefixLength, length)
+    const from = visible.getPositionAt(span.start)
+    const to = visible.getPositionAt(span.end)
+    return {
+      severity: monaco.MarkerSeverity.Error,
+      message: flattenMessage(d.messageText),
+      startLineNumber: from.lineNumber,
+      startColumn: from.column,
+      endLineNumber: to.lineNumber,
+      endColumn: to.column,
+      code: String(d.code),
+    }
+  })
+  monaco.editor.setModelMarkers(visible, 'javascript', markers)
+}
+
+interface Parts {
+  text: string
+}
+const joinParts = (parts: readonly Parts[] | undefined) => (parts ?? []).map((p) => p.text).join('')
+
+/** Completion and hover for every shadowed JavaScript model, answered from its shadow. */
+export function registerShadowProviders(monaco: MonacoApi): void {
+  const { languages } = monaco
+  const kindOf = (kind: string): Monaco.languages.CompletionItemKind => {
+    const k = languages.CompletionItemKind
+    const table: Record<string, Monaco.languages.CompletionItemKind> = {
+      property: k.Field,
+      method: k.Method,
+      function: k.Function,
+      'local function': k.Function,
+      var: k.Variable,
+      let: k.Variable,
+      const: k.Constant,
+      'local var': k.Variable,
+      parameter: k.Variable,
+      class: k.Class,
+      interface: k.Interface,
+      type: k.Interface,
+      keyword: k.Keyword,
+      string: k.Value,
+    }
+    return table[kind] ?? k.Property
+  }
+  languages.registerCompletionItemProvider('javascript', {
+    triggerCharacters: ['.', '"', "'"],
+    async provideCompletionItems(model, position) {
+      const shadow = shadows.get(model.uri.toString())
+      if (!shadow) return undefined
+      const offset = model.getOffsetAt(position)
+      const worker = await shadowWorker(monaco, shadow)
+      const at = offset + shadow.wrapped.prefixLength
+      const info = (await worker.getCompletionsAtPosition(shadow.model.uri.toString(), at)) as
+        { entries: TsCompletionEntry[] } | undefined
+      if (!info || model.isDisposed()) return undefined
+      const word = model.getWordUntilPosition(position)
+      const wordRange = new monaco.Range(
+        position.lineNumber,
+        word.startColumn,
+        position.lineNumber,
+        word.endColumn,
+      )
+      const length = model.getValueLength()
+      const suggestions = symbolEntries(info.entries).map((e): Monaco.languages.CompletionItem => {
+        let range: Monaco.IRange = wordRange
+        if (e.replacementSpan) {
+          const span = toCodeSpan(
+            e.replacementSpan.start,
+            e.replacementSpan.length,
+            shadow.wrapped.prefixLength,
+            length,
+          )
+          range = monaco.Range.fromPositions(
+            model.getPositionAt(span.start),
+            model.getPositionAt(span.end),
+          )
+        }
+        return {
+          label: e.name,
+          insertText: e.insertText ?? e.name,
+          sortText: e.sortText,
+          kind: kindOf(e.kind),
+          range,
+        }
+      })
+      return { suggestions }
+    },
+  })
+  languages.registerHoverProvider('javascript', {
+    async provideHover(model, position) {
+      const shadow = shadows.get(model.uri.toString())
+      if (!shadow) return undefined
+      const worker = await shadowWorker(monaco, shadow)
+      const at = model.getOffsetAt(position) + shadow.wrapped.prefixLength
+      const info = (await worker.getQuickInfoAtPosition(shadow.model.uri.toString(), at)) as
+        | {
+            displayParts?: Parts[]
+            documentation?: Parts[]
+            textSpan: { start: number; length: number }
+          }
+        | undefined
+      if (!info || model.isDisposed()) return undefined
+      const span = toCodeSpan(
+        info.textSpan.start,
+        info.textSpan.length,
+        shadow.wrapped.prefixLength,
+        model.getValueLength(),
+      )
+      const docs = joinParts(info.documentation)
+      return {
+        range: monaco.Range.fromPositions(
+          model.getPositionAt(span.start),
+          model.getPositionAt(span.end),
+        ),
+        contents: [
+          { value: '```typescript\n' + joinParts(info.displayParts) + '\n```' },
+          ...(docs ? [{ value: docs }] : []),
+        ],
+      }
+    },
+  })
+}

@@ -1,0 +1,146 @@
+import type { GraphEdit } from '../../core/graph/edits'
+import type { GraphIssue } from '../../core/graph/issues'
+import type { FieldSpec } from '../../core/graph/schema'
+import { CodeEditor } from '../editor/CodeEditor'
+import { CommitInput, IssueList } from './controls'
+import { DefaultInput } from './DefaultInput'
+import { CHANNEL_CHOICES, channelChoice, choicePatch, type ChannelChoice } from './fieldEdits'
+import { reducerPreview } from './reducerPreview'
+import { codeMarkers } from './selection'
+import { useDraft } from './useDraft'
+
+/** Props of one row of the state table. */
+export interface FieldRowProps {
+  field: FieldSpec
+  /** The other fields' names, to refuse a duplicate name. */
+  others: readonly string[]
+  issues: readonly GraphIssue[]
+  onEdit(edit: GraphEdit): void
+  typings?: string | undefined
+  autoFocus?: boolean
+}
+
+const CODE_DELAY_MS = 300
+
+/** One state field as a row of cells: name, reducer and preview, default, description. */
+export function FieldRow({ field, others, issues, onEdit, typings, autoFocus }: FieldRowProps) {
+  const name = field.name
+  const update = (patch: Partial<FieldSpec>) => onEdit({ type: 'updateField', name, patch })
+  const choice = channelChoice(field)
+  const preview = reducerPreview(field)
+  const validateName = (text: string) =>
+    text.trim() === ''
+      ? 'A field needs a name.'
+      : others.includes(text)
+        ? `Another field is named ${text}.`
+        : null
+  return (
+    <div role="row" className="field-row">
+      <div role="cell" className="field-name">
+        <CommitInput
+          key={name}
+          label="Field name"
+          value={name}
+          validate={validateName}
+          onCommit={(text) => update({ name: text })}
+          autoFocus={autoFocus}
+        />
+      </div>
+      <div role="cell" className="field-reducer">
+        <select
+          aria-label={`Reducer of ${name}`}
+          value={choice}
+          onChange={(e) => {
+            const patch = choicePatch(field, e.target.value as ChannelChoice)
+            if (patch) update(patch)
+          }}
+        >
+          {CHANNEL_CHOICES.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+        {choice === 'topic' && (
+          <label className="inline-check">
+            <input
+              type="checkbox"
+              aria-label={`Accumulate ${name}`}
+              checked={field.accumulate ?? false}
+              onChange={(e) => update({ accumulate: e.target.checked })}
+            />
+            accumulate
+          </label>
+        )}
+      </div>
+      <div role="cell" className={`field-preview preview-${preview.kind}`}>
+        <output aria-label={`Preview of ${name}`} title={preview.code}>
+          {preview.text}
+        </output>
+      </div>
+      <div role="cell" className="field-default">
+        <DefaultInput
+          label={`Default of ${name}`}
+          value={field.default}
+          onValue={(v) => update({ default: v as FieldSpec['default'] })}
+        />
+      </div>
+      <div role="cell" className="field-description">
+        <CommitInput
+          key={field.description ?? ''}
+          label={`Description of ${name}`}
+          placeholder="description"
+          value={field.description ?? ''}
+          onCommit={(text) => update({ description: text === '' ? undefined : text })}
+        />
+      </div>
+      <div role="cell" className="field-actions">
+        <button
+          type="button"
+          aria-label="Delete field"
+          title={`Delete field ${name}`}
+          onClick={() => onEdit({ type: 'deleteField', name })}
+        >
+          Delete
+        </button>
+      </div>
+      {choice === 'custom' && (
+        <div role="cell" className="field-code">
+          <ReducerCode
+            field={field}
+            issues={issues}
+            typings={typings}
+            onCode={(code) => update({ code })}
+          />
+        </div>
+      )}
+      {issues.length > 0 && (
+        <div role="cell" className="field-issues">
+          <IssueList issues={issues} label={`Problems of ${name}`} />
+        </div>
+      )}
+    </div>
+  )
+}
+
+function ReducerCode(props: {
+  field: FieldSpec
+  issues: readonly GraphIssue[]
+  typings: string | undefined
+  onCode(code: string): void
+}) {
+  const { field, issues, typings, onCode } = props
+  const draft = useDraft(field.code ?? '', onCode, CODE_DELAY_MS)
+  return (
+    <CodeEditor
+      label={`Reducer code of ${field.name}`}
+      value={draft.text}
+      onChange={draft.change}
+      onBlur={draft.flush}
+      code={{ kind: 'reducer', field: field.name }}
+      typings={typings}
+      markers={codeMarkers(issues, 'code')}
+      height={72}
+    />
+  )
+}

@@ -1,0 +1,64 @@
+import { useMemo } from 'react'
+import type { GraphEdit } from '../../core/graph/edits'
+import type { GraphIssue } from '../../core/graph/issues'
+import type { GraphSpec } from '../../core/graph/schema'
+import { typingsFor } from '../editor/typings'
+import { BranchInspector } from './BranchInspector'
+import { NodeInspector } from './NodeInspector'
+import { SchemaPanel } from './SchemaPanel'
+import { inspectorTarget, issuesAt, type Selection } from './selection'
+import './inspector.css'
+
+export type { Selection } from './selection'
+
+/** Props of the inspector: the document, its issues, the canvas selection, and where edits go. */
+export interface InspectorProps {
+  doc: GraphSpec
+  issues: readonly GraphIssue[]
+  selection: Selection
+  /** Every change the inspector makes, as a GraphEdit (it never changes `doc` itself). */
+  onEdit(edit: GraphEdit): void
+}
+
+/**
+ * The right-hand panel's content: the selected node (NodeInspector), the selected
+ * conditional edge (BranchInspector), or with nothing selected the state schema. After a
+ * `renameNode` edit the owner must rename the node in the selection too.
+ */
+export function Inspector({ doc, issues, selection, onEdit }: InspectorProps) {
+  const state = doc.state
+  const typings = useMemo(() => typingsFor({ state }), [state])
+  const target = inspectorTarget(doc, selection)
+  switch (target.kind) {
+    case 'node':
+      return (
+        <NodeInspector
+          key={target.node.id}
+          doc={doc}
+          node={target.node}
+          issues={issuesAt(issues, ['nodes', target.index], target.node.id)}
+          onEdit={onEdit}
+          typings={typings}
+        />
+      )
+    case 'branch':
+      return (
+        <BranchInspector
+          key={target.index}
+          doc={doc}
+          index={target.index}
+          selectedKey={target.key}
+          issues={issuesAt(issues, ['branches', target.index])}
+          onEdit={onEdit}
+          typings={typings}
+        />
+      )
+    case 'schema':
+      return (
+        <>
+          {target.note && <p className="muted inspector-note">{target.note}</p>}
+          <SchemaPanel doc={doc} issues={issues} onEdit={onEdit} typings={typings} />
+        </>
+      )
+  }
+}

@@ -1,0 +1,43 @@
+import { useEffect, useRef } from 'react'
+
+export const SHORTCUTS: readonly [string, string][] = [
+  ['F5', 'Run, or continue a paused run'],
+  ['F10', 'Step: exactly one super-step'],
+  ['Shift+F5', 'Stop the run'],
+  ['Ctrl/Cmd+Z', 'Undo'],
+  ['Shift+Ctrl/Cmd+Z', 'Redo'],
+  ['Delete / Backspace', 'Delete the selection'],
+  ['Ctrl/Cmd+C, Ctrl/Cmd+V', 'Copy and paste nodes'],
+  ['Double-click the canvas', 'Add a node there'],
+  ['Double-click a node name', 'Rename it'],
+  ['?', 'This list'],
+]
+
+/** The keyboard shortcut list (press `?`). */
+export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null)
+  useEffect(() => {
+    const d = ref.current
+    if (d && !d.open) d.showModal()
+  }, [])
+  return (
+    <dialog ref={ref} className="shortcuts" aria-label="Keyboard shortcuts" onClose={onClose}>
+      <h2>Keyboard shortcuts</h2>
+      <table>
+        <tbody>
+          {SHORTCUTS.map(([keys, what]) => (
+            <tr key={keys}>
+              <th scope="row">
+                <kbd>{keys}</kbd>
+              </th>
+              <td>{what}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form method="dialog">
+        <button type="submit">Close</button>
+      </form>
+    </dialog>
+  )
+}
