@@ -6,8 +6,15 @@ export default defineConfig({
   build: {
     target: 'es2022',
     sourcemap: true,
-    // sandbox-test.html is a test-only page for e2e/sandbox.spec.ts.
-    rollupOptions: { input: { main: 'index.html', sandboxTest: 'sandbox-test.html' } },
+    // Test-only pages for e2e specs and benchmarks (sandbox, inspector, canvas).
+    rollupOptions: {
+      input: {
+        main: 'index.html',
+        sandboxTest: 'sandbox-test.html',
+        inspectorTest: 'inspector-test.html',
+        canvasTest: 'canvas-test.html',
+      },
+    },
   },
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],

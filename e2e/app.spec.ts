@@ -22,10 +22,12 @@ test('the first page shows the example graph without errors', async ({ page }) =
   await expect(page.getByRole('heading', { level: 1, name: 'counter' })).toBeVisible()
 
   const canvas = page.getByRole('main', { name: 'Canvas' })
-  await expect(canvas.getByText('inc', { exact: true })).toBeVisible()
-  const inspector = page.getByRole('complementary', { name: 'Inspector' })
-  await expect(inspector.getByRole('rowheader', { name: 'count' })).toBeVisible()
-  await expect(inspector.getByRole('rowheader', { name: 'log' })).toBeVisible()
+  await expect(canvas.locator('[data-node-id="inc"]')).toBeVisible()
+  const fields = page.getByRole('table', { name: 'State fields' })
+  const names = fields.getByRole('textbox', { name: 'Field name', exact: true })
+  await expect(names).toHaveCount(2)
+  await expect(names.nth(0)).toHaveValue('count')
+  await expect(names.nth(1)).toHaveValue('log')
   await expect(page.getByRole('navigation')).toContainText('No problems.')
 
   for (const name of ['Undo', 'Redo', 'Add node', 'Auto layout', 'Import', 'Export', 'Run']) {

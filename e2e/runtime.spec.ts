@@ -98,7 +98,7 @@ test('a node that never returns times out, names the node, and the page keeps an
   // Every checkpoint before the hang is intact, and the runtime still runs other graphs.
   await page.getByRole('tab', { name: 'Checkpoints' }).click()
   await expect(checkpoints(page).first()).toContainText('next: spin')
-  await page.getByRole('button', { name: 'counter' }).click()
+  await page.getByRole('button', { name: 'counter', exact: true }).click()
   await page.getByRole('button', { name: 'Run', exact: true }).click()
   await expect(status(page)).toHaveText('done')
 })
@@ -123,8 +123,8 @@ test('code that probes IndexedDB gets an error and the saved designs are untouch
   await expect(page.getByLabel('Run error')).toContainText(/SecurityError|denied|not allowed/i)
   await page.reload()
   const graphs = page.getByRole('navigation', { name: 'Graphs and problems' })
-  await expect(graphs.getByRole('button', { name: 'counter' })).toBeVisible()
-  await expect(graphs.getByRole('button', { name: 'probe' })).toBeVisible()
+  await expect(graphs.getByRole('button', { name: 'counter', exact: true })).toBeVisible()
+  await expect(graphs.getByRole('button', { name: 'probe', exact: true })).toBeVisible()
 })
 
 test('a reload in the middle of a run loses nothing checkpointed and resumes to the same end', async ({
@@ -140,7 +140,7 @@ test('a reload in the middle of a run loses nothing checkpointed and resumes to 
   await page.getByRole('button', { name: 'Run', exact: true }).click()
   await expect(checkpoints(page)).toHaveCount(5, { timeout: 10_000 })
   await page.reload()
-  await page.getByRole('button', { name: 'slow' }).click()
+  await page.getByRole('button', { name: 'slow', exact: true }).click()
   await expect(status(page)).toHaveText('interrupted')
   const before = await checkpoints(page).count()
   expect(before).toBeGreaterThanOrEqual(5)

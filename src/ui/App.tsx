@@ -1,6 +1,10 @@
-import { END, START } from '../core/graph/constants'
+import { useMemo } from 'react'
 import { formatIssue } from '../core/graph/issues'
-import { GraphSpecSchema, type BranchSpec, type GraphSpec } from '../core/graph/schema'
+import { GraphSpecSchema, type GraphSpec } from '../core/graph/schema'
+import type { StateSnapshot } from '../core/pregel/state'
+import { GraphCanvas } from './canvas/GraphCanvas'
+import { Inspector } from './inspector/Inspector'
+import { TEMPLATES } from '../templates'
 import { RunDrawer } from './panels/RunDrawer'
 import { TopBar } from './panels/TopBar'
 import { useApp } from './storeContext'
@@ -15,24 +19,71 @@ export function App() {
     <div className="app">
       <TopBar />
       <LeftColumn />
-      {graph ? <Canvas graph={graph} /> : <main className="canvas" aria-label="Canvas" />}
-      {graph ? (
-        <Inspector graph={graph} />
-      ) : (
-        <aside className="right panel" aria-label="Inspector" />
-      )}
+      {graph ? <CanvasPanel graph={graph} /> : <main className="canvas" aria-label="Canvas" />}
+      <aside className="right panel" aria-label="Inspector">
+        {graph && <InspectorPanel graph={graph} />}
+      </aside>
       <RunDrawer />
       <ImportProblems />
     </div>
   )
 }
 
+/** The canvas with the document, its problems, the selection and the selected checkpoint's run. */
+function CanvasPanel({ graph }: { graph: GraphSpec }) {
+  const { issues, selection, edit, setSelection, editError, overlay } = useApp((s) => ({
+    issues: s.issues,
+    selection: s.selection,
+    edit: s.edit,
+    setSelection: s.setSelection,
+    editError: s.editError,
+    overlay: s.history[0],
+  }))
+  const runOverlay = useMemo(() => overlayOf(overlay), [overlay])
+  return (
+    <main className="canvas" aria-label="Canvas">
+      <h1 className="visually-hidden">{graph.name}</h1>
+      <GraphCanvas
+        doc={graph}
+        issues={issues}
+        onEdit={edit}
+        selection={selection}
+        onSelect={setSelection}
+        runOverlay={runOverlay}
+        colorMode="system"
+      />
+      {editError && (
+        <p className="canvas-error" role="alert">
+          {editError}
+        </p>
+      )}
+    </main>
+  )
+}
+
+function InspectorPanel({ graph }: { graph: GraphSpec }) {
+  const { issues, selection, edit } = useApp((s) => ({
+    issues: s.issues,
+    selection: s.selection,
+    edit: s.edit,
+  }))
+  return <Inspector doc={graph} issues={issues} selection={selection} onEdit={edit} />
+}
+
+/** The latest checkpoint drawn on the canvas: the nodes queued as `next` are outlined. */
+function overlayOf(latest: StateSnapshot | undefined) {
+  if (!latest) return undefined
+  return { ran: [], next: latest.next, badges: {} }
+}
+
 function LeftColumn() {
-  const { issues, graphs, currentId, select } = useApp((s) => ({
+  const { issues, graphs, currentId, select, newGraph, setSelection } = useApp((s) => ({
     issues: s.issues,
     graphs: s.graphs,
     currentId: s.current?.id,
     select: s.select,
+    newGraph: s.newGraph,
+    setSelection: s.setSelection,
   }))
   const count = issues.length
   return (
@@ -57,7 +108,20 @@ function LeftColumn() {
         ))}
       </ul>
       <h2>Templates</h2>
-      <p className="muted">Templates come later.</p>
+      <ul className="plain-list">
+        {TEMPLATES.map((t) => (
+          <li key={t.id}>
+            <button
+              type="button"
+              className="link"
+              onClick={() => void newGraph(t.doc)}
+              aria-label={`New graph from template ${t.name}`}
+            >
+              {t.name}
+            </button>
+          </li>
+        ))}
+      </ul>
       <h2 id="problems-heading">
         Problems <span className="badge">{count}</span>
       </h2>
@@ -68,7 +132,14 @@ function LeftColumn() {
           <ul className="plain-list problems">
             {issues.map((issue, i) => (
               <li key={i} className={issue.severity}>
-                <span className="severity">{issue.severity}</span> {issue.message}
+                <button
+                  type="button"
+                  className="link problem"
+                  onClick={() => issue.nodeId && setSelection({ nodes: [issue.nodeId], edges: [] })}
+                  title={issue.nodeId ? `Select ${issue.nodeId}` : undefined}
+                >
+                  <span className="severity">{issue.severity}</span> {issue.message}
+                </button>
                 <code className="issue-detail">{formatIssue(issue)}</code>
               </li>
             ))}
@@ -76,89 +147,5 @@ function LeftColumn() {
         )}
       </div>
     </nav>
-  )
-}
-
-function Canvas({ graph }: { graph: GraphSpec }) {
-  return (
-    <main className="canvas" aria-label="Canvas">
-      <div className="canvas-inner">
-        <h1>{graph.name}</h1>
-        {graph.description && <p className="muted">{graph.description}</p>}
-        <h2>Nodes</h2>
-        <ol className="node-list">
-          <li className="node terminal">
-            <span className="node-id">{START}</span>
-            <Targets targets={edgeTargets(graph, START)} />
-          </li>
-          {graph.nodes.map((node) => (
-            <li className="node" key={node.id}>
-              <span className="node-id">{node.id}</span>
-              <code>{node.code}</code>
-              <Targets targets={edgeTargets(graph, node.id)} />
-              {graph.branches
-                ?.filter((b) => b.from === node.id)
-                .map((b, i) => (
-                  <p className="branch" key={i}>
-                    <span className="muted">router</span> <code>{b.router}</code>
-                    <Targets targets={branchTargets(b)} />
-                  </p>
-                ))}
-            </li>
-          ))}
-          <li className="node terminal">
-            <span className="node-id">{END}</span>
-          </li>
-        </ol>
-      </div>
-    </main>
-  )
-}
-
-function Targets({ targets }: { targets: readonly string[] }) {
-  if (targets.length === 0) return null
-  return <span className="targets">→ {targets.join(', ')}</span>
-}
-
-function edgeTargets(graph: GraphSpec, from: string): string[] {
-  return graph.edges
-    .filter((e) => (Array.isArray(e.from) ? e.from.includes(from) : e.from === from))
-    .map((e) => e.to)
-}
-
-function branchTargets(branch: BranchSpec): string[] {
-  const paths = branch.paths
-  if (paths === undefined) return ['(any node)']
-  if (Array.isArray(paths)) return paths
-  return Object.entries(paths).map(([route, to]) => `${route}: ${to}`)
-}
-
-function Inspector({ graph }: { graph: GraphSpec }) {
-  return (
-    <aside className="right panel" aria-label="Inspector">
-      <h2>Inspector</h2>
-      <p className="muted">Nothing selected: the state schema.</p>
-      <table className="schema">
-        <caption className="visually-hidden">State fields</caption>
-        <thead>
-          <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Reducer</th>
-            <th scope="col">Default</th>
-          </tr>
-        </thead>
-        <tbody>
-          {graph.state.map((field) => (
-            <tr key={field.name}>
-              <th scope="row">{field.name}</th>
-              <td>{field.reducer ?? field.channel ?? 'overwrite'}</td>
-              <td>
-                <code>{field.default === undefined ? '—' : JSON.stringify(field.default)}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </aside>
   )
 }

@@ -72,9 +72,11 @@ export interface CanvasSelection {
 export const START_ID = '__start__'
 export const END_ID = '__end__'
 
-/** Node box size the layout and the derived marker positions assume (CSS matches). */
-export const NODE_W = 160
-export const NODE_H = 44
+/** The size of START, END and every document node (canvas.css matches), for layout and handles. */
+export const NODE_W = 180
+export const NODE_H = 45
+/** A handle's size (canvas.css matches). */
+export const HANDLE = 9
 export const MARKER = 18
 export const GRID = 15
 

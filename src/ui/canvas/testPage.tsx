@@ -4,7 +4,7 @@
  * `validateGraph`. `window.__canvas` exposes the edits, the document and the selection.
  * Query: `?bench=1000` a generated 1,000-node, 1,500-edge graph; `?dark=1`; `?overlay=1`.
  */
-import { StrictMode, useEffect, useMemo, useRef, useState } from 'react'
+import { StrictMode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import { applyEdit, type GraphEdit } from '../../core/graph/edits'
 import type { GraphSpec } from '../../core/graph/schema'
@@ -87,7 +87,8 @@ export function benchDoc(n: number): GraphSpec {
       extra -= 1
     }
   }
-  return { superstep: 1, name: `bench-${n}`, state: [{ name: 'count' }], nodes, edges, branches }
+  const state = [{ name: 'count', reducer: 'add' as const, default: 0 }]
+  return { superstep: 1, name: `bench-${n}`, state, nodes, edges, branches }
 }
 
 function TestPage({
@@ -102,13 +103,22 @@ function TestPage({
   const [doc, setDoc] = useState(initial)
   const [selection, setSelection] = useState<CanvasSelection>({ nodes: [], edges: [] })
   const [refused, setRefused] = useState<string | null>(null)
-  const issues = useMemo(() => validateGraph(doc), [doc])
+  const issues = useMemo(() => {
+    performance.mark('canvas-test:validate')
+    const found = validateGraph(doc)
+    performance.measure('validate', 'canvas-test:validate')
+    return found
+  }, [doc])
   const runOverlay = useMemo<RunOverlay | undefined>(
     () => (overlay ? { ran: ['inc'], next: ['left', 'right'], badges: { inc: 1 } } : undefined),
     [overlay],
   )
   // Several edits can go out in one event (Delete): apply each to the latest document.
   const latest = useRef(doc)
+  useLayoutEffect(() => {
+    if (!performance.getEntriesByName('canvas-test:commit').length)
+      performance.mark('canvas-test:commit')
+  }, [])
   useEffect(() => {
     window.__canvas.doc = doc
     window.__canvas.selection = selection
@@ -143,10 +153,12 @@ function TestPage({
   )
 }
 
+performance.mark('canvas-test:start')
 const query = new URLSearchParams(location.search)
 const bench = Number(query.get('bench') ?? 0)
 const initial = bench > 0 ? benchDoc(bench) : sampleDoc
 window.__canvas = { edits: [], refused: [], doc: initial, selection: { nodes: [], edges: [] } }
+performance.mark('canvas-test:doc')
 const root = document.getElementById('root')
 if (!root) throw new Error('canvas-test.html has no #root element')
 createRoot(root).render(

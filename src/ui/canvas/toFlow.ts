@@ -6,6 +6,7 @@ import { usesInterrupt } from '../../core/graph/checks'
 import { branchTargets } from '../../core/graph/wiring'
 import {
   END_ID,
+  HANDLE,
   MARKER,
   NODE_H,
   NODE_W,
@@ -111,6 +112,7 @@ export function toFlow(
         ...issuesOf(id),
       },
       ariaLabel: `Node ${n.id}`,
+      ...boxOf(lr),
       domAttributes: dataNodeId(id),
       sourcePosition,
       targetPosition,
@@ -159,6 +161,7 @@ export function toFlow(
       draggable: false,
       sourcePosition,
       targetPosition,
+      ...boxOf(lr),
     })
   }
 
@@ -266,6 +269,59 @@ export function toFlow(
   })
 
   return { nodes, edges }
+}
+
+const boxes = new Map<boolean, Pick<FlowNode, 'initialWidth' | 'initialHeight' | 'handles'>>()
+
+/**
+ * The size and handles of a node box, known before it is measured. React Flow renders every
+ * node without handle bounds once, to measure it; with them, `onlyRenderVisibleElements`
+ * renders only the nodes in view from the first frame. Measuring replaces these.
+ */
+function boxOf(lr: boolean): Pick<FlowNode, 'initialWidth' | 'initialHeight' | 'handles'> {
+  const hit = boxes.get(lr)
+  if (hit) return hit
+  const h = HANDLE / 2
+  const handles: NonNullable<FlowNode['handles']> = lr
+    ? [
+        {
+          type: 'target',
+          position: Position.Left,
+          x: -h,
+          y: NODE_H / 2 - h,
+          width: HANDLE,
+          height: HANDLE,
+        },
+        {
+          type: 'source',
+          position: Position.Right,
+          x: NODE_W - h,
+          y: NODE_H / 2 - h,
+          width: HANDLE,
+          height: HANDLE,
+        },
+      ]
+    : [
+        {
+          type: 'target',
+          position: Position.Top,
+          x: NODE_W / 2 - h,
+          y: -h,
+          width: HANDLE,
+          height: HANDLE,
+        },
+        {
+          type: 'source',
+          position: Position.Bottom,
+          x: NODE_W / 2 - h,
+          y: NODE_H - h,
+          width: HANDLE,
+          height: HANDLE,
+        },
+      ]
+  const box = { initialWidth: NODE_W, initialHeight: NODE_H, handles }
+  boxes.set(lr, box)
+  return box
 }
 
 /**

@@ -36,7 +36,9 @@ const onSchemeChange = (notify: () => void) => {
 export default function MonacoCodeEditor(props: CodeEditorProps) {
   const { value, onChange, label, code, typings, markers, height } = props
   const [path] = useState(() => `file:///superstep/code/editor${++modelCount}.js`)
-  const theme = useSyncExternalStore(onSchemeChange, () => (darkScheme().matches ? 'vs-dark' : 'light'))
+  const theme = useSyncExternalStore(onSchemeChange, () =>
+    darkScheme().matches ? 'vs-dark' : 'light',
+  )
   const [model, setModel] = useState<Monaco.editor.ITextModel | null>(null)
   const shadow = useRef<ReturnType<typeof attachShadow> | null>(null)
   const onBlur = useRef(props.onBlur)
@@ -53,12 +55,15 @@ export default function MonacoCodeEditor(props: CodeEditorProps) {
   }, [typings])
   useEffect(() => shadow.current?.setContextType(contextType), [contextType])
   useEffect(() => () => shadow.current?.dispose(), [])
+  // Keyed by content: callers build a fresh array on every render.
+  const markerKey = JSON.stringify(markers ?? [])
   useEffect(() => {
     if (!model) return
+    const list = JSON.parse(markerKey) as NonNullable<CodeEditorProps['markers']>
     monaco.editor.setModelMarkers(
       model,
       'superstep',
-      (markers ?? []).map((m) => ({
+      list.map((m) => ({
         message: m.message,
         severity:
           m.severity === 'error' ? monaco.MarkerSeverity.Error : monaco.MarkerSeverity.Warning,
@@ -68,7 +73,7 @@ export default function MonacoCodeEditor(props: CodeEditorProps) {
         endColumn: m.column + 1,
       })),
     )
-  }, [model, markers])
+  }, [model, markerKey])
 
   return (
     <div className="code-editor code-monaco" style={{ height: height ?? 160 }}>

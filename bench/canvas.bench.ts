@@ -1,0 +1,176 @@
+/**
+ * The canvas at scale, in real Chromium against the built app: a generated 1,000-node,
+ * 1,500-edge document in canvas-test.html (`?bench=1000`). Prints the time to first render
+ * (navigation start to the first node visible, measured) and the frame time while dragging a
+ * node through 60 mouse steps: requestAnimationFrame deltas and, per mouse move, the time
+ * from the event to the end of the next frame (input handling, React, layout and paint).
+ * Run: npm run build && npx tsx bench/canvas.bench.ts [nodes]
+ */
+import { spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright-core'
+
+const NODES = Number(process.argv[2] ?? 1000)
+const STEPS = 60
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.unref()
+    srv.on('error', reject)
+    srv.listen(0, () => {
+      const addr = srv.address()
+      const port = typeof addr === 'object' && addr ? addr.port : 0
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+async function waitForServer(url: string, ms = 20_000) {
+  const until = Date.now() + ms
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error(`vite preview did not answer at ${url}`)
+}
+
+const stats = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN
+  return { median: at(0.5), p95: at(0.95), n: s.length }
+}
+const ms = (v: number) => `${v.toFixed(1)} ms`
+
+const PORT = await freePort()
+// vite itself, not through npx, so that kill() stops the server and not only a wrapper.
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const VITE = fileURLToPath(new URL('../node_modules/vite/bin/vite.js', import.meta.url))
+const server = spawn(process.execPath, [VITE, 'preview', '--port', String(PORT), '--strictPort'], {
+  stdio: 'ignore',
+  cwd: ROOT,
+})
+try {
+  const base = `http://localhost:${PORT}`
+  await waitForServer(`${base}/canvas-test.html`)
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  })
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+  page.on('pageerror', (e) => console.error('page error:', e.stack))
+  // First render: the first frame in which a node is laid out and visible.
+  // (Page scripts are strings: tsx would wrap their inner functions in a `__name` helper.)
+  await page.addInitScript(`
+    const poll = () => {
+      const el = document.querySelector('.react-flow__node')
+      if (el && getComputedStyle(el).visibility === 'visible') window.__firstRender = performance.now()
+      else requestAnimationFrame(poll)
+    }
+    requestAnimationFrame(poll)
+  `)
+  await page.goto(`${base}/canvas-test.html?bench=${NODES}`)
+  await page.waitForFunction(() => (window as { __firstRender?: number }).__firstRender, null, {
+    timeout: 60_000,
+  })
+  const firstRender = await page.evaluate(
+    () => (window as unknown as { __firstRender: number }).__firstRender,
+  )
+  const phases = (await page.evaluate(`(() => {
+    const nav = performance.getEntriesByType('navigation')[0]
+    return {
+      scriptStart: performance.getEntriesByName('canvas-test:start')[0]?.startTime ?? NaN,
+      validate: performance.getEntriesByName('validate')[0]?.duration ?? NaN,
+      firstCommit: performance.getEntriesByName('canvas-test:commit')[0]?.startTime ?? NaN,
+      domContentLoaded: nav.domContentLoadedEventEnd,
+    }
+  })()`)) as Record<'scriptStart' | 'validate' | 'firstCommit' | 'domContentLoaded', number>
+  await page.waitForTimeout(500)
+  const rendered = await page.locator('.react-flow__node').count()
+
+  // A node near the middle of the screen.
+  const target = await page.evaluate(() => {
+    const all = [...document.querySelectorAll<HTMLElement>('[data-node-id^="n"]')]
+    const best = all
+      .map((el) => ({ id: el.dataset.nodeId ?? '', r: el.getBoundingClientRect() }))
+      .filter(
+        ({ r }) => r.width > 0 && r.left > 300 && r.right < 980 && r.top > 200 && r.bottom < 600,
+      )
+    const pick = best[0]
+    if (!pick) throw new Error('no node in the middle of the screen')
+    return { id: pick.id, x: pick.r.left + pick.r.width / 2, y: pick.r.top + pick.r.height / 2 }
+  })
+  await page.evaluate(`(() => {
+    window.__deltas = []
+    window.__latency = []
+    window.__benchRecording = true
+    let last = 0
+    const frame = (t) => {
+      window.__deltas.push(t - last)
+      last = t
+      if (window.__benchRecording) requestAnimationFrame(frame)
+    }
+    requestAnimationFrame((t) => {
+      last = t
+      requestAnimationFrame(frame)
+    })
+    document.addEventListener('pointermove', () => {
+      const t0 = performance.now()
+      requestAnimationFrame(() => setTimeout(() => window.__latency.push(performance.now() - t0)))
+    }, true)
+  })()`)
+  const editsBefore = await page.evaluate(() => window.__canvas.edits.length)
+  await page.mouse.move(target.x, target.y)
+  await page.mouse.down()
+  for (let i = 1; i <= STEPS; i++) await page.mouse.move(target.x + i * 4, target.y + i * 2)
+  await page.mouse.up()
+  await page.waitForTimeout(100)
+  const result = await page.evaluate(() => {
+    const w = window as unknown as {
+      __deltas: number[]
+      __latency: number[]
+      __benchRecording: boolean
+    }
+    w.__benchRecording = false
+    return { deltas: w.__deltas, latency: w.__latency, edits: window.__canvas.edits }
+  })
+  const newEdits = result.edits.slice(editsBefore)
+  const deltas = stats(result.deltas.slice(1))
+  const latency = stats(result.latency)
+  const line = '-'.repeat(78)
+  console.log(line)
+  console.log(
+    `canvas, ${NODES} nodes / ${Math.round(NODES * 1.5)} edges (software rendering), ${rendered} node elements rendered`,
+  )
+  console.log(
+    `first render (navigation to first node visible): ${ms(firstRender)}  (target < 1500 ms: ${firstRender < 1500 ? 'met' : 'MISSED'})`,
+  )
+  console.log(
+    `  of which: script start ${ms(phases.scriptStart)}, validateGraph ${ms(phases.validate)} (the page validates like the app), first React commit ${ms(phases.firstCommit)}`,
+  )
+  console.log(
+    `drag of ${target.id}, ${STEPS} steps: rAF delta median ${ms(deltas.median)}, p95 ${ms(deltas.p95)} over ${deltas.n} frames`,
+  )
+  console.log(
+    `  per move, event to end of next frame: median ${ms(latency.median)}, p95 ${ms(latency.p95)}  (target < 16 ms: ${latency.p95 < 16 ? 'met' : latency.median < 16 ? 'median met, p95 MISSED' : 'MISSED'})`,
+  )
+  console.log(
+    `  edits emitted by the drag: ${newEdits.map((e) => e.type).join(', ') || 'none'} (expected: one moveNodes)`,
+  )
+  console.log(line)
+  await browser.close()
+} finally {
+  server.kill()
+}

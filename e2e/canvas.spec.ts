@@ -1,0 +1,193 @@
+import { expect, test, type Page } from '@playwright/test'
+
+/** The edits the canvas emitted so far (canvas-test.html keeps them on window.__canvas). */
+const edits = (page: Page) =>
+  page.evaluate(() =>
+    (window as unknown as { __canvas: { edits: { type: string }[] } }).__canvas.edits.map((e) => ({
+      ...e,
+    })),
+  )
+const editsOf = async (page: Page, type: string) =>
+  (await edits(page)).filter((e) => e.type === type) as Record<string, unknown>[]
+
+const node = (page: Page, id: string) => page.locator(`[data-node-id="${id}"]`)
+
+async function centre(page: Page, id: string) {
+  const box = await node(page, id).boundingBox()
+  if (!box) throw new Error(`node ${id} is not on screen`)
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+}
+
+/** Clicks the middle of an edge's path (a self-loop's box centre is not on the path). */
+async function clickEdge(page: Page, label: string) {
+  const point = await page.getByLabel(label, { exact: true }).evaluate((g) => {
+    const path = g.querySelector('path.react-flow__edge-path') as SVGPathElement
+    const p = path.getPointAtLength(path.getTotalLength() / 2)
+    const m = path.getScreenCTM()!
+    return { x: p.x * m.a + p.y * m.c + m.e, y: p.x * m.b + p.y * m.d + m.f }
+  })
+  await page.mouse.click(point.x, point.y)
+}
+
+test.beforeEach(async ({ page }) => {
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text())
+  })
+  await page.goto('/canvas-test.html')
+  await expect(node(page, 'inc')).toBeVisible()
+  expect(errors).toEqual([])
+})
+
+test('renders START, END, the nodes and every kind of edge', async ({ page }) => {
+  await expect(page.getByLabel('START', { exact: true })).toBeVisible()
+  await expect(page.getByLabel('END', { exact: true })).toBeVisible()
+  for (const id of ['inc', 'left', 'right', 'merge', 'review', 'spare']) {
+    await expect(page.getByLabel(`Node ${id}`, { exact: true })).toBeVisible()
+  }
+  for (const label of [
+    'Edge __start__ → inc',
+    'Path again: inc → inc',
+    'Path done: inc → merge',
+    'Join source left → merge',
+    'Join [left, right] → merge',
+    'Command goto: merge → review',
+  ]) {
+    await expect(page.getByLabel(label, { exact: true })).toBeAttached()
+  }
+  await expect(page.getByLabel('Join → merge', { exact: true })).toBeVisible()
+  // the unreachable node carries an error badge with the message as its title
+  const badge = node(page, 'spare').locator('.ss-issues-error')
+  await expect(badge).toBeVisible()
+  await expect(badge).toHaveAttribute('title', /not reachable/)
+})
+
+test('marks a node that calls interrupt as human-in-the-loop', async ({ page }) => {
+  await expect(node(page, 'review').getByRole('img', { name: 'Human in the loop' })).toBeVisible()
+  await expect(node(page, 'inc').getByRole('img', { name: 'Human in the loop' })).toHaveCount(0)
+})
+
+test('double-click on the pane adds a node there', async ({ page }) => {
+  await page.mouse.dblclick(640, 700)
+  await expect(node(page, 'node_1')).toBeVisible()
+  const [add] = await editsOf(page, 'addNode')
+  expect(add).toMatchObject({ type: 'addNode', id: 'node_1' })
+  const box = await node(page, 'node_1').boundingBox()
+  expect(Math.abs((box?.x ?? 0) - 640)).toBeLessThan(40)
+})
+
+test('dragging a node emits one moveNodes at the end, none during the drag', async ({ page }) => {
+  const from = await centre(page, 'spare')
+  await page.mouse.move(from.x, from.y)
+  await page.mouse.down()
+  for (let i = 1; i <= 20; i++) await page.mouse.move(from.x + i * 8, from.y + i * 3)
+  expect(await editsOf(page, 'moveNodes')).toHaveLength(0)
+  const during = await centre(page, 'spare')
+  expect(during.x).toBeGreaterThan(from.x + 100)
+  await page.mouse.up()
+  const moves = await editsOf(page, 'moveNodes')
+  expect(moves).toHaveLength(1)
+  const before = { x: 810, y: 180 }
+  const [m] = (moves[0]?.moves ?? []) as { id: string; position: { x: number; y: number } }[]
+  expect(m?.id).toBe('spare')
+  expect(m!.position.x).toBeGreaterThan(before.x)
+  expect(m!.position.x % 15).toBe(0)
+  const doc = await page.evaluate(() => window.__canvas.doc.nodes.find((n) => n.id === 'spare'))
+  expect(doc?.position).toEqual(m!.position)
+})
+
+test('connecting two handles adds an edge', async ({ page }) => {
+  const source = node(page, 'spare').locator('.react-flow__handle.source')
+  const target = node(page, '__end__').locator('.react-flow__handle.target')
+  await source.dragTo(target)
+  expect(await editsOf(page, 'addEdge')).toEqual([
+    { type: 'addEdge', from: 'spare', to: '__end__' },
+  ])
+  await expect(page.getByLabel('Edge spare → __end__', { exact: true })).toBeAttached()
+})
+
+test('Delete removes the selected node; Backspace a selected edge', async ({ page }) => {
+  await node(page, 'spare').click()
+  await page.keyboard.press('Delete')
+  await expect(node(page, 'spare')).toHaveCount(0)
+  expect(await editsOf(page, 'deleteNodes')).toEqual([{ type: 'deleteNodes', ids: ['spare'] }])
+
+  await clickEdge(page, 'Path again: inc → inc')
+  await page.keyboard.press('Backspace')
+  await expect(page.getByLabel('Path again: inc → inc', { exact: true })).toHaveCount(0)
+  expect(await editsOf(page, 'deleteBranchPath')).toEqual([
+    { type: 'deleteBranchPath', index: 0, key: 'again' },
+  ])
+  // START cannot be deleted
+  await node(page, '__start__').click()
+  await page.keyboard.press('Delete')
+  await expect(node(page, '__start__')).toBeVisible()
+})
+
+test('renames a node inline: Enter commits, Escape cancels, a taken name is refused', async ({
+  page,
+}) => {
+  await node(page, 'spare').locator('.ss-label').dblclick()
+  const input = page.getByLabel('Node name')
+  await input.fill('merge')
+  await input.press('Enter')
+  await expect(page.getByRole('alert')).toContainText('already present')
+  await input.press('Escape')
+  await expect(input).toHaveCount(0)
+  await node(page, 'spare').locator('.ss-label').dblclick()
+  await page.getByLabel('Node name').fill('extra')
+  await page.getByLabel('Node name').press('Enter')
+  await expect(node(page, 'extra')).toBeVisible()
+  expect(await editsOf(page, 'renameNode')).toEqual([
+    { type: 'renameNode', from: 'spare', to: 'extra' },
+  ])
+})
+
+test('shift-click selects several nodes; Join makes one addJoin', async ({ page }) => {
+  await expect(page.getByRole('button', { name: 'Join', exact: true })).toBeDisabled()
+  await node(page, 'review').click()
+  await node(page, 'spare').click({ modifiers: ['Shift'] })
+  await expect
+    .poll(() => page.evaluate(() => window.__canvas.selection.nodes))
+    .toEqual(['review', 'spare'])
+  await page.getByRole('button', { name: 'Join', exact: true }).click()
+  await page.getByRole('combobox', { name: 'Join into' }).selectOption('__end__')
+  expect(await editsOf(page, 'addJoin')).toEqual([
+    { type: 'addJoin', from: ['review', 'spare'], to: '__end__' },
+  ])
+  await expect(page.getByLabel('Join [review, spare] → __end__', { exact: true })).toBeAttached()
+})
+
+test('copy and paste a node, 40 px off', async ({ page }) => {
+  await node(page, 'spare').click()
+  await page.keyboard.press('ControlOrMeta+c')
+  await page.keyboard.press('ControlOrMeta+v')
+  await expect(node(page, 'spare_copy')).toBeVisible()
+  const [paste] = await editsOf(page, 'paste')
+  expect(paste).toMatchObject({ offset: { x: 40, y: 40 } })
+})
+
+test('Auto layout is one moveNodes of every node; the toolbar is named', async ({ page }) => {
+  for (const name of ['Add node', 'Auto layout', 'Left to right', 'Top to bottom', 'Fit view']) {
+    await expect(page.getByRole('button', { name, exact: true })).toBeVisible()
+  }
+  await page.getByRole('button', { name: 'Top to bottom', exact: true }).click()
+  await page.getByRole('button', { name: 'Auto layout', exact: true }).click()
+  const moves = await editsOf(page, 'moveNodes')
+  expect(moves).toHaveLength(1)
+  expect((moves[0]?.moves as unknown[]).length).toBe(6)
+  const inc = await centre(page, 'inc')
+  const merge = await centre(page, 'merge')
+  expect(merge.y).toBeGreaterThan(inc.y)
+  await page.getByRole('button', { name: 'Add node', exact: true }).click()
+  await expect(node(page, 'node_1')).toBeVisible()
+})
+
+test('run overlay and dark mode', async ({ page }) => {
+  await page.goto('/canvas-test.html?overlay=1&dark=1')
+  await expect(page.locator('.react-flow.dark')).toBeVisible()
+  await expect(node(page, 'inc').locator('.ss-ran')).toBeVisible()
+  await expect(node(page, 'inc').getByLabel('Step 1')).toBeVisible()
+  await expect(node(page, 'left').locator('.ss-next')).toBeVisible()
+})
