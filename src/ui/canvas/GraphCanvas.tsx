@@ -64,7 +64,9 @@ export interface GraphCanvasProps {
 export const VISIBLE_ONLY_ABOVE = 500
 
 const SNAP: [number, number] = [GRID, GRID]
-const FIT = { padding: 0.15, maxZoom: 1, minZoom: 0.5 }
+// includeHiddenNodes: fit to every node's declared size, not only to the measured ones (the
+// nodes out of view are not rendered, so not measured, when onlyRenderVisibleElements is on).
+const FIT = { padding: 0.15, maxZoom: 1, minZoom: 0.5, includeHiddenNodes: true }
 const MULTI_SELECT = ['Shift', 'Meta', 'Control']
 const nodeColor = (n: FlowNode) =>
   n.type === 'terminal'
@@ -191,7 +193,7 @@ function CanvasView(props: GraphCanvasProps) {
     const centre = box
       ? { x: box.left + box.width / 2, y: box.top + box.height / 2 }
       : { x: 0, y: 0 }
-    props.onEdit(addNodeEdit(doc, screenToFlowPosition(centre)))
+    props.onEdit(addNodeEdit(doc, freeSpot(doc, screenToFlowPosition(centre))))
   }
   const sources = joinSources(doc, selection)
   const big = flow.nodes.length > VISIBLE_ONLY_ABOVE
@@ -252,4 +254,15 @@ function CanvasView(props: GraphCanvasProps) {
 
 function same(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i])
+}
+
+/** The first spot at or below `at` that no node occupies, so repeated adds do not stack. */
+function freeSpot(doc: GraphSpec, at: { x: number; y: number }): { x: number; y: number } {
+  const taken = (p: { x: number; y: number }) =>
+    doc.nodes.some(
+      (n) => n.position && Math.abs(n.position.x - p.x) < 160 && Math.abs(n.position.y - p.y) < 60,
+    )
+  let spot = at
+  for (let i = 0; i < 50 && taken(spot); i++) spot = { x: at.x, y: at.y + (i + 1) * 75 }
+  return spot
 }

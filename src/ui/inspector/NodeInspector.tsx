@@ -62,6 +62,7 @@ export function NodeInspector({ doc, node, issues, onEdit, typings }: NodeInspec
       />
       <Breakpoints doc={doc} id={id} onEdit={onEdit} />
       <EndsEditor doc={doc} node={node} onEdit={onEdit} />
+      <Branches doc={doc} id={id} onEdit={onEdit} />
       <IssueList issues={issues} label={`Problems of ${id}`} />
     </section>
   )
@@ -148,6 +149,24 @@ function EndsEditor({
           ))}
         </select>
       )}
+    </fieldset>
+  )
+}
+
+/** The node's conditional edges: how many, and a button to add one (edit it on the canvas). */
+function Branches({ doc, id, onEdit }: { doc: GraphSpec; id: string; onEdit(e: GraphEdit): void }) {
+  const count = (doc.branches ?? []).filter((b) => b.from === id).length
+  return (
+    <fieldset className="branches">
+      <legend>Conditional edges</legend>
+      <p className="muted">
+        {count === 0
+          ? 'None: add one to route with a function of the state.'
+          : `${count} — select a dashed path on the canvas to edit its router and paths.`}
+      </p>
+      <button type="button" onClick={() => onEdit({ type: 'addBranch', from: id })}>
+        Add conditional edge
+      </button>
     </fieldset>
   )
 }

@@ -1,0 +1,176 @@
+import { readFile } from 'node:fs/promises'
+import { expect, test, type Page } from '@playwright/test'
+
+const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`)
+const fields = (page: Page) => page.getByRole('table', { name: 'State fields' })
+const problems = (page: Page) => page.getByRole('navigation', { name: 'Graphs and problems' })
+
+async function connect(page: Page, from: string, to: string) {
+  const source = node(page, from).locator('.react-flow__handle.source')
+  const target = node(page, to).locator('.react-flow__handle.target')
+  await source.dragTo(target)
+}
+
+async function exportFile(page: Page): Promise<string> {
+  const download = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Export', exact: true }).click()
+  return readFile(await (await download).path(), 'utf8')
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.goto('/')
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
+  await page.getByLabel('New graph', { exact: true }).selectOption('empty')
+  await expect(page.locator('.react-flow__node')).toHaveCount(2) // START and END
+})
+
+test('draw a graph with a conditional edge and a join, set a reducer, reload, undo and redo', async ({
+  page,
+}) => {
+  const add = page.getByRole('button', { name: 'Add node', exact: true })
+  for (let i = 0; i < 3; i++) await add.click()
+  await expect(page.locator('.react-flow__node')).toHaveCount(5)
+  await connect(page, '__start__', 'node_1')
+  await connect(page, '__start__', 'node_2')
+  // A join: select the two sources, then "Join" into the third node.
+  await node(page, 'node_1').click()
+  await node(page, 'node_2').click({ modifiers: ['Shift'] })
+  await page.getByRole('button', { name: 'Join', exact: true }).click()
+  await page.getByLabel('Join into').selectOption('node_3')
+  // A conditional edge from the third node, with the keyboard from the inspector.
+  // (the join marker sits in front of node_3's edge, so select it through its label)
+  await node(page, 'node_3').getByText('node_3', { exact: true }).click()
+  await page.getByRole('button', { name: 'Add conditional edge' }).click()
+  await expect(page.getByLabel(/Path done: node_3 → __end__/)).toHaveCount(1)
+  // A field with a reducer, from the schema panel (nothing selected).
+  await node(page, 'node_3').getByText('node_3', { exact: true }).click()
+  await page.keyboard.press('Escape') // nothing selected: the inspector shows the schema
+  await page.getByRole('button', { name: 'Add field' }).click()
+  await page
+    .getByRole('combobox', { name: /^Reducer of / })
+    .last()
+    .selectOption('append')
+  await expect(problems(page)).toContainText('No problems.')
+  await expect(page.getByLabel('Save state')).toHaveText('Saved')
+  const drawn = JSON.parse(await exportFile(page))
+  expect(drawn.nodes.map((n: { id: string }) => n.id)).toEqual(['node_1', 'node_2', 'node_3'])
+  expect(drawn.edges).toEqual(
+    expect.arrayContaining([
+      { from: '__start__', to: 'node_1' },
+      { from: '__start__', to: 'node_2' },
+      { from: ['node_1', 'node_2'], to: 'node_3' },
+    ]),
+  )
+  expect(drawn.branches).toHaveLength(1)
+  expect(drawn.state[0].reducer).toBe('append')
+
+  await page.reload()
+  await expect(page.locator('.react-flow__node')).toHaveCount(6) // START, END, three nodes and the join's marker
+  expect(JSON.parse(await exportFile(page))).toEqual(drawn)
+
+  // Undo back to the empty graph, then redo everything.
+  const undo = page.getByRole('button', { name: 'Undo', exact: true })
+  const redo = page.getByRole('button', { name: 'Redo', exact: true })
+  await expect(undo).toBeDisabled() // a reload starts a fresh history
+  await page.getByRole('button', { name: 'Add node', exact: true }).click()
+  await expect(page.locator('.react-flow__node')).toHaveCount(7)
+  await page.keyboard.press('Control+z')
+  await expect(page.locator('.react-flow__node')).toHaveCount(6)
+  await page.keyboard.press('Control+Shift+z')
+  await expect(page.locator('.react-flow__node')).toHaveCount(7)
+  await undo.click()
+  await expect(redo).toBeEnabled()
+  await expect(page.locator('.react-flow__node')).toHaveCount(6)
+})
+
+test('undo walks a drawing back to empty and redo replays it', async ({ page }) => {
+  const add = page.getByRole('button', { name: 'Add node', exact: true })
+  await add.click()
+  await add.click()
+  await connect(page, '__start__', 'node_1')
+  await connect(page, 'node_1', 'node_2')
+  const undo = page.getByRole('button', { name: 'Undo', exact: true })
+  for (let i = 0; i < 20 && (await undo.isEnabled()); i++) await undo.click()
+  await expect(undo).toBeDisabled()
+  await expect(page.locator('.react-flow__node')).toHaveCount(2)
+  const redo = page.getByRole('button', { name: 'Redo', exact: true })
+  for (let i = 0; i < 20 && (await redo.isEnabled()); i++) await redo.click()
+  await expect(redo).toBeDisabled()
+  await expect(page.locator('.react-flow__node')).toHaveCount(4)
+  await expect(page.locator('.react-flow__edge')).toHaveCount(2)
+})
+
+test('export, delete, import: the same file comes back; a broken file changes nothing', async ({
+  page,
+}) => {
+  await page.getByRole('button', { name: 'Add node', exact: true }).click()
+  await connect(page, '__start__', 'node_1')
+  const exported = await exportFile(page)
+  await page.getByRole('button', { name: 'Delete graph' }).click()
+  await expect(page.getByRole('button', { name: /Undo delete of/ })).toBeVisible()
+  await page.getByLabel('Import a graph file').setInputFiles({
+    name: 'untitled.superstep.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(exported),
+  })
+  await expect(page.getByRole('button', { name: 'Trust and allow running' })).toBeVisible()
+  expect(await exportFile(page)).toBe(exported)
+
+  const before = await page
+    .getByRole('navigation', { name: 'Graphs and problems' })
+    .getByRole('listitem')
+    .count()
+  const broken = {
+    superstep: 1,
+    name: 'broken',
+    state: [],
+    nodes: [{ id: '__end__', code: '(s) =>' }],
+    edges: [],
+  }
+  await page.getByLabel('Import a graph file').setInputFiles({
+    name: 'broken.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(broken)),
+  })
+  const dialog = page.getByRole('alertdialog', { name: 'Import problems' })
+  await expect(dialog).toContainText('broken.json was not imported')
+  await expect(dialog).toContainText('RESERVED_NODE_NAME')
+  await expect(dialog).toContainText('CODE_SYNTAX')
+  await dialog.getByRole('button', { name: 'Dismiss' }).click()
+  await expect(
+    page.getByRole('navigation', { name: 'Graphs and problems' }).getByRole('listitem'),
+  ).toHaveCount(before)
+})
+
+test('live checks flag an unreachable node and a concurrent write to an overwrite field', async ({
+  page,
+}) => {
+  await page.getByRole('button', { name: 'Add node', exact: true }).click()
+  await expect(problems(page)).toContainText('Node `node_1` is not reachable.')
+  await problems(page)
+    .getByRole('button', { name: /not reachable/ })
+    .click()
+  await expect(page.getByRole('textbox', { name: 'Node id' })).toHaveValue('node_1')
+
+  const racy = {
+    superstep: 1,
+    name: 'racy',
+    state: [{ name: 'answer' }],
+    nodes: [
+      { id: 'a', code: "(s) => ({ answer: 'a' })" },
+      { id: 'b', code: "(s) => ({ answer: 'b' })" },
+    ],
+    edges: [
+      { from: '__start__', to: 'a' },
+      { from: '__start__', to: 'b' },
+    ],
+  }
+  await page.getByLabel('Import a graph file').setInputFiles({
+    name: 'racy.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(racy)),
+  })
+  await expect(problems(page)).toContainText('answer')
+  await expect(problems(page)).toContainText('CONCURRENT_WRITE_RISK')
+  await expect(node(page, 'a')).toBeVisible()
+})
