@@ -159,6 +159,30 @@ test('shift-click selects several nodes; Join makes one addJoin', async ({ page 
   await expect(page.getByLabel('Join [review, spare] → __end__', { exact: true })).toBeAttached()
 })
 
+test('box select with Shift, then one drag moves both as one moveNodes', async ({ page }) => {
+  const a = await node(page, 'left').boundingBox()
+  const b = await node(page, 'right').boundingBox()
+  if (!a || !b) throw new Error('nodes not on screen')
+  await page.keyboard.down('Shift')
+  await page.mouse.move(a.x - 20, a.y - 20)
+  await page.mouse.down()
+  await page.mouse.move(b.x + b.width + 20, b.y + b.height + 20, { steps: 8 })
+  await page.mouse.up()
+  await page.keyboard.up('Shift')
+  await expect
+    .poll(() => page.evaluate(() => [...window.__canvas.selection.nodes].sort()))
+    .toEqual(['left', 'right'])
+  const from = await centre(page, 'left')
+  await page.mouse.move(from.x, from.y)
+  await page.mouse.down()
+  await page.mouse.move(from.x + 90, from.y + 30, { steps: 10 })
+  await page.mouse.up()
+  const moves = await editsOf(page, 'moveNodes')
+  expect(moves).toHaveLength(1)
+  const ids = (moves[0]?.moves as { id: string }[]).map((m) => m.id).sort()
+  expect(ids).toEqual(['left', 'right'])
+})
+
 test('copy and paste a node, 40 px off', async ({ page }) => {
   await node(page, 'spare').click()
   await page.keyboard.press('ControlOrMeta+c')

@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises'
 import { expect, test, type Page } from '@playwright/test'
 
 const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`)
-const fields = (page: Page) => page.getByRole('table', { name: 'State fields' })
 const problems = (page: Page) => page.getByRole('navigation', { name: 'Graphs and problems' })
 
 async function connect(page: Page, from: string, to: string) {
