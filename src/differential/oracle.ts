@@ -267,7 +267,11 @@ function normalizeMessage(msg: BaseMessage): Record<string, unknown> {
   }
 }
 
-function normalizeState(values: unknown, fields: readonly string[]): Record<string, unknown> {
+/** The state fields that hold a value, as plain JSON. */
+export function normalizeState(
+  values: unknown,
+  fields: readonly string[],
+): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   const source = (values ?? {}) as Record<string, unknown>
   for (const name of fields) {
@@ -276,7 +280,8 @@ function normalizeState(values: unknown, fields: readonly string[]): Record<stri
   return out
 }
 
-function pickVersions(
+/** The channel versions of the state fields. */
+export function pickVersions(
   versions: Record<string, unknown>,
   fields: readonly string[],
 ): Record<string, number> {

@@ -17,7 +17,7 @@ import type {
   SessionReport as CoreSessionReport,
 } from '../core/run'
 import { canonicalizeReport } from './compare'
-import { buildLangGraph, normalizeValue } from './oracle'
+import { buildLangGraph, normalizeState, normalizeValue, pickVersions } from './oracle'
 import type { BuiltLangGraph, GraphDocumentJson } from './oracle'
 
 /** The thread every session runs on. */
@@ -126,27 +126,6 @@ async function runOp(
         ? new Command({ resume: op.value })
         : commandOf(op)
   await graph.invoke(input, config)
-}
-
-function normalizeState(values: unknown, fields: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  const source = (values ?? {}) as Record<string, unknown>
-  for (const name of fields) {
-    if (source[name] !== undefined) out[name] = normalizeValue(source[name])
-  }
-  return out
-}
-
-function pickVersions(
-  versions: Record<string, unknown>,
-  fields: readonly string[],
-): Record<string, number> {
-  const out: Record<string, number> = {}
-  for (const name of fields) {
-    const v = versions[name]
-    if (typeof v === 'number') out[name] = v
-  }
-  return out
 }
 
 function errorReport(err: unknown): ErrorReport {
