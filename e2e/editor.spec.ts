@@ -173,3 +173,22 @@ test('live checks flag an unreachable node and a concurrent write to an overwrit
   await expect(problems(page)).toContainText('CONCURRENT_WRITE_RISK')
   await expect(node(page, 'a')).toBeVisible()
 })
+
+test('a graph file dropped onto the canvas is imported', async ({ page }) => {
+  const doc = {
+    superstep: 1,
+    name: 'dropped',
+    state: [],
+    nodes: [{ id: 'x', code: '(s) => ({})' }],
+    edges: [{ from: '__start__', to: 'x' }],
+  }
+  const dataTransfer = await page.evaluateHandle((text) => {
+    const dt = new DataTransfer()
+    dt.items.add(new File([text], 'dropped.json', { type: 'application/json' }))
+    return dt
+  }, JSON.stringify(doc))
+  await page.dispatchEvent('main[aria-label="Canvas"]', 'drop', { dataTransfer })
+  await expect(page.getByRole('heading', { level: 1, name: 'dropped' })).toBeAttached()
+  await expect(node(page, 'x')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Trust and allow running' })).toBeVisible()
+})

@@ -29,6 +29,8 @@ export interface GraphEntry {
   doc: unknown
   trusted: boolean
   allowNetwork: boolean
+  /** When it was last saved (ISO-8601), as listed. */
+  updatedAt?: string
 }
 
 /** Saves and lists graph documents (the persistence layer's GraphRepository). */
@@ -332,6 +334,12 @@ export function createAppStore(deps: AppDeps) {
             if (r.error) return set({ editError: r.error })
             if (r.doc !== get().doc) set({ doc: r.doc, editError: null })
             else if (get().editError) set({ editError: null })
+            // A renamed node stays selected under its new name.
+            const { selection } = get()
+            if (e.type === 'renameNode' && selection.nodes.includes(e.from)) {
+              const nodes = selection.nodes.map((n) => (n === e.from ? e.to : n))
+              set({ selection: { ...selection, nodes } })
+            }
           },
 
           setSelection(selection) {

@@ -1,4 +1,4 @@
-import { useMemo } from 'react'
+import { useMemo, type DragEvent } from 'react'
 import { formatIssue } from '../core/graph/issues'
 import { GraphSpecSchema, type GraphSpec } from '../core/graph/schema'
 import type { StateSnapshot } from '../core/pregel/state'
@@ -40,8 +40,22 @@ function CanvasPanel({ graph }: { graph: GraphSpec }) {
     overlay: s.history[0],
   }))
   const runOverlay = useMemo(() => overlayOf(overlay), [overlay])
+  const importDocument = useApp((s) => s.importDocument)
+  const onDrop = async (e: DragEvent) => {
+    const file = e.dataTransfer.files[0]
+    if (!file) return
+    e.preventDefault()
+    await importDocument(await file.text(), file.name)
+  }
   return (
-    <main className="canvas" aria-label="Canvas">
+    <main
+      className="canvas"
+      aria-label="Canvas"
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes('Files')) e.preventDefault()
+      }}
+      onDrop={(e) => void onDrop(e)}
+    >
       <h1 className="visually-hidden">{graph.name}</h1>
       <GraphCanvas
         doc={graph}
@@ -98,6 +112,18 @@ function LeftColumn() {
           >
             <button type="button" className="link" onClick={() => void select(g.id)}>
               {g.name}
+              {g.updatedAt && (
+                <time
+                  className="muted when"
+                  dateTime={g.updatedAt}
+                  title={`Last change ${g.updatedAt}`}
+                >
+                  {new Date(g.updatedAt).toLocaleString(undefined, {
+                    dateStyle: 'short',
+                    timeStyle: 'short',
+                  })}
+                </time>
+              )}
               {!g.trusted && (
                 <span className="badge warn" title="Imported: its code has not run">
                   untrusted
