@@ -83,9 +83,10 @@ test('draw a graph with a conditional edge and a join, set a reducer, reload, un
 })
 
 test('undo walks a drawing back to empty and redo replays it', async ({ page }) => {
-  const add = page.getByRole('button', { name: 'Add node', exact: true })
-  await add.click()
-  await add.click()
+  await page.getByRole('button', { name: 'Add node', exact: true }).click()
+  await node(page, 'node_1').getByText('node_1', { exact: true }).click()
+  await page.keyboard.press('n') // the keyboard way to add a node
+  await expect(node(page, 'node_2')).toBeVisible()
   await connect(page, '__start__', 'node_1')
   await connect(page, 'node_1', 'node_2')
   const undo = page.getByRole('button', { name: 'Undo', exact: true })

@@ -112,24 +112,24 @@ function LeftColumn() {
           >
             <button type="button" className="link" onClick={() => void select(g.id)}>
               {g.name}
-              {g.updatedAt && (
-                <time
-                  className="muted when"
-                  dateTime={g.updatedAt}
-                  title={`Last change ${g.updatedAt}`}
-                >
-                  {new Date(g.updatedAt).toLocaleString(undefined, {
-                    dateStyle: 'short',
-                    timeStyle: 'short',
-                  })}
-                </time>
-              )}
               {!g.trusted && (
                 <span className="badge warn" title="Imported: its code has not run">
                   untrusted
                 </span>
               )}
             </button>
+            {g.updatedAt && (
+              <time
+                className="muted when"
+                dateTime={g.updatedAt}
+                title={`Last change ${g.updatedAt}`}
+              >
+                {new Date(g.updatedAt).toLocaleString(undefined, {
+                  dateStyle: 'short',
+                  timeStyle: 'short',
+                })}
+              </time>
+            )}
           </li>
         ))}
       </ul>

@@ -2,7 +2,13 @@ import { useEffect, useRef, type RefObject } from 'react'
 import type { GraphEdit } from '../../core/graph/edits'
 import type { GraphSpec } from '../../core/graph/schema'
 import type { CanvasSelection } from './flowTypes'
-import { copySelection, deletionEdits, pasteEdit, type CanvasClipboard } from './interactions'
+import {
+  addNodeEdit,
+  copySelection,
+  deletionEdits,
+  pasteEdit,
+  type CanvasClipboard,
+} from './interactions'
 
 /** What the keyboard needs to read at the time of the key press. */
 export interface CanvasKeyState {
@@ -17,7 +23,7 @@ const isTyping = (t: EventTarget | null) =>
   (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))
 
 /**
- * Delete/Backspace, Ctrl/Cmd+C, Ctrl/Cmd+V and Escape for the canvas. They act when focus is
+ * Delete/Backspace, Ctrl/Cmd+C, Ctrl/Cmd+V, N (add a node) and Escape for the canvas. They act when focus is
  * in the canvas, or when the last pointer press was in it (a press on the pane does not move
  * focus), never while typing in a field.
  */
@@ -53,6 +59,13 @@ export function useCanvasKeys(
         if (!clipboard.current) return
         e.preventDefault()
         onEdit(pasteEdit(clipboard.current))
+      } else if (!mod && !e.altKey && e.key.toLowerCase() === 'n') {
+        // N adds a node below the others (the toolbar adds in view, a double-click where you point).
+        e.preventDefault()
+        const ys = doc.nodes.map((n) => n.position?.y ?? 0)
+        const xs = doc.nodes.map((n) => n.position?.x ?? 0)
+        const at = ys.length ? { x: Math.min(...xs), y: Math.max(...ys) + 90 } : { x: 200, y: 0 }
+        onEdit(addNodeEdit(doc, at))
       } else if (e.key === 'Escape' && (selection.nodes.length || selection.edges.length)) {
         onSelect({ nodes: [], edges: [] })
       }

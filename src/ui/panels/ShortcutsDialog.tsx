@@ -8,6 +8,7 @@ export const SHORTCUTS: readonly [string, string][] = [
   ['Shift+Ctrl/Cmd+Z', 'Redo'],
   ['Delete / Backspace', 'Delete the selection'],
   ['Ctrl/Cmd+C, Ctrl/Cmd+V', 'Copy and paste nodes'],
+  ['N (canvas focused)', 'Add a node'],
   ['Double-click the canvas', 'Add a node there'],
   ['Double-click a node name', 'Rename it'],
   ['?', 'This list'],
