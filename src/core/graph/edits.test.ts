@@ -293,3 +293,35 @@ describe('applyEdits', () => {
     expect(applyEdits(doc, [{ type: 'renameNode', from: 'a', to: 'a' }]).doc).toBe(doc)
   })
 })
+
+describe('batch', () => {
+  const base = {
+    superstep: 1 as const,
+    name: 'b',
+    state: [],
+    nodes: [
+      { id: 'a', code: '(s) => ({})' },
+      { id: 'b', code: '(s) => ({})' },
+    ],
+    edges: [{ from: '__start__', to: 'a' }],
+  }
+  it('applies several edits as one, or none of them', () => {
+    const both = applyEdit(base, {
+      type: 'batch',
+      edits: [
+        { type: 'deleteEdges', indexes: [0] },
+        { type: 'deleteNodes', ids: ['a'] },
+      ],
+    })
+    expect(both.ok && both.doc.nodes.map((n) => n.id)).toEqual(['b'])
+    const refused = applyEdit(base, {
+      type: 'batch',
+      edits: [
+        { type: 'deleteNodes', ids: ['a'] },
+        { type: 'renameNode', from: 'b', to: '__end__' },
+      ],
+    })
+    expect(refused.ok).toBe(false)
+    expect(refused.doc).toBe(base)
+  })
+})

@@ -61,6 +61,8 @@ export type GraphEdit =
       branches: BranchSpec[]
       offset: XY
     }
+  /** Several edits as one: all apply or none (one undo step). */
+  | { type: 'batch'; edits: GraphEdit[] }
 
 export type EditResult = { ok: true; doc: GraphSpec } | { ok: false; doc: GraphSpec; error: string }
 
@@ -77,6 +79,8 @@ export type EditResult = { ok: true; doc: GraphSpec } | { ok: false; doc: GraphS
  */
 export function applyEdit(doc: GraphSpec, edit: GraphEdit): EditResult {
   switch (edit.type) {
+    case 'batch':
+      return applyEdits(doc, edit.edits)
     case 'setName':
       return ok(patch(doc, { name: edit.name }))
     case 'addNode':

@@ -50,7 +50,8 @@ export function useCanvasKeys(
         const edits = deletionEdits(doc, selection)
         if (!edits.length) return
         e.preventDefault()
-        for (const edit of edits) onEdit(edit)
+        // One edit, so one undo step brings the whole selection back.
+        onEdit(edits.length === 1 ? (edits[0] as GraphEdit) : { type: 'batch', edits })
         onSelect({ nodes: [], edges: [] })
       } else if (mod && e.key.toLowerCase() === 'c') {
         const clip = copySelection(doc, selection)
