@@ -151,6 +151,13 @@ test('live checks flag an unreachable node and a concurrent write to an overwrit
     .getByRole('button', { name: /not reachable/ })
     .click()
   await expect(page.getByRole('textbox', { name: 'Node id' })).toHaveValue('node_1')
+  // The toolbar's Delete removes the selected culprit, and one undo brings it back.
+  const tools = page.getByRole('toolbar', { name: 'Canvas tools' })
+  await tools.getByRole('button', { name: 'Delete', exact: true }).click()
+  await expect(node(page, 'node_1')).toHaveCount(0)
+  await expect(problems(page)).not.toContainText('not reachable')
+  await page.getByRole('button', { name: 'Undo', exact: true }).click()
+  await expect(node(page, 'node_1')).toHaveCount(1)
 
   const racy = {
     superstep: 1,

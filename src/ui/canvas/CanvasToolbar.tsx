@@ -13,6 +13,8 @@ export interface CanvasToolbarProps {
   /** Where the join may go. */
   joinTargets: string[]
   onJoin(to: string): void
+  /** Deletes the selection; absent when nothing deletable is selected. */
+  onDelete?: () => void
 }
 
 /**
@@ -27,6 +29,14 @@ export function CanvasToolbar(props: CanvasToolbarProps) {
     <div className="ss-toolbar" role="toolbar" aria-label="Canvas tools">
       <button type="button" onClick={props.onAddNode}>
         Add node
+      </button>
+      <button
+        type="button"
+        disabled={!props.onDelete}
+        onClick={props.onDelete}
+        title="Delete the selection (Delete / Backspace)"
+      >
+        Delete
       </button>
       <button type="button" onClick={props.onAutoLayout}>
         Auto layout

@@ -32,6 +32,7 @@ import {
 } from './flowTypes'
 import {
   addNodeEdit,
+  deletionEdits,
   applySelectChanges,
   canConnect,
   connectEdit,
@@ -196,6 +197,13 @@ function CanvasView(props: GraphCanvasProps) {
     props.onEdit(addNodeEdit(doc, freeSpot(doc, screenToFlowPosition(centre))))
   }
   const sources = joinSources(doc, selection)
+  const deletion = deletionEdits(doc, selection)
+  const deleteSelection = () => {
+    props.onEdit(
+      deletion.length === 1 ? (deletion[0] as GraphEdit) : { type: 'batch', edits: deletion },
+    )
+    props.onSelect({ nodes: [], edges: [] })
+  }
   const big = flow.nodes.length > VISIBLE_ONLY_ABOVE
 
   return (
@@ -242,6 +250,7 @@ function CanvasView(props: GraphCanvasProps) {
                   joinSources={sources}
                   joinTargets={sources.length >= 2 ? joinTargets(doc, sources) : []}
                   onJoin={(to) => props.onEdit({ type: 'addJoin', from: sources, to })}
+                  onDelete={deletion.length ? deleteSelection : undefined}
                 />
               </Panel>
             )}
