@@ -32,7 +32,7 @@ import {
 } from './flowTypes'
 import {
   addNodeEdit,
-  deletionEdits,
+  deletionEdit,
   applySelectChanges,
   canConnect,
   connectEdit,
@@ -197,11 +197,10 @@ function CanvasView(props: GraphCanvasProps) {
     props.onEdit(addNodeEdit(doc, freeSpot(doc, screenToFlowPosition(centre))))
   }
   const sources = joinSources(doc, selection)
-  const deletion = deletionEdits(doc, selection)
+  const deletion = deletionEdit(doc, selection)
   const deleteSelection = () => {
-    props.onEdit(
-      deletion.length === 1 ? (deletion[0] as GraphEdit) : { type: 'batch', edits: deletion },
-    )
+    if (!deletion) return
+    props.onEdit(deletion)
     props.onSelect({ nodes: [], edges: [] })
   }
   const big = flow.nodes.length > VISIBLE_ONLY_ABOVE
@@ -250,7 +249,7 @@ function CanvasView(props: GraphCanvasProps) {
                   joinSources={sources}
                   joinTargets={sources.length >= 2 ? joinTargets(doc, sources) : []}
                   onJoin={(to) => props.onEdit({ type: 'addJoin', from: sources, to })}
-                  onDelete={deletion.length ? deleteSelection : undefined}
+                  onDelete={deletion ? deleteSelection : undefined}
                 />
               </Panel>
             )}

@@ -128,3 +128,27 @@ describe('canvas interactions as edits', () => {
     expect(nodeNameError(doc, 'a', 'count')).toMatch(/state field/)
   })
 })
+
+describe('deletionEdit', () => {
+  it('is null with nothing deletable, the edit itself for one, and a batch for several', async () => {
+    const { deletionEdit, deletionEdits } = await import('./interactions')
+    const doc = {
+      superstep: 1 as const,
+      name: 'd',
+      state: [],
+      nodes: [{ id: 'a', code: '(s) => ({})' }],
+      edges: [{ from: '__start__', to: 'a' }],
+    }
+    expect(deletionEdit(doc, { nodes: ['__start__'], edges: [] })).toBeNull()
+    const one = deletionEdits(doc, { nodes: ['a'], edges: [] })
+    const several = deletionEdits(doc, { nodes: ['a'], edges: ['e:0'] })
+    expect(deletionEdit(doc, { nodes: ['a'], edges: [] })).toEqual(
+      one.length === 1 ? one[0] : { type: 'batch', edits: one },
+    )
+    expect(several.length).toBeGreaterThan(1)
+    expect(deletionEdit(doc, { nodes: ['a'], edges: ['e:0'] })).toEqual({
+      type: 'batch',
+      edits: several,
+    })
+  })
+})

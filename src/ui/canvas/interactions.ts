@@ -181,3 +181,10 @@ export function nodeNameError(doc: GraphSpec, from: string, to: string): string 
   if (doc.state.some((f) => f.name === to)) return `\`${to}\` is a state field (a channel).`
   return null
 }
+
+/** Deleting the selection as ONE edit (a batch when it takes several), so one undo restores it; null when nothing deletable is selected. */
+export function deletionEdit(doc: GraphSpec, selection: CanvasSelection): GraphEdit | null {
+  const edits = deletionEdits(doc, selection)
+  if (edits.length === 0) return null
+  return edits.length === 1 ? (edits[0] as GraphEdit) : { type: 'batch', edits }
+}

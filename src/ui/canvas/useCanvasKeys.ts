@@ -5,7 +5,7 @@ import type { CanvasSelection } from './flowTypes'
 import {
   addNodeEdit,
   copySelection,
-  deletionEdits,
+  deletionEdit,
   pasteEdit,
   type CanvasClipboard,
 } from './interactions'
@@ -47,11 +47,10 @@ export function useCanvasKeys(
       const { doc, selection, onEdit, onSelect } = state.current
       const mod = e.ctrlKey || e.metaKey
       if (e.key === 'Delete' || e.key === 'Backspace') {
-        const edits = deletionEdits(doc, selection)
-        if (!edits.length) return
+        const edit = deletionEdit(doc, selection)
+        if (!edit) return
         e.preventDefault()
-        // One edit, so one undo step brings the whole selection back.
-        onEdit(edits.length === 1 ? (edits[0] as GraphEdit) : { type: 'batch', edits })
+        onEdit(edit)
         onSelect({ nodes: [], edges: [] })
       } else if (mod && e.key.toLowerCase() === 'c') {
         const clip = copySelection(doc, selection)
