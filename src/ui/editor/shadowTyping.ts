@@ -73,8 +73,18 @@ async function shadowWorker(monaco: MonacoApi, shadow: Shadow) {
 
 async function markSyntax(monaco: MonacoApi, visible: Model, shadow: Shadow) {
   if (shadow.model.isDisposed()) return
-  const worker = await shadowWorker(monaco, shadow)
-  const diagnostics = await worker.getSyntacticDiagnostics(shadow.model.uri.toString())
+  let diagnostics: Awaited<
+    ReturnType<Monaco.typescript.TypeScriptWorker['getSyntacticDiagnostics']>
+  >
+  try {
+    const worker = await shadowWorker(monaco, shadow)
+    diagnostics = await worker.getSyntacticDiagnostics(shadow.model.uri.toString())
+  } catch (error) {
+    // The editor closed (or switched models) while the worker was answering: the worker
+    // no longer knows the shadow file. Nothing to mark; anything else is a real fault.
+    if (shadow.model.isDisposed() || visible.isDisposed() || isMissingFile(error)) return
+    throw error
+  }
   if (visible.isDisposed() || shadow.model.isDisposed()) return
   const length = visible.getValueLength()
   const markers = diagnostics.map((d): Monaco.editor.IMarkerData => {
@@ -93,6 +103,9 @@ async function markSyntax(monaco: MonacoApi, visible: Model, shadow: Shadow) {
   })
   monaco.editor.setModelMarkers(visible, 'javascript', markers)
 }
+
+const isMissingFile = (error: unknown) =>
+  /Could not find source file/.test(error instanceof Error ? error.message : String(error))
 
 interface Parts {
   text: string
@@ -122,16 +135,32 @@ export function registerShadowProviders(monaco: MonacoApi): void {
     }
     return table[kind] ?? k.Property
   }
+  /** A question to the shadow's worker; no answer when the shadow went away meanwhile. */
+  const ask = async <T>(
+    shadow: Shadow,
+    question: (worker: Monaco.typescript.TypeScriptWorker, file: string) => Promise<T>,
+  ): Promise<T | undefined> => {
+    try {
+      return await question(await shadowWorker(monaco, shadow), shadow.model.uri.toString())
+    } catch (error) {
+      if (shadow.model.isDisposed() || isMissingFile(error)) return undefined
+      throw error
+    }
+  }
   languages.registerCompletionItemProvider('javascript', {
     triggerCharacters: ['.', '"', "'"],
     async provideCompletionItems(model, position) {
       const shadow = shadows.get(model.uri.toString())
       if (!shadow) return undefined
       const offset = model.getOffsetAt(position)
-      const worker = await shadowWorker(monaco, shadow)
       const at = offset + shadow.wrapped.prefixLength
-      const info = (await worker.getCompletionsAtPosition(shadow.model.uri.toString(), at)) as
-        { entries: TsCompletionEntry[] } | undefined
+      const info = await ask(
+        shadow,
+        (worker, file) =>
+          worker.getCompletionsAtPosition(file, at) as Promise<
+            { entries: TsCompletionEntry[] } | undefined
+          >,
+      )
       if (!info || model.isDisposed()) return undefined
       const word = model.getWordUntilPosition(position)
       const wordRange = new monaco.Range(
@@ -170,15 +199,19 @@ export function registerShadowProviders(monaco: MonacoApi): void {
     async provideHover(model, position) {
       const shadow = shadows.get(model.uri.toString())
       if (!shadow) return undefined
-      const worker = await shadowWorker(monaco, shadow)
       const at = model.getOffsetAt(position) + shadow.wrapped.prefixLength
-      const info = (await worker.getQuickInfoAtPosition(shadow.model.uri.toString(), at)) as
-        | {
-            displayParts?: Parts[]
-            documentation?: Parts[]
-            textSpan: { start: number; length: number }
-          }
-        | undefined
+      const info = await ask(
+        shadow,
+        (worker, file) =>
+          worker.getQuickInfoAtPosition(file, at) as Promise<
+            | {
+                displayParts?: Parts[]
+                documentation?: Parts[]
+                textSpan: { start: number; length: number }
+              }
+            | undefined
+          >,
+      )
       if (!info || model.isDisposed()) return undefined
       const span = toCodeSpan(
         info.textSpan.start,
