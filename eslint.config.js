@@ -44,7 +44,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [oracleOnly] }],
     },
   },
-  // core is pure: only lib, zod and acorn; no DOM, timers, storage or workers.
+  // core is pure: only lib, zod, acorn and microdiff; no DOM, timers, storage or workers.
   {
     files: ['src/core/**/*.ts'],
     ignores: ['src/core/**/*.test.ts', 'src/core/checkpoint/saverContract.ts'],
@@ -53,7 +53,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { regex: '^(?!\\.|zod$|acorn$)', message: 'core imports only lib, zod and acorn.' },
+            {
+              regex: '^(?!\\.|zod$|acorn$|microdiff$)',
+              message: 'core imports only lib, zod, acorn and microdiff.',
+            },
             {
               regex: into('ui', 'store', 'worker', 'persistence', 'codegen', 'cli', 'differential'),
               message: 'core imports nothing but lib.',
