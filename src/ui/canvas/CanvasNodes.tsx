@@ -42,12 +42,27 @@ export const StepNode = memo(function StepNode({
 }: NodeProps<StepFlowNode>) {
   const o = useNodeOverlay(data.docId)
   const [editing, setEditing] = useState(false)
+  const [menu, setMenu] = useState(false)
   const kind = data.hitl ? ' ss-hitl' : ''
   const severity = data.issues ? (data.issues.errors ? ' ss-has-error' : ' ss-has-warning') : ''
   return (
     <div
       className={`ss-node ss-step${kind}${severity}${overlayClass(o)}${selected ? ' ss-selected' : ''}`}
+      onContextMenu={(e) => {
+        e.preventDefault()
+        setMenu(true)
+      }}
     >
+      <BreakDot id={data.docId} when="before" on={data.pauseBefore} />
+      <BreakDot id={data.docId} when="after" on={data.pauseAfter} />
+      {menu && (
+        <BreakMenu
+          id={data.docId}
+          before={data.pauseBefore}
+          after={data.pauseAfter}
+          onClose={() => setMenu(false)}
+        />
+      )}
       <Handle type="target" position={targetPosition} aria-label={`Connect into ${data.docId}`} />
       <span className="ss-kind" aria-hidden="true" title="Code node">
         ƒ
@@ -92,6 +107,60 @@ export const StepNode = memo(function StepNode({
     </div>
   )
 })
+
+/** The gutter dot of a breakpoint: filled when the run pauses there; a click toggles it. */
+function BreakDot({ id, when, on }: { id: string; when: 'before' | 'after'; on: boolean }) {
+  const actions = useContext(CanvasActionsContext)
+  return (
+    <button
+      type="button"
+      className={`ss-break ss-break-${when} nodrag nopan${on ? ' ss-on' : ''}`}
+      aria-label={`Pause ${when} ${id}`}
+      aria-pressed={on}
+      title={`Pause ${when} ${id} (a breakpoint: interrupt${when === 'before' ? 'Before' : 'After'})`}
+      onClick={(e) => {
+        e.stopPropagation()
+        actions.setBreakpoint(id, when, !on)
+      }}
+    />
+  )
+}
+
+/** The node's context menu: its two breakpoints. */
+function BreakMenu(props: { id: string; before: boolean; after: boolean; onClose(): void }) {
+  const actions = useContext(CanvasActionsContext)
+  const item = (when: 'before' | 'after', on: boolean) => (
+    <button
+      type="button"
+      role="menuitemcheckbox"
+      aria-checked={on}
+      onClick={() => {
+        actions.setBreakpoint(props.id, when, !on)
+        props.onClose()
+      }}
+    >
+      {on ? '✓ ' : ''}Pause {when}
+    </button>
+  )
+  return (
+    <div
+      className="ss-menu nodrag nopan"
+      role="menu"
+      aria-label={`Breakpoints of ${props.id}`}
+      ref={(el) => el?.querySelector('button')?.focus()}
+      onKeyDown={(e) => {
+        e.stopPropagation()
+        if (e.key === 'Escape') props.onClose()
+      }}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) props.onClose()
+      }}
+    >
+      {item('before', props.before)}
+      {item('after', props.after)}
+    </div>
+  )
+}
 
 function RenameInput({ id, onDone }: { id: string; onDone: () => void }) {
   const actions = useContext(CanvasActionsContext)

@@ -106,9 +106,11 @@ function CanvasView(props: GraphCanvasProps) {
     () => decorator.nodes(flow.nodes, selectedNodes, drag, sizes),
     [decorator, flow.nodes, selectedNodes, drag, sizes],
   )
+  const firedKey = runOverlay?.fired?.join('\n') ?? ''
+  const fired = useMemo(() => new Set(firedKey ? firedKey.split('\n') : []), [firedKey])
   const edges = useMemo(
-    () => decorator.edges(flow.edges, selectedEdges),
-    [decorator, flow.edges, selectedEdges],
+    () => decorator.edges(flow.edges, selectedEdges, fired),
+    [decorator, flow.edges, selectedEdges, fired],
   )
 
   // Handlers read the latest props through a ref, so they never change identity.
@@ -184,6 +186,9 @@ function CanvasView(props: GraphCanvasProps) {
         const error = nodeNameError(current, from, to)
         if (error === null && to !== from) onEdit({ type: 'renameNode', from, to })
         return error
+      },
+      setBreakpoint(node, when, on) {
+        latest.current.onEdit({ type: 'setBreakpoint', node, when, on })
       },
     }),
     [],

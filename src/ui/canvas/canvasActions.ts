@@ -7,6 +7,11 @@ import { createContext } from 'react'
 export interface CanvasActions {
   /** Renames a node: an error message to show at the input, or `null` when the edit went out. */
   rename(from: string, to: string): string | null
+  /** Turns "pause before" / "pause after" of a node on or off (a setBreakpoint edit). */
+  setBreakpoint(node: string, when: 'before' | 'after', on: boolean): void
 }
 
-export const CanvasActionsContext = createContext<CanvasActions>({ rename: () => null })
+export const CanvasActionsContext = createContext<CanvasActions>({
+  rename: () => null,
+  setBreakpoint: () => undefined,
+})

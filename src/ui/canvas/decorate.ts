@@ -47,6 +47,8 @@ export function createFlowCache() {
   }
 }
 
+const NO_EDGES: ReadonlySet<string> = new Set()
+
 /** A node's measured size, kept so a new node object is not measured again. */
 export interface Size {
   width: number
@@ -66,7 +68,7 @@ interface NodeInputs {
  */
 export function createDecorator() {
   const nodeCache = new WeakMap<FlowNode, NodeInputs>()
-  const edgeCache = new WeakMap<FlowEdge, { selected: boolean; out: FlowEdge }>()
+  const edgeCache = new WeakMap<FlowEdge, { selected: boolean; fired: boolean; out: FlowEdge }>()
   return {
     nodes(
       base: readonly FlowNode[],
@@ -99,13 +101,26 @@ export function createDecorator() {
         return out
       })
     },
-    edges(base: readonly FlowEdge[], selected: ReadonlySet<string>): FlowEdge[] {
+    /** `fired`: edges that fired in the shown super-step, drawn animated. */
+    edges(
+      base: readonly FlowEdge[],
+      selected: ReadonlySet<string>,
+      fired: ReadonlySet<string> = NO_EDGES,
+    ): FlowEdge[] {
       return base.map((edge) => {
         const isSelected = selected.has(edge.id)
+        const isFired = fired.has(edge.id)
         const hit = edgeCache.get(edge)
-        if (hit && hit.selected === isSelected) return hit.out
-        const out = { ...edge, selected: isSelected }
-        edgeCache.set(edge, { selected: isSelected, out })
+        if (hit && hit.selected === isSelected && hit.fired === isFired) return hit.out
+        const out = isFired
+          ? {
+              ...edge,
+              selected: isSelected,
+              animated: true,
+              className: `${edge.className ?? ''} ss-fired`,
+            }
+          : { ...edge, selected: isSelected }
+        edgeCache.set(edge, { selected: isSelected, fired: isFired, out })
         return out
       })
     },

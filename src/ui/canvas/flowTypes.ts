@@ -39,6 +39,9 @@ export type StepData = {
   defer: boolean
   /** A conditional edge leaves it. */
   branch: boolean
+  /** Breakpoints: the run pauses before / after the node (its own, or `"*"`). */
+  pauseBefore: boolean
+  pauseAfter: boolean
   issues?: IssueBadge
 }
 

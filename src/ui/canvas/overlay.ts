@@ -5,6 +5,8 @@ export interface RunOverlay {
   ran: string[]
   next: string[]
   badges: Record<string, number>
+  /** Canvas edge ids (flowTypes.ts) that fired in the shown super-step: drawn animated. */
+  fired?: string[]
 }
 
 /** One node's part of the overlay. */

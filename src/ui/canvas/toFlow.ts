@@ -108,6 +108,8 @@ export function toFlow(
         command: (n.ends?.length ?? 0) > 0,
         defer: n.defer === true,
         branch: branchSources.has(n.id),
+        pauseBefore: breaksOn(doc.interruptBefore, n.id),
+        pauseAfter: breaksOn(doc.interruptAfter, n.id),
         ...issuesOf(id),
       },
       ariaLabel: `Node ${n.id}`,
@@ -269,3 +271,6 @@ export function toFlow(
 
   return { nodes, edges }
 }
+
+const breaksOn = (list: readonly string[] | undefined, id: string): boolean =>
+  list?.includes('*') === true || list?.includes(id) === true

@@ -27,6 +27,8 @@ export interface CodeEditorProps {
   markers?: readonly CodeMarker[]
   /** Height in pixels; 160 unless told. */
   height?: number
+  /** Show and focus this line (1-based); a new `seq` asks again. */
+  reveal?: { line: number; column?: number; seq: number } | undefined
 }
 
 const MonacoCodeEditor = lazy(() => import('./MonacoCodeEditor'))

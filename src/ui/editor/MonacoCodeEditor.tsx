@@ -40,6 +40,17 @@ export default function MonacoCodeEditor(props: CodeEditorProps) {
     darkScheme().matches ? 'vs-dark' : 'light',
   )
   const [model, setModel] = useState<Monaco.editor.ITextModel | null>(null)
+  const [editor, setEditor] = useState<Monaco.editor.IStandaloneCodeEditor | null>(null)
+  const reveal = props.reveal
+  useEffect(() => {
+    if (!editor || !reveal) return
+    const position = { lineNumber: reveal.line, column: reveal.column ?? 1 }
+    editor.revealLineInCenter(reveal.line)
+    editor.setPosition(position)
+    editor.focus()
+    // Seq, not the object: the same line asked for again is revealed again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [editor, reveal?.seq])
   const shadow = useRef<ReturnType<typeof attachShadow> | null>(null)
   const onBlur = useRef(props.onBlur)
   const options = useMemo(() => ({ ...OPTIONS, ariaLabel: label }), [label])
@@ -92,6 +103,7 @@ export default function MonacoCodeEditor(props: CodeEditorProps) {
           shadow.current = attachShadow(monaco, m, contextRef.current)
           editor.onDidBlurEditorText(() => onBlur.current?.())
           setModel(m)
+          setEditor(editor)
         }}
       />
     </div>

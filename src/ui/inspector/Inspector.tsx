@@ -18,6 +18,10 @@ export interface InspectorProps {
   selection: Selection
   /** Every change the inspector makes, as a GraphEdit (it never changes `doc` itself). */
   onEdit(edit: GraphEdit): void
+  /** A line of a node's code to show (a clicked run error). */
+  focus?: { node: string; line?: number; column?: number; seq: number } | null
+  /** The run's error, marked in the code of the node it names. */
+  runError?: { node?: string; message: string; line?: number; column?: number } | null
 }
 
 /**
@@ -25,7 +29,7 @@ export interface InspectorProps {
  * conditional edge (BranchInspector), or with nothing selected the state schema. After a
  * `renameNode` edit the owner must rename the node in the selection too.
  */
-export function Inspector({ doc, issues, selection, onEdit }: InspectorProps) {
+export function Inspector({ doc, issues, selection, onEdit, focus, runError }: InspectorProps) {
   const state = doc.state
   const typings = useMemo(() => typingsFor({ state }), [state])
   const target = inspectorTarget(doc, selection)
@@ -39,6 +43,16 @@ export function Inspector({ doc, issues, selection, onEdit }: InspectorProps) {
           issues={issuesAt(issues, ['nodes', target.index], target.node.id)}
           onEdit={onEdit}
           typings={typings}
+          reveal={
+            focus?.node === target.node.id && focus.line
+              ? { ...focus, line: focus.line }
+              : undefined
+          }
+          runError={
+            runError?.node === target.node.id && runError.line
+              ? { ...runError, line: runError.line }
+              : undefined
+          }
         />
       )
     case 'branch':

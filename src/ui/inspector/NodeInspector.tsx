@@ -15,6 +15,10 @@ export interface NodeInspectorProps {
   issues: readonly GraphIssue[]
   onEdit(edit: GraphEdit): void
   typings?: string | undefined
+  /** A line of the code to show (a clicked run error). */
+  reveal?: { line: number; column?: number; seq: number } | undefined
+  /** A run error in this node's code, marked on its line. */
+  runError?: { message: string; line: number; column?: number } | undefined
 }
 
 /** How long typing in node code waits before it becomes a `setNodeCode` edit. */
@@ -25,7 +29,8 @@ export const CODE_DELAY_MS = 300
  * on blur), its `ends` (setNodeEnds), its breakpoints (setBreakpoint) and its problems.
  * Mount it with `key={node.id}` so a pending code edit is committed to the right node.
  */
-export function NodeInspector({ doc, node, issues, onEdit, typings }: NodeInspectorProps) {
+export function NodeInspector(props: NodeInspectorProps) {
+  const { doc, node, issues, onEdit, typings, reveal, runError } = props
   const id = node.id
   const code = useDraft(
     node.code,
@@ -57,7 +62,20 @@ export function NodeInspector({ doc, node, issues, onEdit, typings }: NodeInspec
         onBlur={code.flush}
         code={{ kind: 'node' }}
         typings={typings}
-        markers={codeMarkers(issues, 'code')}
+        markers={[
+          ...codeMarkers(issues, 'code'),
+          ...(runError
+            ? [
+                {
+                  message: runError.message,
+                  line: runError.line,
+                  column: runError.column ?? 1,
+                  severity: 'error' as const,
+                },
+              ]
+            : []),
+        ]}
+        reveal={reveal}
         height={180}
       />
       <Breakpoints doc={doc} id={id} onEdit={onEdit} />
