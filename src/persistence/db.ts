@@ -6,6 +6,7 @@
 import { Dexie } from 'dexie'
 import type { DexieOptions, Table } from 'dexie'
 import type { ChannelVersions, CheckpointMetadata } from '../core/checkpoint/types'
+import type { TaskLog } from '../core/compile/host'
 
 export const DEFAULT_DB_NAME = 'superstep'
 
@@ -63,14 +64,47 @@ export interface GraphRow {
 }
 
 /**
+ * A thread the user created or named. Threads without a row (the default `${graphId}:main`,
+ * threads from before version 3) are still listed, from their checkpoints.
+ */
+export interface ThreadRow {
+  /** `${graph}:${suffix}`; the default thread of a graph is `${graph}:main`. */
+  threadId: string
+  /** The id of the graph document (GraphRow.id) the thread belongs to. */
+  graph: string
+  name: string
+  createdAt: string
+}
+
+/**
+ * What the worker saw of one task's run: how long it took, what its code logged, how it
+ * failed. Keyed like the task's pending writes: by the checkpoint the task ran from (the
+ * parent of the checkpoint its step produced).
+ */
+export interface TaskRunRow {
+  threadId: string
+  /** The checkpoint the task ran from; its pending writes are stored against the same id. */
+  checkpointId: string
+  taskId: string
+  /** The node. */
+  name: string
+  durationMs: number
+  logs: TaskLog[]
+  error?: { name: string; message: string }
+}
+
+/**
  * The database. Schema changes go in a new `version(n)` block, never by editing an old one.
- * version(1): checkpoints (written only by the runtime worker); version(2): graph documents.
+ * version(1): checkpoints (written only by the runtime worker); version(2): graph documents;
+ * version(3): named threads and task runs (durations and logs; runtime worker only).
  */
 export class SuperstepDb extends Dexie {
   checkpoints!: Table<CheckpointRow, [string, string]>
   blobs!: Table<BlobRow, [string, string, string]>
   writes!: Table<WriteRow, number>
   graphs!: Table<GraphRow, string>
+  threads!: Table<ThreadRow, string>
+  taskRuns!: Table<TaskRunRow, [string, string, string]>
 
   constructor(name: string = DEFAULT_DB_NAME, options?: DexieOptions) {
     super(name, options)
@@ -84,5 +118,11 @@ export class SuperstepDb extends Dexie {
       writes: '++id, [threadId+checkpointId], &[threadId+checkpointId+taskId+key]',
     })
     this.version(2).stores({ graphs: 'id, updatedAt' })
+    this.version(3).stores({
+      // A graph's threads by `graph`.
+      threads: 'threadId, graph',
+      // One step's runs by [threadId+checkpointId]; a thread's are a prefix range of the key.
+      taskRuns: '[threadId+checkpointId+taskId], [threadId+checkpointId]',
+    })
   }
 }

@@ -16,6 +16,7 @@ function freshDb(): SuperstepDb {
 
 describeSaverContract('DexieCheckpointSaver', () => new DexieCheckpointSaver(freshDb()))
 
+const ts = (s: number) => `2026-01-01T00:00:${String(s).padStart(2, '0')}Z`
 const meta = (step: number) => ({ source: 'loop' as const, step, parents: {} })
 
 function ck(
@@ -299,11 +300,26 @@ describe('DexieCheckpointSaver: storage', () => {
     await putChain(saver, 'c', 1, 5)
     await putChain(saver, 'a:sub', 4, 20)
     expect(await saver.listThreads()).toEqual([
-      { threadId: 'a:sub', latestCheckpointId: '23', latestTs: '2026-01-01T00:00:23Z', count: 4 },
-      { threadId: 'a', latestCheckpointId: '11', latestTs: '2026-01-01T00:00:11Z', count: 2 },
-      { threadId: 'c', latestCheckpointId: '5', latestTs: '2026-01-01T00:00:05Z', count: 1 },
-      { threadId: 'b', latestCheckpointId: '3', latestTs: '2026-01-01T00:00:03Z', count: 3 },
+      { threadId: 'a:sub', latestCheckpointId: '23', latestTs: ts(23), firstTs: ts(20), count: 4 },
+      { threadId: 'a', latestCheckpointId: '11', latestTs: ts(11), firstTs: ts(10), count: 2 },
+      { threadId: 'c', latestCheckpointId: '5', latestTs: ts(5), firstTs: ts(5), count: 1 },
+      { threadId: 'b', latestCheckpointId: '3', latestTs: ts(3), firstTs: ts(1), count: 3 },
     ])
+    // A prefix lists only the threads whose id starts with it.
+    expect((await saver.listThreads({ prefix: 'a:' })).map((t) => t.threadId)).toEqual(['a:sub'])
+    expect((await saver.listThreads({ prefix: 'a' })).map((t) => t.threadId)).toEqual([
+      'a:sub',
+      'a',
+    ])
+    expect(await saver.listThreads({ prefix: 'z' })).toEqual([])
+    expect(await saver.threadSummary('a')).toEqual({
+      threadId: 'a',
+      latestCheckpointId: '11',
+      latestTs: ts(11),
+      firstTs: ts(10),
+      count: 2,
+    })
+    expect(await saver.threadSummary('nope')).toBeUndefined()
     await saver.deleteThread('a')
     expect((await saver.listThreads()).map((t) => t.threadId)).toEqual(['a:sub', 'c', 'b'])
   })
@@ -359,11 +375,13 @@ describe('DexieCheckpointSaver: storage', () => {
     expect(again.isOpen()).toBe(false)
     const saver = new DexieCheckpointSaver(again)
     const t = await saver.getTuple({ threadId: 't' })
-    expect(again.verno).toBe(2)
+    expect(again.verno).toBe(3)
     expect(again.tables.map((x) => x.name).sort()).toEqual([
       'blobs',
       'checkpoints',
       'graphs',
+      'taskRuns',
+      'threads',
       'writes',
     ])
     expect(t?.checkpoint.channel_values).toEqual({ n: 3, fixed: 'abc' })

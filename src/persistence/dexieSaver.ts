@@ -22,6 +22,8 @@ export interface ThreadSummary {
   threadId: string
   latestCheckpointId: string
   latestTs: string
+  /** When the thread's first checkpoint was written. */
+  firstTs: string
   count: number
 }
 
@@ -163,15 +165,18 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     }
   }
 
+  /** Deletes everything stored under the thread: checkpoints, values, writes, task runs, its row. */
   async deleteThread(threadId: string): Promise<void> {
-    const { checkpoints, blobs, writes } = this.db
+    const { checkpoints, blobs, writes, taskRuns, threads } = this.db
     const lo = [threadId, Dexie.minKey]
     const hi = [threadId, Dexie.maxKey]
     try {
-      await this.db.transaction('rw', checkpoints, blobs, writes, async () => {
+      await this.db.transaction('rw', [checkpoints, blobs, writes, taskRuns, threads], async () => {
         await checkpoints.where('[threadId+seq]').between(lo, hi).delete()
         await blobs.where('[threadId+checkpointId+channel]').between(lo, hi).delete()
         await writes.where('[threadId+checkpointId]').between(lo, hi).delete()
+        await taskRuns.where('[threadId+checkpointId+taskId]').between(lo, hi).delete()
+        await threads.delete(threadId)
       })
     } catch (e) {
       throw toStorageError(e, `delete thread ${threadId}`, { threadId })
@@ -179,31 +184,55 @@ export class DexieCheckpointSaver implements CheckpointSaver {
   }
 
   /**
-   * Every thread with its newest checkpoint and checkpoint count, most recently written first.
-   * Reads two rows and one count per thread (a skip scan of `[threadId+seq]`), never a
-   * whole history.
+   * Every thread (or those whose id starts with `prefix`) with its newest checkpoint and
+   * checkpoint count, most recently written first. Reads two rows and one count per thread
+   * (a skip scan of `[threadId+seq]`), never a whole history.
    */
-  async listThreads(): Promise<ThreadSummary[]> {
+  async listThreads(options: { prefix?: string } = {}): Promise<ThreadSummary[]> {
     const { checkpoints } = this.db
+    const { prefix } = options
+    const index = () => checkpoints.where('[threadId+seq]')
     const out = await this.db.transaction('r', checkpoints, async () => {
       const found: ThreadSummary[] = []
-      let next = await checkpoints.orderBy('[threadId+seq]').first()
-      while (next) {
-        const { threadId } = next
-        const latest = await this.threadRange(threadId).last()
-        const count = await this.threadRange(threadId).count()
-        if (latest)
-          found.push({
-            threadId,
-            latestCheckpointId: latest.checkpointId,
-            latestTs: latest.ts,
-            count,
-          })
-        next = await checkpoints.where('[threadId+seq]').above([threadId, Dexie.maxKey]).first()
+      // The first row of each thread is its first checkpoint (lowest seq).
+      let first =
+        prefix === undefined
+          ? await checkpoints.orderBy('[threadId+seq]').first()
+          : await index().aboveOrEqual([prefix, Dexie.minKey]).first()
+      while (first && (prefix === undefined || first.threadId.startsWith(prefix))) {
+        const { threadId } = first
+        const summary = await this.summarise(first)
+        if (summary) found.push(summary)
+        first = await index().above([threadId, Dexie.maxKey]).first()
       }
       return found
     })
     return out.sort((a, b) => cmp(b.latestTs, a.latestTs) || cmp(a.threadId, b.threadId))
+  }
+
+  /** One thread's newest checkpoint and count (undefined: the thread has no checkpoints). */
+  async threadSummary(threadId: string): Promise<ThreadSummary | undefined> {
+    const { checkpoints } = this.db
+    return this.db.transaction('r', checkpoints, async () => {
+      const first = await this.threadRange(threadId).first()
+      return first && (await this.summarise(first))
+    })
+  }
+
+  /** The summary of the thread whose first checkpoint row is `first`. Dexie calls only. */
+  private async summarise(first: CheckpointRow): Promise<ThreadSummary | undefined> {
+    const { threadId } = first
+    const latest = await this.threadRange(threadId).last()
+    const count = await this.threadRange(threadId).count()
+    return (
+      latest && {
+        threadId,
+        latestCheckpointId: latest.checkpointId,
+        latestTs: latest.ts,
+        firstTs: first.ts,
+        count,
+      }
+    )
   }
 
   /**

@@ -22,7 +22,11 @@ export class GatedSaver implements CheckpointSaver {
   private closed = false
   private readonly writing = new Set<Promise<unknown>>()
 
-  constructor(private readonly inner: CheckpointSaver) {}
+  /** `onWrites` hears which checkpoint each `putWrites` stores against (the step's parent). */
+  constructor(
+    private readonly inner: CheckpointSaver,
+    private readonly onWrites?: (checkpointId: string) => void,
+  ) {}
 
   put(
     config: CheckpointConfig,
@@ -38,6 +42,7 @@ export class GatedSaver implements CheckpointSaver {
     writes: [string, unknown][],
     taskId: string,
   ): Promise<void> {
+    if (!this.closed) this.onWrites?.(config.checkpointId)
     return this.track(() => this.inner.putWrites(config, writes, taskId))
   }
 

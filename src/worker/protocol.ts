@@ -6,12 +6,23 @@
  */
 import type { ChannelVersions, CheckpointSource } from '../core/checkpoint/types'
 import type { TaskLog } from '../core/compile/host'
+import type { CheckpointInspection } from '../core/debug/types'
 import type { GraphIssue } from '../core/graph/issues'
 import type { StateSnapshot } from '../core/pregel/state'
 import type { RuntimeWarning } from '../core/pregel/task'
+import type { TaskRunRow } from '../persistence/db'
 import type { ThreadSummary } from '../persistence/dexieSaver'
+import type { ThreadFile } from '../persistence/threadFile'
 
-export type { StateSnapshot, ThreadSummary, TaskLog, RuntimeWarning }
+export type {
+  CheckpointInspection,
+  StateSnapshot,
+  ThreadSummary,
+  TaskLog,
+  TaskRunRow,
+  ThreadFile,
+  RuntimeWarning,
+}
 
 /** Plain JSON, what the page may send as input and updates. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
@@ -39,6 +50,8 @@ export type WorkerErrorCode =
   | 'SANDBOX_UNAVAILABLE'
   | 'RUN_TIMEOUT'
   | 'BAD_REQUEST'
+  | 'BAD_THREAD_FILE'
+  | 'THREAD_EXISTS'
   | 'INTERNAL'
   | 'DISPOSED'
   | 'WORKER_FAILED'
@@ -109,6 +122,56 @@ export type RunOutcome =
   | { runId: string; status: 'failed'; error: WorkerError }
   | { runId: string; status: 'stopped' }
 
+/**
+ * A problem of the worker's own that did not stop the run: the task runs (durations, logs)
+ * of a super-step could not be recorded; its checkpoints are unaffected.
+ */
+export interface RecordingWarning {
+  code: 'TASK_RUNS_NOT_RECORDED'
+  message: string
+}
+
+/** One task that ran from a checkpoint's parent to make it, as the timeline shows it. */
+export interface TimelineTask {
+  name: string
+  /** As recorded when it ran (absent when nothing was recorded, e.g. an older thread). */
+  durationMs?: number
+  /** Its last attempt failed. */
+  failed?: boolean
+  /** Its last attempt stopped at `interrupt()` and has not finished since. */
+  interrupted?: boolean
+}
+
+/** One checkpoint of a thread's timeline: enough to draw it, without its values. */
+export interface TimelineEntry {
+  checkpointId: string
+  parentId?: string
+  step: number
+  source: CheckpointSource
+  createdAt: string
+  /** The nodes of its next super-step, as getState's `next`. */
+  next: string[]
+  /** For a `loop` checkpoint, the tasks of the step that made it, in apply order; else empty. */
+  ran: TimelineTask[]
+}
+
+/**
+ * A thread as the thread list shows it: named (a row of `threads`) or known only from its
+ * checkpoints (named by its id's suffix, `main` for `${graph}:main`).
+ */
+export interface ThreadInfo {
+  threadId: string
+  name: string
+  /** The graph document's id. */
+  graph?: string
+  /** When it was created (named), or when its first checkpoint was written. */
+  createdAt?: string
+  /** Its number of checkpoints (0 for a thread created but never run). */
+  count: number
+  latestCheckpointId?: string
+  latestTs?: string
+}
+
 export type CompileResult =
   { ok: true; graphId: string; issues: CompileIssue[] } | { ok: false; issues: CompileIssue[] }
 
@@ -155,8 +218,40 @@ export interface RequestMap {
     params: { graphId: string; threadId: string; limit?: number; before?: string }
     result: StateSnapshot[]
   }
-  listThreads: { params: Record<string, never>; result: ThreadSummary[] }
+  /**
+   * The debugger's view of a checkpoint (the latest when no id): channels, the tasks that
+   * made it (with their recorded durations and logs), folds, schedule. Null: no checkpoint.
+   */
+  inspectCheckpoint: {
+    params: { graphId: string; threadId: string; checkpointId?: string }
+    result: CheckpointInspection | null
+  }
+  /** The thread's checkpoints newest first, all branches, without values. */
+  getTimeline: {
+    params: { graphId: string; threadId: string; limit?: number; before?: string }
+    result: TimelineEntry[]
+  }
+  /** One graph's threads (`graph`), or all; oldest first. */
+  listThreads: { params: { graph?: string }; result: ThreadInfo[] }
+  /** Names a new thread (`THREAD_EXISTS` when it has a row or checkpoints). */
+  createThread: {
+    params: { threadId: string; graph: string; name: string }
+    result: ThreadInfo
+  }
+  /** Renames a thread; a thread known only from its checkpoints gets a row. */
+  renameThread: { params: { threadId: string; name: string }; result: ThreadInfo }
+  /** Deletes the thread's checkpoints, writes, task runs and row. */
   deleteThread: { params: { threadId: string }; result: { deleted: true } }
+  /** The thread as a file (the page adds the graph document). */
+  exportThread: { params: { threadId: string }; result: ThreadFile }
+  /**
+   * Writes a thread file's checkpoints under `threadId` (which must have none), then its
+   * task runs and a row named `name`. A bad file: `BAD_THREAD_FILE`, nothing written.
+   */
+  importThread: {
+    params: { file: unknown; threadId: string; graph: string; name: string }
+    result: { threadId: string; count: number }
+  }
 }
 
 export type RequestType = keyof RequestMap
@@ -213,7 +308,11 @@ export type WorkerEvent =
       source: CheckpointSource
       versions: ChannelVersions
     })
-  | (RunEventBase & { type: 'warning'; step: number; warning: RuntimeWarning })
+  | (RunEventBase & {
+      type: 'warning'
+      step: number
+      warning: RuntimeWarning | RecordingWarning
+    })
   | (RunEventBase & {
       type: 'run_paused'
       reason: PauseReason

@@ -2,6 +2,7 @@ import type { Run } from '../core/pregel/loop'
 import type { GraphRuntime } from '../core/pregel/runtime'
 import type { GatedSaver } from './gatedSaver'
 import type { RunOutcome } from './protocol'
+import type { TaskRunRecorder } from './taskRunRecorder'
 import type { Timer } from './timer'
 
 /** What a run's work resolves to when the run was abandoned first. */
@@ -34,6 +35,7 @@ export class RunEntry {
     readonly threadId: string,
     readonly runtime: GraphRuntime,
     readonly gate: GatedSaver,
+    readonly recorder: TaskRunRecorder,
     private readonly timeoutMs: number | undefined,
   ) {
     this.abandoned = new Promise((resolve) => (this.settle = resolve))

@@ -1,3 +1,4 @@
+import type { TaskLog } from '../core/compile/host'
 import type { LoopEvent, TaskInterrupt } from '../core/pregel/loop'
 import { assertNever } from '../lib/assertNever'
 import { toWorkerError } from './errors'
@@ -71,4 +72,10 @@ export function toInterruptInfo(list: readonly TaskInterrupt[]): InterruptInfo[]
     node: i.node,
     taskId: i.taskId,
   }))
+}
+
+/** What a failed task's code logged before it threw (the sandbox sends it with the error). */
+export function logsOf(error: unknown): TaskLog[] {
+  const logs = (error as { logs?: unknown } | null)?.logs
+  return Array.isArray(logs) ? toJsonSafe(logs as TaskLog[]) : []
 }

@@ -3,17 +3,24 @@ import type { CompiledGraph } from '../core/compile/compileGraph'
 import type { LoopEvent, Run, RunConfig } from '../core/pregel/loop'
 import { GraphRuntime } from '../core/pregel/runtime'
 import type { RuntimeEnv } from '../lib/env'
+import type { TaskRunRow } from '../persistence/db'
 import { ThreadBusyError, toWorkerError, WorkerRequestError } from './errors'
 import { GatedSaver } from './gatedSaver'
 import { ABANDONED, RunEntry } from './runEntry'
 import type { PauseReason, RunMode, RunOutcome, WorkerError, WorkerEvent } from './protocol'
-import { toInterruptInfo, toWorkerEvent } from './runEvents'
+import { logsOf, toInterruptInfo, toWorkerEvent } from './runEvents'
+import { TaskRunRecorder } from './taskRunRecorder'
 import { systemTimer, type Timer } from './timer'
 
 export interface RunRegistryOptions {
   saver: CheckpointSaver
   env: RuntimeEnv
   emit: (e: WorkerEvent) => void
+  /**
+   * Stores one super-step's task runs (durations, logs, errors); called once per step,
+   * not awaited by it. A rejection becomes a `warning` event, never a failed run.
+   */
+  recordTaskRuns?: (rows: TaskRunRow[]) => Promise<void>
   /** Asks for a fresh sandbox: an abandoned run still had code running in it. */
   restartSandbox: (threadIds: string[]) => void
   /** Whether any user code is running in the sandbox (a stopped run's reducer fold, say). */
@@ -64,14 +71,24 @@ export class RunRegistry {
   /** Starts a run and advances it by `mode`; resolves when it stops advancing. */
   start(threadId: string, p: StartRun): Promise<RunOutcome> {
     this.assertIdle(threadId)
-    const gate = new GatedSaver(this.o.saver)
+    const recorder = new TaskRunRecorder({
+      threadId,
+      write: this.o.recordTaskRuns,
+      warn: (step, message) =>
+        this.emit(entry, {
+          type: 'warning',
+          step,
+          warning: { code: 'TASK_RUNS_NOT_RECORDED', message },
+        }),
+    })
+    const gate = new GatedSaver(this.o.saver, (id) => recorder.ranFrom(id))
     const runtime = new GraphRuntime({
       graph: p.graph,
       saver: gate,
       env: this.o.env,
       onEvent: (e) => this.observe(entry, e),
     })
-    const entry = new RunEntry(this.o.env.newId(), threadId, runtime, gate, p.timeoutMs)
+    const entry = new RunEntry(this.o.env.newId(), threadId, runtime, gate, recorder, p.timeoutMs)
     this.byThread.set(threadId, entry)
     this.emit(entry, { type: 'run_started', graphId: p.graphId, mode: p.mode })
     const config = { ...p.config, threadId }
@@ -159,6 +176,7 @@ export class RunRegistry {
   }
 
   private async paused(entry: RunEntry, reason: PauseReason): Promise<RunOutcome> {
+    await this.recorded(entry)
     const interrupts = toInterruptInfo(entry.run?.interrupts ?? [])
     const next = (await entry.runtime.getState({ threadId: entry.threadId }))?.next ?? []
     if (entry.abandoning) return entry.abandoned
@@ -179,7 +197,9 @@ export class RunRegistry {
     return { runId: entry.runId, status: 'paused', reason, next, interrupts, checkpointId }
   }
 
-  private finished(entry: RunEntry): RunOutcome {
+  private async finished(entry: RunEntry): Promise<RunOutcome> {
+    await this.recorded(entry)
+    if (entry.abandoning) return entry.abandoned
     this.release(entry)
     const checkpointId = entry.lastCheckpointId
     this.emit(entry, { type: 'run_finished', checkpointId })
@@ -187,7 +207,9 @@ export class RunRegistry {
     return { runId: entry.runId, status: 'done', checkpointId }
   }
 
-  private failed(entry: RunEntry, error: WorkerError): RunOutcome {
+  private async failed(entry: RunEntry, error: WorkerError): Promise<RunOutcome> {
+    await this.recorded(entry)
+    if (entry.abandoning) return entry.abandoned
     this.release(entry)
     this.emit(entry, { type: 'run_failed', error })
     entry.closed = true
@@ -202,6 +224,8 @@ export class RunRegistry {
     entry.abandoning ??= (async () => {
       const codeRunning = entry.ticking && (entry.inFlight.size > 0 || !!this.o.codeRunning?.())
       await entry.gate.close()
+      entry.recorder.discard() // the abandoned step's tasks: nothing of the step is kept
+      await entry.recorder.settled()
       this.release(entry)
       if (codeRunning) this.o.restartSandbox([entry.threadId])
       if (error) this.emit(entry, { type: 'run_failed', error })
@@ -217,6 +241,12 @@ export class RunRegistry {
     return entry.abandoning
   }
 
+  /** Stores what the run's last step recorded; resolves when every recording has settled. */
+  private async recorded(entry: RunEntry): Promise<void> {
+    entry.recorder.flush()
+    await entry.recorder.settled()
+  }
+
   private release(entry: RunEntry): void {
     if (this.byThread.get(entry.threadId) === entry) this.byThread.delete(entry.threadId)
   }
@@ -225,6 +255,7 @@ export class RunRegistry {
     if (entry.closed) return
     if (e.type === 'step_started') {
       entry.stepStartedAt = this.timer.now()
+      entry.recorder.flush()
       for (const t of e.tasks) entry.inFlight.add(t.id)
     } else if (
       e.type === 'task_finished' ||
@@ -232,9 +263,26 @@ export class RunRegistry {
       e.type === 'task_interrupted'
     ) {
       entry.inFlight.delete(e.taskId)
-    } else if (e.type === 'checkpoint_saved') entry.lastCheckpointId = e.checkpointId
+    }
     const base = { threadId: entry.threadId, runId: entry.runId }
-    this.o.emit(toWorkerEvent(e, base, () => this.timer.now() - entry.stepStartedAt))
+    const elapsed = () => this.timer.now() - entry.stepStartedAt
+    const event = toWorkerEvent(e, base, elapsed)
+    if (event.type === 'task_finished') entry.recorder.task(event.step, event)
+    else if (event.type === 'task_failed') {
+      const { name, message } = event.error
+      const logs = logsOf((e as { error?: unknown }).error)
+      entry.recorder.task(event.step, {
+        ...event,
+        durationMs: elapsed(),
+        logs,
+        error: { name, message },
+      })
+    } else if (event.type === 'checkpoint_saved') {
+      entry.lastCheckpointId = event.checkpointId
+      entry.recorder.flush() // the step that made it (none for the input checkpoint)
+      entry.recorder.ranFrom(event.checkpointId)
+    }
+    this.o.emit(event)
   }
 
   private emit(entry: RunEntry, e: DistributiveOmit<WorkerEvent>): void {

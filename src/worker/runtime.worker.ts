@@ -3,11 +3,10 @@
  * state), RunRegistry (runs) and EventBatcher (events); see docs/worker-protocol.md.
  */
 import type { CodeHost } from '../core/compile/host'
-import { SuperstepDb } from '../persistence/db'
-import { DexieCheckpointSaver } from '../persistence/dexieSaver'
 import { SandboxCodeHost } from './sandbox/sandboxHost'
 import type { WorkerMessage } from './protocol'
 import { RuntimeService } from './service'
+import { openDexieStorage } from './storage'
 
 /** The worker's global scope, as far as this file uses it. */
 interface WorkerScope {
@@ -20,7 +19,7 @@ let sandbox: SandboxCodeHost | undefined
 
 const service: RuntimeService = new RuntimeService({
   post: (m) => scope.postMessage(m),
-  openSaver: (dbName) => new DexieCheckpointSaver(new SuperstepDb(dbName)),
+  openStorage: (dbName) => openDexieStorage(dbName),
   connectSandbox: (port, { timeoutMs }): CodeHost => {
     if (sandbox) sandbox.replacePort(port)
     else sandbox = new SandboxCodeHost(port, { timeoutMs, onHung: () => service.sandboxHung() })

@@ -1,4 +1,3 @@
-import type { CheckpointSaver } from '../core/checkpoint/types'
 import type { CompiledGraph } from '../core/compile/compileGraph'
 import type { CodeEvaluator } from '../core/compile/evaluate'
 import type { CodeHost } from '../core/compile/host'
@@ -6,8 +5,8 @@ import { GraphRuntime } from '../core/pregel/runtime'
 import type { RuntimeWarning } from '../core/pregel/task'
 import { Command, Send } from '../core/pregel/types'
 import { systemEnv, type RuntimeEnv } from '../lib/env'
-import type { ThreadSummary } from '../persistence/dexieSaver'
 import { compileDocument } from './compile'
+import { inspectStored, readTimeline } from './debugReads'
 import { DeferredCodeHost } from './deferredHost'
 import { toWorkerError, WorkerRequestError } from './errors'
 import { EventBatcher } from './eventBatcher'
@@ -23,15 +22,18 @@ import {
   type WorkerMessage,
 } from './protocol'
 import { RunRegistry } from './runs'
+import type { WorkerStorage } from './storage'
+import { createThread, listThreadInfos, renameThread } from './threads'
+import { exportThread, importThread } from './threadTransfer'
 import type { Timer } from './timer'
 
-/** The saver the worker needs: a CheckpointSaver that can list its threads. */
-export type WorkerSaver = CheckpointSaver & { listThreads(): Promise<ThreadSummary[]> }
+export type { WorkerSaver, WorkerStorage } from './storage'
 
 export interface RuntimeServiceOptions {
   /** Posts to the page (`self.postMessage` in the worker). */
   post: (m: WorkerMessage) => void
-  openSaver: (dbName: string) => WorkerSaver
+  /** Opens the database: checkpoints, named threads, task runs (`openDexieStorage`). */
+  openStorage: (dbName: string) => WorkerStorage
   /** Makes (first port) or repoints (later ports) the sandbox's CodeHost. */
   connectSandbox: (port: MessagePort, options: { timeoutMs?: number }) => CodeHost
   env?: RuntimeEnv
@@ -51,7 +53,7 @@ type Handlers = { [K in RequestType]: (p: ParamsOf<K>) => Promise<ResultOf<K>> |
  * `runtime.worker.ts` wires it to `self`; tests drive it over a MessageChannel.
  */
 export class RuntimeService {
-  private saver: WorkerSaver | undefined
+  private stored: WorkerStorage | undefined
   private dbName: string | undefined
   private runs: RunRegistry | undefined
   private readonly graphs = new Map<string, CompiledGraph>()
@@ -121,19 +123,21 @@ export class RuntimeService {
   private readonly handlers: Handlers = {
     init: ({ dbName, sandboxTimeoutMs }) => {
       const name = dbName ?? 'superstep'
-      if (this.saver) {
+      if (this.stored) {
         if (name === this.dbName) return { dbName: name }
         throw new WorkerRequestError(
           'ALREADY_INITIALIZED',
           `The worker already uses database ${this.dbName}.`,
         )
       }
-      this.saver = this.o.openSaver(name)
+      const stored = this.o.openStorage(name)
+      this.stored = stored
       this.dbName = name
       this.sandboxTimeoutMs = sandboxTimeoutMs
       const host = this.host
       this.runs = new RunRegistry({
-        saver: this.saver,
+        saver: stored.saver,
+        recordTaskRuns: (rows) => stored.taskRuns.record(rows),
         env: this.env,
         timer: this.o.timer,
         emit: (e) => this.emit(e),
@@ -199,17 +203,28 @@ export class RuntimeService {
     },
     getHistory: async ({ graphId, threadId, limit, before }) =>
       toJsonSafe(await this.runtime(graphId).getStateHistory({ threadId }, { limit, before })),
-    listThreads: () => this.storage().listThreads(),
+    inspectCheckpoint: ({ graphId, threadId, checkpointId }) =>
+      inspectStored(this.graph(graphId), this.storage(), { threadId, checkpointId }),
+    getTimeline: ({ graphId, threadId, limit, before }) =>
+      readTimeline(this.graph(graphId), this.storage(), { threadId, limit, before }),
+    listThreads: ({ graph }) => listThreadInfos(this.storage(), graph),
+    createThread: (p) => createThread(this.storage(), p, this.env.now()),
+    renameThread: (p) => renameThread(this.storage(), p, this.env.now()),
     deleteThread: async ({ threadId }) => {
       this.registry().assertIdle(threadId)
-      await this.storage().deleteThread(threadId)
+      await this.storage().saver.deleteThread(threadId)
       return { deleted: true }
+    },
+    exportThread: ({ threadId }) => exportThread(this.storage(), threadId),
+    importThread: (p) => {
+      this.registry().assertIdle(p.threadId)
+      return importThread(this.storage(), p, this.env.now())
     },
   }
 
-  private storage(): WorkerSaver {
-    if (!this.saver) throw notInitialized()
-    return this.saver
+  private storage(): WorkerStorage {
+    if (!this.stored) throw notInitialized()
+    return this.stored
   }
 
   private registry(): RunRegistry {
@@ -232,7 +247,7 @@ export class RuntimeService {
   private runtime(graphId: string, warn?: (w: RuntimeWarning) => void): GraphRuntime {
     return new GraphRuntime({
       graph: this.graph(graphId),
-      saver: this.storage(),
+      saver: this.storage().saver,
       env: this.env,
       onEvent: (e) => e.type === 'warning' && warn?.(e.warning),
     })

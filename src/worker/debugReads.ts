@@ -1,0 +1,188 @@
+/**
+ * The debugger's reads of stored checkpoints: one checkpoint inspected in full, and the
+ * timeline of a whole thread (cheap: one list pass, no inspection per entry).
+ */
+import { NULL_TASK_ID, type CheckpointTuple } from '../core/checkpoint/types'
+import { TASKS, type CompiledGraph } from '../core/compile/compileGraph'
+import { inspectCheckpoint } from '../core/debug/inspect'
+import type { CheckpointInspection } from '../core/debug/types'
+import {
+  channelsFromCheckpoint,
+  prepareTasks,
+  PULL,
+  PUSH,
+  sortByTaskPath,
+} from '../core/pregel/algo'
+import { applyWritesFolded } from '../core/pregel/foldRemote'
+import { INTERRUPT } from '../core/pregel/interrupt'
+import { isTaskOutput } from '../core/pregel/loop'
+import type { TaskRunRow } from '../persistence/db'
+import { toJsonSafe } from './jsonSafe'
+import type { TimelineEntry, TimelineTask } from './protocol'
+import type { WorkerStorage } from './storage'
+
+const ERROR = '__error__'
+const PULL_PREFIX = `~${PULL}, `
+const PUSH_ID = new RegExp(`^~${PUSH}, (\\d+), `)
+
+/**
+ * The inspection of a checkpoint (the thread's latest when no id), with each task that made
+ * it given the duration and logs recorded when it ran. Null when there is no such checkpoint.
+ */
+export async function inspectStored(
+  graph: CompiledGraph,
+  s: WorkerStorage,
+  p: { threadId: string; checkpointId?: string },
+): Promise<CheckpointInspection | null> {
+  const tuple = await s.saver.getTuple(p)
+  if (!tuple) return null
+  const parent = tuple.parentConfig && (await s.saver.getTuple(tuple.parentConfig))
+  const inspection = await inspectCheckpoint(graph, tuple, parent)
+  if (parent && inspection.ran.length) {
+    const rows = await s.taskRuns.ranFrom(p.threadId, [parent.config.checkpointId])
+    const byTask = new Map(rows.map((r) => [r.taskId, r]))
+    inspection.ran = inspection.ran.map((t) => {
+      const row = byTask.get(t.id)
+      return row ? { ...t, durationMs: row.durationMs, logs: row.logs } : t
+    })
+  }
+  return toJsonSafe(inspection)
+}
+
+/**
+ * The thread's checkpoints newest first, all branches: where each stands (step, source,
+ * parent, next) and, for a `loop` checkpoint, which tasks ran from its parent to make it
+ * (its parent's pending writes, named and timed by the recorded task runs). Reads no state:
+ * only the channels that decide what runs next.
+ */
+export async function readTimeline(
+  graph: CompiledGraph,
+  s: WorkerStorage,
+  p: { threadId: string; limit?: number; before?: string },
+): Promise<TimelineEntry[]> {
+  const channels = schedulingChannels(graph)
+  const read = await s.timeline.read(p.threadId, { limit: p.limit, before: p.before, channels })
+  const runs = groupRuns(read.taskRuns)
+  const out: TimelineEntry[] = []
+  for (const t of read.page) {
+    const parentId = t.parentConfig?.checkpointId
+    const parent = parentId === undefined ? undefined : read.byId.get(parentId)
+    out.push({
+      checkpointId: t.config.checkpointId,
+      ...(parentId !== undefined && { parentId }),
+      step: t.metadata.step,
+      source: t.metadata.source,
+      createdAt: t.checkpoint.ts,
+      next: await nextOf(graph, t, channels),
+      ran:
+        t.metadata.source === 'loop' && parent
+          ? tasksRanFrom(parent, runs.get(parent.config.checkpointId))
+          : [],
+    })
+  }
+  return out
+}
+
+/** The channels `prepareTasks` looks at: every node's triggers, and the queued Sends. */
+const scheduling = new WeakMap<CompiledGraph, ReadonlySet<string>>()
+function schedulingChannels(graph: CompiledGraph): ReadonlySet<string> {
+  let set = scheduling.get(graph)
+  if (!set) {
+    const names = new Set<string>([TASKS, ...Object.keys(graph.triggerToNodes)])
+    for (const node of graph.nodes.values()) for (const ch of node.triggers) names.add(ch)
+    scheduling.set(graph, (set = names))
+  }
+  return set
+}
+
+/**
+ * The nodes of the checkpoint's next super-step, as snapshotOf's `next`, from a tuple that
+ * holds only the scheduling channels (state fields read as empty: no task reads them here).
+ */
+async function nextOf(
+  graph: CompiledGraph,
+  t: CheckpointTuple,
+  channels: ReadonlySet<string>,
+): Promise<string[]> {
+  // The tuple is this read's own: only the version maps the null writes may touch are copied.
+  const checkpoint = {
+    ...t.checkpoint,
+    channel_versions: { ...t.checkpoint.channel_versions },
+    versions_seen: { ...t.checkpoint.versions_seen },
+  }
+  const live = channelsFromCheckpoint(graph, checkpoint)
+  // A Command's goto or Send (the null task's writes) can change what runs next; its state
+  // update cannot (versions are not bumped here), so no reducer runs for it.
+  const nullWrites = t.pendingWrites
+    .filter(([tid, ch]) => tid === NULL_TASK_ID && channels.has(ch))
+    .map(([, ch, v]): [string, unknown] => [ch, v])
+  if (nullWrites.length > 0) {
+    const input = { id: '__input__', name: '__input__', triggers: [], writes: nullWrites }
+    await applyWritesFolded(graph, checkpoint, live, [input], false)
+  }
+  return prepareTasks(graph, checkpoint, live).map((task) => task.name)
+}
+
+function groupRuns(rows: TaskRunRow[]): Map<string, Map<string, TaskRunRow>> {
+  const out = new Map<string, Map<string, TaskRunRow>>()
+  for (const r of rows) {
+    let at = out.get(r.checkpointId)
+    if (!at) out.set(r.checkpointId, (at = new Map()))
+    at.set(r.taskId, r)
+  }
+  return out
+}
+
+interface WriteSummary {
+  id: string
+  output: boolean
+  error: boolean
+  interrupt: boolean
+}
+
+/**
+ * The tasks that ran from `parent`: its pending writes grouped by task (not the null task's,
+ * not answers addressed to interrupt ids) and its recorded runs, in apply order.
+ */
+function tasksRanFrom(
+  parent: CheckpointTuple,
+  runs: Map<string, TaskRunRow> | undefined,
+): TimelineTask[] {
+  const byTask = new Map<string, WriteSummary>()
+  for (const [id, ch] of parent.pendingWrites) {
+    if (id === NULL_TASK_ID) continue
+    let w = byTask.get(id)
+    if (!w) byTask.set(id, (w = { id, output: false, error: false, interrupt: false }))
+    if (ch === ERROR) w.error = true
+    else if (ch === INTERRUPT) w.interrupt = true
+    else if (isTaskOutput(ch)) w.output = true
+  }
+  for (const id of runs?.keys() ?? [])
+    if (!byTask.has(id)) byTask.set(id, { id, output: false, error: false, interrupt: false })
+  const tasks = [...byTask.values()].filter(
+    (w) => w.output || w.error || w.interrupt || runs?.has(w.id),
+  )
+  return sortByTaskPath(tasks).map((w) => {
+    const run = runs?.get(w.id)
+    const failed = run ? run.error !== undefined : w.error && !w.output
+    const interrupted = !failed && w.interrupt && !w.output
+    return {
+      name: run?.name ?? taskName(parent, w.id),
+      ...(run && { durationMs: run.durationMs }),
+      ...(failed && { failed }),
+      ...(interrupted && { interrupted }),
+    }
+  })
+}
+
+/** A task's node without a recorded run: in a PULL task's id, or the Send it came from. */
+function taskName(parent: CheckpointTuple, taskId: string): string {
+  if (taskId.startsWith(PULL_PREFIX)) return taskId.slice(PULL_PREFIX.length)
+  const push = PUSH_ID.exec(taskId)
+  const sends = parent.checkpoint.channel_values[TASKS]
+  if (push && Array.isArray(sends)) {
+    const node = (sends[Number(push[1])] as { node?: unknown } | undefined)?.node
+    if (typeof node === 'string') return node
+  }
+  return taskId
+}

@@ -1,0 +1,32 @@
+import type { CheckpointSaver } from '../core/checkpoint/types'
+import { SuperstepDb } from '../persistence/db'
+import { DexieCheckpointSaver, type ThreadSummary } from '../persistence/dexieSaver'
+import { TaskRunLog } from '../persistence/taskRunLog'
+import { ThreadDirectory } from '../persistence/threadDirectory'
+import { TimelineSource } from '../persistence/timelineSource'
+
+/** The saver the worker needs: a CheckpointSaver that can list and summarise its threads. */
+export type WorkerSaver = CheckpointSaver & {
+  listThreads(options?: { prefix?: string }): Promise<ThreadSummary[]>
+  threadSummary(threadId: string): Promise<ThreadSummary | undefined>
+}
+
+/** Everything the worker stores: checkpoints, named threads, task runs (one database). */
+export interface WorkerStorage {
+  saver: WorkerSaver
+  threads: ThreadDirectory
+  taskRuns: TaskRunLog
+  /** The timeline's read of a history (no state values). */
+  timeline: TimelineSource
+}
+
+/** The worker's storage over one Dexie database. */
+export function openDexieStorage(db: SuperstepDb | string): WorkerStorage {
+  const database = typeof db === 'string' ? new SuperstepDb(db) : db
+  return {
+    saver: new DexieCheckpointSaver(database),
+    threads: new ThreadDirectory(database),
+    taskRuns: new TaskRunLog(database),
+    timeline: new TimelineSource(database),
+  }
+}

@@ -1,0 +1,132 @@
+import type { ThreadRow } from '../persistence/db'
+import type { ThreadSummary } from '../persistence/dexieSaver'
+import { WorkerRequestError } from './errors'
+import type { ThreadInfo } from './protocol'
+import type { WorkerStorage } from './storage'
+
+/** The suffix of `${graph}:${suffix}` (the whole id when it has no graph part). */
+export function suffixOf(threadId: string): string {
+  return threadId.slice(threadId.indexOf(':') + 1)
+}
+
+/** The graph part of `${graph}:${suffix}`, if any. */
+export function graphOf(threadId: string): string | undefined {
+  const i = threadId.indexOf(':')
+  return i > 0 ? threadId.slice(0, i) : undefined
+}
+
+/**
+ * The threads of `graph` (its rows, and the checkpoint threads `${graph}:…` that have no
+ * row, named by their suffix), or every thread; oldest first.
+ */
+export async function listThreadInfos(s: WorkerStorage, graph?: string): Promise<ThreadInfo[]> {
+  const prefix = graph === undefined ? undefined : `${graph}:`
+  const [rows, summaries] = await Promise.all([
+    s.threads.list(graph),
+    s.saver.listThreads(prefix === undefined ? {} : { prefix }),
+  ])
+  const byId = new Map(rows.map((r) => [r.threadId, r]))
+  const bySummary = new Map(summaries.map((t) => [t.threadId, t]))
+  // A row of this graph under another id (an import's choice) is summarised on its own.
+  const strays = rows.filter((r) => prefix !== undefined && !r.threadId.startsWith(prefix))
+  for (const { summary } of await Promise.all(strays.map((r) => readThread(s, r.threadId))))
+    if (summary) bySummary.set(summary.threadId, summary)
+  // A checkpoint thread named as another graph's is that graph's, not this one's.
+  const unnamed = summaries.filter((t) => !byId.has(t.threadId))
+  const elsewhere =
+    prefix === undefined ? [] : await s.threads.getMany(unnamed.map((t) => t.threadId))
+  const taken = new Set(elsewhere.flatMap((r) => (r ? [r.threadId] : [])))
+  const out = [
+    ...rows.map((r) => toInfo(r.threadId, r, bySummary.get(r.threadId))),
+    ...unnamed.filter((t) => !taken.has(t.threadId)).map((t) => toInfo(t.threadId, undefined, t)),
+  ]
+  return out.sort((a, b) => cmp(sortKey(a), sortKey(b)) || cmp(a.threadId, b.threadId))
+}
+
+/** One thread's info (it need not exist: count 0). */
+export async function threadInfo(s: WorkerStorage, threadId: string): Promise<ThreadInfo> {
+  const { row, summary } = await readThread(s, threadId)
+  return toInfo(threadId, row, summary)
+}
+
+async function readThread(s: WorkerStorage, threadId: string) {
+  const [row, summary] = await Promise.all([
+    s.threads.get(threadId),
+    s.saver.threadSummary(threadId),
+  ])
+  return { row, summary }
+}
+
+/** Names a new thread; refused when the id has a row or checkpoints already. */
+export async function createThread(
+  s: WorkerStorage,
+  p: { threadId: string; graph: string; name: string },
+  now: string,
+): Promise<ThreadInfo> {
+  await assertUnused(s, p.threadId)
+  const row: ThreadRow = { threadId: p.threadId, graph: p.graph, name: p.name, createdAt: now }
+  await s.threads.put(row)
+  return toInfo(p.threadId, row, undefined)
+}
+
+/** Renames a thread; one without a row gets a row (its graph from its id). */
+export async function renameThread(
+  s: WorkerStorage,
+  p: { threadId: string; name: string },
+  now: string,
+): Promise<ThreadInfo> {
+  const { row, summary } = await readThread(s, p.threadId)
+  const renamed: ThreadRow = row
+    ? { ...row, name: p.name }
+    : {
+        threadId: p.threadId,
+        graph: graphOf(p.threadId) ?? '',
+        name: p.name,
+        createdAt: summary?.firstTs ?? now,
+      }
+  await s.threads.put(renamed)
+  return toInfo(p.threadId, renamed, summary)
+}
+
+/** Refuses a thread id that already has a row or checkpoints (`THREAD_EXISTS`). */
+export async function assertUnused(
+  s: WorkerStorage,
+  threadId: string,
+  o: { allowRow?: boolean } = {},
+): Promise<void> {
+  const [row, count] = await Promise.all([
+    s.threads.get(threadId),
+    s.threads.checkpointCount(threadId),
+  ])
+  if (count > 0 || (row && !o.allowRow)) {
+    throw new WorkerRequestError(
+      'THREAD_EXISTS',
+      `Thread ${threadId} already exists${count > 0 ? ` with ${count} checkpoints` : ''}: pick another id.`,
+    )
+  }
+}
+
+function toInfo(
+  threadId: string,
+  row: ThreadRow | undefined,
+  summary: ThreadSummary | undefined,
+): ThreadInfo {
+  const graph = row?.graph || graphOf(threadId)
+  const createdAt = row?.createdAt ?? summary?.firstTs
+  return {
+    threadId,
+    name: row?.name ?? suffixOf(threadId),
+    ...(graph !== undefined && { graph }),
+    ...(createdAt !== undefined && { createdAt }),
+    count: summary?.count ?? 0,
+    ...(summary && { latestCheckpointId: summary.latestCheckpointId, latestTs: summary.latestTs }),
+  }
+}
+
+function sortKey(t: ThreadInfo): string {
+  return t.createdAt ?? t.latestTs ?? ''
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
