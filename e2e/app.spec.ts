@@ -1,7 +1,4 @@
-import { fileURLToPath } from 'node:url'
 import { expect, test, type Page } from '@playwright/test'
-
-const SCREENSHOT = fileURLToPath(new URL('../docs/screenshot.png', import.meta.url))
 
 /** Collects console errors and uncaught exceptions from the moment the page opens. */
 function collectErrors(page: Page): string[] {
@@ -34,24 +31,22 @@ test('the first page shows the example graph without errors', async ({ page }) =
     await expect(page.getByRole('button', { name, exact: true })).toBeVisible()
   }
   await expect(page.getByRole('region', { name: 'Run' })).toBeVisible()
-  await expect(page.getByRole('tab', { name: 'Checkpoints' })).toHaveAttribute(
-    'aria-selected',
-    'true',
-  )
+  await expect(page.getByRole('tab', { name: 'Channels' })).toHaveAttribute('aria-selected', 'true')
 
-  if (process.env.UPDATE_SCREENSHOT === '1') {
-    await page.screenshot({ path: SCREENSHOT })
-  }
   expect(errors).toEqual([])
 })
 
 test('the run drawer tabs follow the arrow keys', async ({ page }) => {
   await page.goto('/')
-  await page.getByRole('tab', { name: 'Checkpoints' }).focus()
-  await page.keyboard.press('ArrowRight')
+  await page.getByRole('tab', { name: 'Channels' }).focus()
+  await page.keyboard.press('ArrowLeft')
+  const interrupt = page.getByRole('tab', { name: 'Interrupt' })
+  await expect(interrupt).toHaveAttribute('aria-selected', 'true')
+  await expect(interrupt).toBeFocused()
+  await expect(page.getByRole('tabpanel')).toContainText('No interrupt is waiting')
+  await page.keyboard.press('ArrowLeft')
   const logs = page.getByRole('tab', { name: 'Logs' })
   await expect(logs).toHaveAttribute('aria-selected', 'true')
-  await expect(logs).toBeFocused()
   await expect(page.getByRole('tabpanel')).toContainText('Nothing logged')
 })
 

@@ -7,7 +7,8 @@ function fakeClient(): RuntimeClient {
   let n = 0
   const request = async (type: string) => {
     if (type === 'compile') return { ok: true, graphId: `g${++n}`, issues: [] }
-    if (type === 'getHistory') return []
+    if (type === 'getHistory' || type === 'getTimeline' || type === 'listThreads') return []
+    if (type === 'inspectCheckpoint') return null
     return {}
   }
   return { request, on: () => () => {}, onBatch: () => () => {} } as unknown as RuntimeClient

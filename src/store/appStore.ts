@@ -11,11 +11,19 @@ import {
   type DocumentState,
   type Selection,
 } from './documents'
-import type { StateSnapshot } from '../core/pregel/state'
+import {
+  createDebugSlice,
+  INITIAL_DEBUG_STATE,
+  RESET_VIEW,
+  type DebugActions,
+  type DebugHost,
+  type DebugState,
+} from './debugSlice'
 import type { RuntimeClient } from '../worker/client'
 import type {
   InterruptInfo,
   Json,
+  RunMode,
   RunOutcome,
   RunParams,
   WorkerError,
@@ -51,7 +59,7 @@ const LIVE_HISTORY = 20
 
 export type RunState = 'idle' | 'running' | 'paused' | 'interrupted' | 'done' | 'failed' | 'stopped'
 
-export interface AppState extends DocumentState {
+export interface AppState extends DocumentState, DebugState {
   graphs: GraphEntry[]
   /** The open graph's entry (its `doc` is the last saved one; `doc` is the live one). */
   current: GraphEntry | null
@@ -67,8 +75,6 @@ export interface AppState extends DocumentState {
   resumable: boolean
   error: WorkerError | null
   interrupts: InterruptInfo[]
-  /** The thread's checkpoints, newest first. */
-  history: StateSnapshot[]
   /** Recent log lines from task events. */
   logs: { node: string; text: string }[]
   message: string | null
@@ -78,7 +84,7 @@ export interface AppState extends DocumentState {
   importProblems: { fileName: string; issues: GraphIssue[] } | null
 }
 
-export interface AppActions {
+export interface AppActions extends DebugActions {
   init(): Promise<void>
   select(id: string): Promise<void>
   importDocument(text: string, fileName: string): Promise<void>
@@ -90,7 +96,15 @@ export interface AppActions {
   run(): Promise<void>
   step(): Promise<void>
   stop(): Promise<void>
+  /** Asks the advancing run to pause at the next barrier. */
+  pause(): Promise<void>
   resume(valueText: string): Promise<void>
+  /** Opens a thread file: its graph as a new (untrusted) graph, its checkpoints as a thread. */
+  importThread(text: string, fileName: string): Promise<void>
+  /** Starts a run on the current thread (Run, Step, replays, resumes). */
+  startRun(mode: RunMode, extra?: Partial<RunParams>): Promise<void>
+  /** Forgets the run status (another thread is shown). */
+  resetRun(): void
   /** Reloads the thread's newest `limit` checkpoints (default 200). */
   refreshHistory(limit?: number): Promise<void>
   /** Applies an edit to the open document (autosaved; undoable). */
@@ -163,26 +177,44 @@ export function createAppStore(deps: AppDeps) {
             })
           }
           await get().refreshHistory()
+          await get().refreshThreads()
         }
 
         const start = async (mode: RunParams['mode'], extra: Partial<RunParams> = {}) => {
           if (compiledDoc !== get().doc) await compileCurrent()
-          const { graphId, threadId, input, history, resumable, recursionLimit, current } = get()
+          const { graphId, threadId, input, timeline, recursionLimit, current, timeoutMs } = get()
+          // A replay or a resume starts a new run; only a plain Run/Step continues in place.
+          const resumable = get().resumable && extra.checkpointId === undefined && !extra.command
           if (!graphId) return
-          set({ runState: 'running', error: null, message: null })
+          set({ runState: 'running', error: null, message: null, selectedCheckpointId: null })
           try {
             // The sandbox's network follows the graph: blocked unless its owner allowed it.
             if (!resumable) await deps.sandbox.setNetwork(current?.allowNetwork === true)
             if (resumable) return await finish(await client.request('continue', { threadId, mode }))
             // A thread with history continues (resume, retry); a fresh one starts from the input.
-            const fresh = history.length === 0 || (history[0]?.next.length ?? 0) === 0
+            const fresh = timeline.length === 0 || (timeline[0]?.next.length ?? 0) === 0
             const value = fresh ? (JSON.parse(input || '{}') as Json) : null
-            const params = { graphId, threadId, input: value, mode, recursionLimit, ...extra }
+            const params: RunParams = {
+              graphId,
+              threadId,
+              input: value,
+              mode,
+              recursionLimit,
+              ...(timeoutMs > 0 && { timeoutMs }),
+              ...extra,
+            }
             await finish(await client.request('run', params))
           } catch (e) {
-            set({ runState: 'failed', error: toWorkerError(e) })
+            set({ runState: 'failed', resumable: false, error: toWorkerError(e) })
+            await get().refreshHistory()
           }
         }
+        const debug = createDebugSlice(
+          (p) => set(p as Partial<AppState>),
+          () => get() as unknown as DebugHost,
+          client,
+          deps.newId,
+        )
 
         return {
           graphs: [],
@@ -196,10 +228,11 @@ export function createAppStore(deps: AppDeps) {
           resumable: false,
           error: null,
           interrupts: [],
-          history: [],
           logs: [],
           message: null,
           importProblems: null,
+          ...INITIAL_DEBUG_STATE,
+          ...debug,
           doc: null,
           selection: EMPTY_SELECTION,
           editError: null,
@@ -226,7 +259,8 @@ export function createAppStore(deps: AppDeps) {
               editError: null,
               issues: g ? issuesOf(g.doc) : [],
               threadId: g ? threadOf(g) : '',
-              history: [],
+              ...RESET_VIEW,
+              threads: [],
               runState: 'idle',
               resumable: false,
               error: null,
@@ -238,6 +272,12 @@ export function createAppStore(deps: AppDeps) {
             compiledDoc = undefined
             set({ graphId: null })
             await compileCurrent()
+            await get().refreshThreads()
+            // The thread used last opens again.
+            const latest = [...get().threads]
+              .filter((t) => t.latestTs)
+              .sort((a, b) => ((a.latestTs ?? '') < (b.latestTs ?? '') ? 1 : -1))[0]
+            if (latest && latest.threadId !== get().threadId) set({ threadId: latest.threadId })
             await get().refreshHistory()
           },
 
@@ -248,6 +288,8 @@ export function createAppStore(deps: AppDeps) {
             } catch (e) {
               return set({ message: `${fileName} is not JSON: ${(e as Error).message}` })
             }
+            if (typeof (doc as { superstepThread?: unknown })?.superstepThread === 'number')
+              return get().importThread(text, fileName)
             const name =
               typeof (doc as { name?: unknown })?.name === 'string'
                 ? (doc as { name: string }).name
@@ -301,9 +343,58 @@ export function createAppStore(deps: AppDeps) {
 
           run: () => start('toEnd'),
           step: () => start('step'),
+          startRun: (mode, extra) => start(mode, extra),
+
+          resetRun() {
+            set({ runState: 'idle', resumable: false, error: null, interrupts: [], logs: [] })
+          },
 
           async stop() {
             await client.request('stop', { threadId: get().threadId })
+          },
+
+          async pause() {
+            if (get().runState === 'running')
+              await client.request('pause', { threadId: get().threadId })
+          },
+
+          async importThread(text, fileName) {
+            let file: { graph?: unknown; name?: unknown; threadId?: unknown }
+            try {
+              file = JSON.parse(text) as typeof file
+            } catch (e) {
+              return set({ message: `${fileName} is not JSON: ${(e as Error).message}` })
+            }
+            const issues = issuesOf(file.graph)
+            if (issues.some((i) => i.severity === 'error'))
+              return set({ importProblems: { fileName, issues } })
+            const graph = file.graph as { name?: string }
+            const name = typeof graph.name === 'string' ? graph.name : fileName
+            const entry: GraphEntry = {
+              id: deps.newId(),
+              name,
+              doc: graph,
+              trusted: false,
+              allowNetwork: false,
+            }
+            const threadName = typeof file.name === 'string' ? file.name : 'imported'
+            const threadId = `${entry.id}:${deps.newId()}`
+            try {
+              // The checkpoints first: a refused file leaves no graph behind.
+              await client.request('importThread', {
+                file,
+                threadId,
+                graph: entry.id,
+                name: threadName,
+              })
+            } catch (e) {
+              return set({ message: `${fileName}: ${(e as Error).message}` })
+            }
+            await graphs.save(entry)
+            set({ graphs: await graphs.list(), importProblems: null })
+            await get().select(entry.id)
+            if (get().threadId !== threadId) await get().switchThread(threadId)
+            set({ message: `Imported thread ${threadName} of ${name}.` })
           },
 
           async resume(valueText) {
@@ -317,16 +408,27 @@ export function createAppStore(deps: AppDeps) {
             await start('toEnd', { input: null, command: { resume: value } })
           },
 
-          async refreshHistory(limit = 200) {
+          async refreshHistory(limit = 1000) {
             const { graphId, threadId } = get()
-            if (!graphId) return set({ history: [] })
-            const history = await client.request('getHistory', { graphId, threadId, limit })
-            const latest = history[0]
+            if (!graphId) return set({ timeline: [], inspection: null, diff: null })
+            const fresh = await client.request('getTimeline', { graphId, threadId, limit })
+            if (get().threadId !== threadId) return
+            // A live refresh reads only the newest few: the older ones are kept.
+            const old = get().timeline
+            const ids = new Set(fresh.map((t) => t.checkpointId))
+            const timeline =
+              fresh.length < limit || old.length === 0
+                ? fresh
+                : [...fresh, ...old.filter((t) => !ids.has(t.checkpointId))]
+            const latest = timeline[0]
             const state = get().runState
             // After a reload a thread with a pending `next` shows as interrupted at its last checkpoint.
             const runState =
               state === 'idle' && latest ? (latest.next.length ? 'interrupted' : 'done') : state
-            set({ history, runState })
+            const selected = get().selectedCheckpointId
+            const kept = selected && timeline.some((t) => t.checkpointId === selected)
+            set({ timeline, runState, ...(kept ? {} : { selectedCheckpointId: null }) })
+            await get().refreshInspection()
           },
 
           edit(e) {

@@ -1,7 +1,9 @@
 import { useMemo, type DragEvent } from 'react'
 import { formatIssue } from '../core/graph/issues'
 import { GraphSpecSchema, type GraphSpec } from '../core/graph/schema'
-import type { StateSnapshot } from '../core/pregel/state'
+import type { CheckpointInspection } from '../core/debug/types'
+import type { TimelineEntry } from '../worker/protocol'
+import { firedEdges, lastRunSteps } from './canvas/runPicture'
 import { GraphCanvas } from './canvas/GraphCanvas'
 import { Inspector } from './inspector/Inspector'
 import { TEMPLATES } from '../templates'
@@ -31,15 +33,21 @@ export function App() {
 
 /** The canvas with the document, its problems, the selection and the selected checkpoint's run. */
 function CanvasPanel({ graph }: { graph: GraphSpec }) {
-  const { issues, selection, edit, setSelection, editError, overlay } = useApp((s) => ({
-    issues: s.issues,
-    selection: s.selection,
-    edit: s.edit,
-    setSelection: s.setSelection,
-    editError: s.editError,
-    overlay: s.history[0],
-  }))
-  const runOverlay = useMemo(() => overlayOf(overlay), [overlay])
+  const { issues, selection, edit, setSelection, editError, inspection, timeline } = useApp(
+    (s) => ({
+      issues: s.issues,
+      selection: s.selection,
+      edit: s.edit,
+      setSelection: s.setSelection,
+      editError: s.editError,
+      inspection: s.inspection,
+      timeline: s.timeline,
+    }),
+  )
+  const runOverlay = useMemo(
+    () => overlayOf(graph, inspection, timeline),
+    [graph, inspection, timeline],
+  )
   const importDocument = useApp((s) => s.importDocument)
   const onDrop = async (e: DragEvent) => {
     const file = e.dataTransfer.files[0]
@@ -76,18 +84,42 @@ function CanvasPanel({ graph }: { graph: GraphSpec }) {
 }
 
 function InspectorPanel({ graph }: { graph: GraphSpec }) {
-  const { issues, selection, edit } = useApp((s) => ({
+  const { issues, selection, edit, focus, runError } = useApp((s) => ({
     issues: s.issues,
     selection: s.selection,
     edit: s.edit,
+    focus: s.focusCode,
+    runError: s.error,
   }))
-  return <Inspector doc={graph} issues={issues} selection={selection} onEdit={edit} />
+  return (
+    <Inspector
+      doc={graph}
+      issues={issues}
+      selection={selection}
+      onEdit={edit}
+      focus={focus}
+      runError={runError}
+    />
+  )
 }
 
-/** The latest checkpoint drawn on the canvas: the nodes queued as `next` are outlined. */
-function overlayOf(latest: StateSnapshot | undefined) {
-  if (!latest) return undefined
-  return { ran: [], next: latest.next, badges: {} }
+/**
+ * The shown checkpoint drawn on the canvas: the nodes that ran in its super-step lit, the
+ * nodes queued as `next` outlined, the edges that fired animated, and the step each node
+ * last ran at (on this checkpoint's branch) as a badge.
+ */
+function overlayOf(
+  graph: GraphSpec,
+  inspection: CheckpointInspection | null,
+  timeline: readonly TimelineEntry[],
+) {
+  if (!inspection) return undefined
+  return {
+    ran: inspection.ran.map((t) => t.name),
+    next: inspection.next,
+    fired: firedEdges(graph, inspection.ran),
+    badges: lastRunSteps(timeline, inspection.checkpointId),
+  }
 }
 
 function LeftColumn() {

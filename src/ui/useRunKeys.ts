@@ -1,7 +1,7 @@
 import { useContext, useEffect } from 'react'
 import { StoreContext } from './storeContext'
 
-/** F5 runs or continues, F10 steps, Shift+F5 stops, Ctrl/Cmd+Z undoes; `?` shows the list. */
+/** F5 runs or continues, F10 steps, F6 pauses, Shift+F5 stops, Ctrl/Cmd+Z undoes; `?` shows the list. */
 export function useRunKeys(onHelp?: () => void): void {
   const store = useContext(StoreContext)
   useEffect(() => {
@@ -20,6 +20,9 @@ export function useRunKeys(onHelp?: () => void): void {
       } else if (e.key === 'F5' && e.shiftKey) {
         e.preventDefault()
         if (s.runState === 'running') void s.stop()
+      } else if (e.key === 'F6') {
+        e.preventDefault()
+        void s.pause()
       } else if (e.key === 'F5') {
         e.preventDefault()
         if (idle) void s.run()

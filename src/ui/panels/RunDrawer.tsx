@@ -1,16 +1,36 @@
-import { useState, type KeyboardEvent } from 'react'
+import { useRef, useState, type KeyboardEvent } from 'react'
 import { useApp } from '../storeContext'
+import { ChannelTable } from '../timeline/ChannelTable'
+import { DiffView } from '../timeline/DiffView'
+import { ForkPanel } from '../timeline/ForkPanel'
+import { InputPanel } from '../timeline/InputPanel'
+import { ScheduleView } from '../timeline/ScheduleView'
+import { ThreadPicker } from '../timeline/ThreadPicker'
+import { Timeline } from '../timeline/Timeline'
+import { WritesView } from '../timeline/WritesView'
 
-const TABS = ['Checkpoints', 'Logs', 'Interrupt'] as const
+const TABS = [
+  'Channels',
+  'versions_seen',
+  'Writes',
+  'Diff',
+  'State',
+  'Input',
+  'Logs',
+  'Interrupt',
+] as const
+type Tab = (typeof TABS)[number]
 
-/** The run drawer: thread, input, status, and the thread's checkpoints, logs and interrupts. */
+/**
+ * The run drawer: the thread and run settings, the timeline of checkpoints (the spine of
+ * debugging), and the tabs that read the selected checkpoint.
+ */
 export function RunDrawer() {
   const s = useApp((s) => ({
-    threadId: s.threadId,
-    input: s.input,
-    setInput: s.setInput,
     recursionLimit: s.recursionLimit,
     setRecursionLimit: s.setRecursionLimit,
+    timeoutMs: s.timeoutMs,
+    setTimeoutMs: s.setTimeoutMs,
     runState: s.runState,
     error: s.error,
     message: s.message,
@@ -19,14 +39,24 @@ export function RunDrawer() {
     setAllowNetwork: s.setAllowNetwork,
     lastDeleted: s.lastDeleted,
     restoreDeleted: s.restoreDeleted,
+    importThread: s.importThread,
+    openCode: s.openCode,
+    waiting: s.runState === 'interrupted' && s.interrupts.length > 0,
   }))
-  const [tab, setTab] = useState(0)
+  const [tab, setTab] = useState<Tab>('Channels')
+  const threadFile = useRef<HTMLInputElement>(null)
+  // A run that stops on interrupt(...) shows the reply box.
+  const [wasWaiting, setWasWaiting] = useState(false)
+  if (s.waiting !== wasWaiting) {
+    setWasWaiting(s.waiting)
+    if (s.waiting) setTab('Interrupt')
+  }
   const onKeyDown = (e: KeyboardEvent) => {
     const d = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0
     if (d === 0) return
     e.preventDefault()
-    const next = (tab + d + TABS.length) % TABS.length
-    setTab(next)
+    const next = (TABS.indexOf(tab) + d + TABS.length) % TABS.length
+    setTab(TABS[next] as Tab)
     document.getElementById(`run-tab-${next}`)?.focus()
   }
   return (
@@ -43,20 +73,19 @@ export function RunDrawer() {
         </div>
       )}
       <div className="drawer-bar">
-        <label>
-          <span>Thread</span>
-          <code aria-label="Thread">{s.threadId || '—'}</code>
-        </label>
-        <label>
-          <span>Input</span>
-          <input
-            type="text"
-            aria-label="Input"
-            value={s.input}
-            onChange={(e) => s.setInput(e.target.value)}
-            spellCheck={false}
-          />
-        </label>
+        <ThreadPicker onImport={() => threadFile.current?.click()} />
+        <input
+          ref={threadFile}
+          type="file"
+          accept=".json,application/json"
+          aria-label="Import a thread file"
+          hidden
+          onChange={(e) => {
+            const file = e.target.files?.[0]
+            e.target.value = ''
+            if (file) void file.text().then((text) => s.importThread(text, file.name))
+          }}
+        />
         <label>
           <span>Recursion limit</span>
           <input
@@ -65,7 +94,19 @@ export function RunDrawer() {
             aria-label="Recursion limit"
             value={s.recursionLimit}
             onChange={(e) => s.setRecursionLimit(Number(e.target.value))}
-            style={{ width: '5rem' }}
+            style={{ width: '4.5rem' }}
+          />
+        </label>
+        <label title="Wall time a run may take, in seconds (0: no limit)">
+          <span>Timeout (s)</span>
+          <input
+            type="number"
+            min={0}
+            step={1}
+            aria-label="Timeout in seconds"
+            value={s.timeoutMs / 1000}
+            onChange={(e) => s.setTimeoutMs(Number(e.target.value) * 1000)}
+            style={{ width: '4rem' }}
           />
         </label>
         <label title="Off by default; the code of an imported graph never reaches the network until you allow it here">
@@ -81,7 +122,7 @@ export function RunDrawer() {
         <output className={`run-state ${s.runState}`} aria-label="Run status" aria-live="polite">
           {s.runState}
         </output>
-        {s.message && <span className="muted">{s.message}</span>}
+        {s.message && <span className="muted message">{s.message}</span>}
         {s.lastDeleted && (
           <button type="button" onClick={() => void s.restoreDeleted()}>
             Undo delete of {s.lastDeleted.name}
@@ -90,60 +131,65 @@ export function RunDrawer() {
       </div>
       {s.error && (
         <div className="banner error" role="alert" aria-label="Run error">
-          <strong>{s.error.name}</strong>
+          <span>
+            <strong>{s.error.name}</strong>
+            {s.error.node && (
+              <>
+                {' '}
+                in node <code>{s.error.node}</code>
+              </>
+            )}
+            {s.error.line !== undefined && <> at line {s.error.line}</>}: {s.error.message}
+          </span>
           {s.error.node && (
-            <>
-              {' '}
-              in node <code>{s.error.node}</code>
-            </>
+            <button
+              type="button"
+              onClick={() =>
+                s.error?.node && s.openCode(s.error.node, s.error.line, s.error.column)
+              }
+            >
+              Open code
+            </button>
           )}
-          {s.error.line !== undefined && <> at line {s.error.line}</>}: {s.error.message}
         </div>
       )}
-      <div className="tabs" role="tablist" aria-label="Run details" onKeyDown={onKeyDown}>
-        {TABS.map((name, i) => (
-          <button
-            type="button"
-            role="tab"
-            key={name}
-            id={`run-tab-${i}`}
-            aria-selected={i === tab}
-            aria-controls="run-tabpanel"
-            tabIndex={i === tab ? 0 : -1}
-            onClick={() => setTab(i)}
+      <div className="drawer-body">
+        <Timeline />
+        <div className="drawer-detail">
+          <div className="tabs" role="tablist" aria-label="Run details" onKeyDown={onKeyDown}>
+            {TABS.map((name, i) => (
+              <button
+                type="button"
+                role="tab"
+                key={name}
+                id={`run-tab-${i}`}
+                aria-selected={name === tab}
+                aria-controls="run-tabpanel"
+                tabIndex={name === tab ? 0 : -1}
+                onClick={() => setTab(name)}
+              >
+                {name}
+              </button>
+            ))}
+          </div>
+          <div
+            className="tabpanel"
+            role="tabpanel"
+            id="run-tabpanel"
+            aria-labelledby={`run-tab-${TABS.indexOf(tab)}`}
           >
-            {name}
-          </button>
-        ))}
-      </div>
-      <div
-        className="tabpanel"
-        role="tabpanel"
-        id="run-tabpanel"
-        aria-labelledby={`run-tab-${tab}`}
-      >
-        {tab === 0 && <Checkpoints />}
-        {tab === 1 && <Logs />}
-        {tab === 2 && <InterruptReply />}
+            {tab === 'Channels' && <ChannelTable />}
+            {tab === 'versions_seen' && <ScheduleView />}
+            {tab === 'Writes' && <WritesView />}
+            {tab === 'Diff' && <DiffView />}
+            {tab === 'State' && <ForkPanel />}
+            {tab === 'Input' && <InputPanel />}
+            {tab === 'Logs' && <Logs />}
+            {tab === 'Interrupt' && <InterruptReply onEditState={() => setTab('State')} />}
+          </div>
+        </div>
       </div>
     </section>
-  )
-}
-
-function Checkpoints() {
-  const history = useApp((s) => s.history)
-  if (history.length === 0) return <p className="muted">No checkpoints yet. Press F10 to step.</p>
-  return (
-    <ol className="checkpoints" aria-label="Checkpoints" reversed>
-      {history.map((c) => (
-        <li key={c.config.checkpointId} data-step={c.metadata.step}>
-          <span className="step">step {c.metadata.step}</span>
-          <span className="source">{c.metadata.source}</span>
-          <span className="next">next: {c.next.length ? c.next.join(', ') : '—'}</span>
-          <code className="values">{JSON.stringify(c.values)}</code>
-        </li>
-      ))}
-    </ol>
   )
 }
 
@@ -161,7 +207,7 @@ function Logs() {
   )
 }
 
-function InterruptReply() {
+function InterruptReply({ onEditState }: { onEditState(): void }) {
   const { interrupts, resume, runState } = useApp((s) => ({
     interrupts: s.interrupts,
     resume: s.resume,
@@ -188,7 +234,12 @@ function InterruptReply() {
         <span>Reply (JSON)</span>
         <input aria-label="Reply" value={reply} onChange={(e) => setReply(e.target.value)} />
       </label>
-      <button type="submit">Resume</button>
+      <div className="row">
+        <button type="submit">Resume</button>
+        <button type="button" onClick={onEditState}>
+          Edit state first
+        </button>
+      </div>
     </form>
   )
 }

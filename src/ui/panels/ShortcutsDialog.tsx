@@ -3,7 +3,9 @@ import { useEffect, useRef } from 'react'
 export const SHORTCUTS: readonly [string, string][] = [
   ['F5', 'Run, or continue a paused run'],
   ['F10', 'Step: exactly one super-step'],
+  ['F6', 'Pause a run at the next super-step'],
   ['Shift+F5', 'Stop the run'],
+  ['↑ / ↓ (timeline focused)', 'Select the newer / older checkpoint'],
   ['Ctrl/Cmd+Z', 'Undo'],
   ['Shift+Ctrl/Cmd+Z', 'Redo'],
   ['Delete / Backspace', 'Delete the selection'],

@@ -26,6 +26,7 @@ export function TopBar() {
     run: s.run,
     step: s.step,
     stop: s.stop,
+    pause: s.pause,
   }))
   const { canUndo, canRedo } = useUndoState()
   const file = useRef<HTMLInputElement>(null)
@@ -166,6 +167,14 @@ export function TopBar() {
           title="Exactly one super-step (F10)"
         >
           Step
+        </button>
+        <button
+          type="button"
+          disabled={s.runState !== 'running'}
+          onClick={() => void s.pause()}
+          title="Pause at the next super-step barrier (F6)"
+        >
+          Pause
         </button>
         <button
           type="button"

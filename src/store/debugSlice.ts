@@ -1,0 +1,265 @@
+import { diffState } from '../core/debug/diffState'
+import type { CheckpointInspection, StateChange } from '../core/debug/types'
+import { GraphSpecSchema } from '../core/graph/schema'
+import type { RuntimeClient } from '../worker/client'
+import type { Json, RunMode, ThreadInfo, TimelineEntry, WorkerError } from '../worker/protocol'
+import { parseStateUpdate } from './stateValues'
+
+/** The debugger's part of the app state: threads, the timeline, the selected checkpoint. */
+export interface DebugState {
+  /** The open graph's threads (persisted with the graph). */
+  threads: ThreadInfo[]
+  /** The thread's checkpoints, newest first, all branches. */
+  timeline: TimelineEntry[]
+  /** The checkpoint shown everywhere; null follows the newest. */
+  selectedCheckpointId: string | null
+  /** The shown checkpoint's channels, tasks and schedule. */
+  inspection: CheckpointInspection | null
+  /** The checkpoint the diff compares the shown one with; null: its parent. */
+  compareWith: string | null
+  diff: { from: string | null; to: string; changes: StateChange[] } | null
+  /** Wall time a run may take (0: no limit). */
+  timeoutMs: number
+  /** Where the inspector's code editor should show a line (a clicked error). */
+  focusCode: { node: string; line?: number; column?: number; seq: number } | null
+}
+
+export interface DebugActions {
+  /** Shows a checkpoint on the canvas and in every tab (null: follow the newest). */
+  selectCheckpoint(id: string | null): Promise<void>
+  /** Compares the shown checkpoint with another one (null: its parent). */
+  setCompareWith(id: string | null): Promise<void>
+  /** Runs again from a checkpoint: the new checkpoints branch from it. */
+  replayFrom(id: string, mode?: RunMode): Promise<void>
+  /**
+   * Writes `valuesText` (a JSON state update, checked against the schema) at checkpoint
+   * `id` as if `asNode` wrote it: a new checkpoint branching from `id`, which is selected.
+   * Returns the error, or null.
+   */
+  forkFrom(id: string, valuesText: string, asNode?: string): Promise<string | null>
+  newThread(name?: string): Promise<void>
+  switchThread(threadId: string): Promise<void>
+  renameThread(threadId: string, name: string): Promise<void>
+  deleteThread(threadId: string): Promise<void>
+  /** The thread (graph and checkpoints) as a file to download. */
+  exportThread(): Promise<{ fileName: string; text: string } | null>
+  setTimeoutMs(ms: number): void
+  /** Selects a node and asks its code editor to show a line. */
+  openCode(node: string, line?: number, column?: number): void
+  /** Reloads the threads of the open graph. */
+  refreshThreads(): Promise<void>
+  /** Reloads the shown checkpoint's inspection and diff. */
+  refreshInspection(): Promise<void>
+}
+
+export const INITIAL_DEBUG_STATE: DebugState = {
+  threads: [],
+  timeline: [],
+  selectedCheckpointId: null,
+  inspection: null,
+  compareWith: null,
+  diff: null,
+  timeoutMs: 0,
+  focusCode: null,
+}
+
+/** What the slice needs of the rest of the app store. */
+export interface DebugHost extends DebugState {
+  graphId: string | null
+  threadId: string
+  doc: unknown
+  current: { id: string; name: string } | null
+  runState: string
+  message: string | null
+  error: WorkerError | null
+  refreshHistory(limit?: number): Promise<void>
+  setSelection(s: { nodes: string[]; edges: string[] }): void
+  /** Starts a run on the current thread with these extra params. */
+  startRun(mode: RunMode, extra: { input: Json | null; checkpointId?: string }): Promise<void>
+  /** Clears the run status for a thread that was switched to or created. */
+  resetRun(): void
+}
+
+type Set = (partial: Partial<DebugHost>) => void
+type Get = () => DebugHost
+
+const suffixOf = (threadId: string) => threadId.slice(threadId.indexOf(':') + 1)
+
+/** The debugger's actions over the runtime client. */
+export function createDebugSlice(set: Set, get: Get, client: RuntimeClient, newId: () => string) {
+  const shownId = () => get().selectedCheckpointId ?? get().timeline[0]?.checkpointId
+  const messageFields = () => {
+    const parsed = GraphSpecSchema.safeParse(get().doc)
+    const fields = parsed.success ? parsed.data.state : []
+    return new Set(fields.filter((f) => f.reducer === 'add_messages').map((f) => f.name))
+  }
+
+  const valuesAt = async (graphId: string, threadId: string, checkpointId: string) => {
+    const s = await client.request('getState', { graphId, threadId, checkpointId })
+    return s?.values ?? {}
+  }
+
+  const loadDiff = async (to: string, inspection: CheckpointInspection | null) => {
+    const { graphId, threadId, compareWith } = get()
+    if (!graphId) return set({ diff: null })
+    const from = compareWith ?? inspection?.parentId ?? null
+    const after = await valuesAt(graphId, threadId, to)
+    const before = from ? await valuesAt(graphId, threadId, from) : {}
+    const changes = diffState(before, after, messageFields())
+    set({ diff: { from, to, changes } })
+  }
+
+  const actions: DebugActions = {
+    async refreshInspection() {
+      const { graphId, threadId } = get()
+      const id = shownId()
+      if (!graphId || !id) return set({ inspection: null, diff: null })
+      try {
+        const inspection = await client.request('inspectCheckpoint', {
+          graphId,
+          threadId,
+          checkpointId: id,
+        })
+        if (shownId() !== id || get().threadId !== threadId) return
+        set({ inspection })
+        await loadDiff(id, inspection)
+      } catch (e) {
+        set({
+          inspection: null,
+          message: `Could not read checkpoint ${id}: ${(e as Error).message}`,
+        })
+      }
+    },
+
+    async selectCheckpoint(id) {
+      const newest = get().timeline[0]?.checkpointId
+      set({ selectedCheckpointId: id === newest ? null : id, compareWith: null })
+      await actions.refreshInspection()
+    },
+
+    async setCompareWith(id) {
+      set({ compareWith: id })
+      const to = shownId()
+      if (to) await loadDiff(to, get().inspection)
+    },
+
+    async replayFrom(id, mode = 'toEnd') {
+      set({ selectedCheckpointId: null })
+      await get().startRun(mode, { input: null, checkpointId: id })
+    },
+
+    async forkFrom(id, valuesText, asNode) {
+      const { graphId, threadId, doc, runState } = get()
+      if (!graphId) return 'The graph is not compiled: fix its problems (or trust it) first.'
+      if (runState === 'running') return 'Stop the run before forking.'
+      const parsed = GraphSpecSchema.safeParse(doc)
+      if (!parsed.success) return 'The graph does not match the format.'
+      const r = parseStateUpdate(parsed.data, valuesText)
+      if (!r.ok) return r.error
+      try {
+        const out = await client.request('updateState', {
+          graphId,
+          threadId,
+          checkpointId: id,
+          values: r.values,
+          ...(asNode ? { asNode } : {}),
+        })
+        // A paused interrupt stays answerable: the reply resumes from the fork.
+        if (get().runState !== 'interrupted') get().resetRun()
+        await get().refreshHistory()
+        set({
+          message: `Forked from ${id.slice(0, 8)}: checkpoint ${out.checkpointId.slice(0, 8)}.`,
+        })
+        await actions.selectCheckpoint(out.checkpointId)
+        return null
+      } catch (e) {
+        return (e as Error).message
+      }
+    },
+
+    async refreshThreads() {
+      const g = get().current
+      if (!g) return set({ threads: [] })
+      const threads = await client.request('listThreads', { graph: g.id })
+      const mine = get().threadId
+      // The open thread is listed even before its first checkpoint.
+      if (!threads.some((t) => t.threadId === mine) && mine.startsWith(`${g.id}:`))
+        threads.push({ threadId: mine, name: suffixOf(mine), graph: g.id, count: 0 })
+      set({ threads })
+    },
+
+    async newThread(name) {
+      const g = get().current
+      if (!g) return
+      const threadId = `${g.id}:${newId()}`
+      const label = name?.trim() || `thread ${get().threads.length + 1}`
+      await client.request('createThread', { threadId, graph: g.id, name: label })
+      await actions.switchThread(threadId)
+    },
+
+    async switchThread(threadId) {
+      set({ threadId, ...RESET_VIEW })
+      get().resetRun()
+      await get().refreshHistory()
+      await actions.refreshThreads()
+    },
+
+    async renameThread(threadId, name) {
+      const trimmed = name.trim()
+      if (!trimmed) return set({ message: 'A thread needs a name.' })
+      await client.request('renameThread', { threadId, name: trimmed })
+      await actions.refreshThreads()
+    },
+
+    async deleteThread(threadId) {
+      const g = get().current
+      if (!g) return
+      await client.request('deleteThread', { threadId })
+      const name = get().threads.find((t) => t.threadId === threadId)?.name ?? threadId
+      await actions.refreshThreads()
+      if (get().threadId === threadId) {
+        const other = get().threads.find((t) => t.threadId !== threadId)
+        await actions.switchThread(other?.threadId ?? `${g.id}:main`)
+      }
+      set({ message: `Deleted thread ${name}.` })
+    },
+
+    async exportThread() {
+      const { threadId, doc, threads } = get()
+      if (!threadId) return null
+      const file = await client.request('exportThread', { threadId })
+      const name = threads.find((t) => t.threadId === threadId)?.name ?? suffixOf(threadId)
+      const graphName = (doc as { name?: string } | null)?.name ?? 'graph'
+      const text = `${JSON.stringify({ ...file, name, graph: doc }, null, 2)}\n`
+      const fileName = `${graphName}.${name}.thread.json`.replace(/[^\w.-]+/g, '-')
+      return { fileName, text }
+    },
+
+    setTimeoutMs(ms) {
+      if (Number.isFinite(ms) && ms >= 0) set({ timeoutMs: Math.round(ms) })
+    },
+
+    openCode(node, line, column) {
+      get().setSelection({ nodes: [node], edges: [] })
+      const seq = (get().focusCode?.seq ?? 0) + 1
+      set({
+        focusCode: {
+          node,
+          ...(line !== undefined && { line }),
+          ...(column !== undefined && { column }),
+          seq,
+        },
+      })
+    },
+  }
+  return actions
+}
+
+/** What a switch of thread or graph clears. */
+export const RESET_VIEW: Partial<DebugState> = {
+  timeline: [],
+  selectedCheckpointId: null,
+  inspection: null,
+  compareWith: null,
+  diff: null,
+}

@@ -1,0 +1,105 @@
+import { useState } from 'react'
+import { GraphSpecSchema } from '../../core/graph/schema'
+import { useApp } from '../storeContext'
+import { NoCheckpoint } from './ChannelTable'
+import { JsonValue } from './JsonValue'
+
+/**
+ * The shown checkpoint's state, and what can start from it: replay (run again from here, a
+ * new branch) and fork (write an edited update as a node, then continue from the fork).
+ */
+export function ForkPanel() {
+  const s = useApp((s) => ({
+    inspection: s.inspection,
+    doc: s.doc,
+    forkFrom: s.forkFrom,
+    replayFrom: s.replayFrom,
+    runState: s.runState,
+    graphId: s.graphId,
+  }))
+  const [text, setText] = useState<string | null>(null)
+  const [asNode, setAsNode] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const spec = GraphSpecSchema.safeParse(s.doc)
+  if (!s.inspection || !spec.success) return <NoCheckpoint />
+  const { inspection } = s
+  const fields = inspection.channels.filter((c) => c.role === 'field')
+  const values = Object.fromEntries(fields.filter((c) => c.hasValue).map((c) => [c.name, c.value]))
+  // Overwrite fields are safe to prefill: the value written replaces the one there.
+  const overwrite = new Set(
+    spec.data.state
+      .filter((f) => !f.channel && (f.reducer ?? 'overwrite') === 'overwrite')
+      .map((f) => f.name),
+  )
+  const initial = JSON.stringify(
+    Object.fromEntries(Object.entries(values).filter(([k]) => overwrite.has(k))),
+    null,
+    2,
+  )
+  const update = text ?? initial
+  const busy = s.runState === 'running' || !s.graphId
+  const id = inspection.checkpointId
+  return (
+    <div className="fork" key={id}>
+      <section aria-label="State at this checkpoint">
+        <h3>State at step {inspection.step}</h3>
+        <JsonValue value={values} label="State values" />
+      </section>
+      <form
+        aria-label="Fork"
+        onSubmit={(e) => {
+          e.preventDefault()
+          void s.forkFrom(id, update, asNode || undefined).then((err) => {
+            setError(err)
+            if (!err) setText(null)
+          })
+        }}
+      >
+        <label className="stack">
+          <span>
+            Update (JSON; each field goes through its reducer, as if the node below wrote it)
+          </span>
+          <textarea
+            aria-label="State update"
+            value={update}
+            rows={6}
+            spellCheck={false}
+            onChange={(e) => {
+              setText(e.target.value)
+              setError(null)
+            }}
+          />
+        </label>
+        {error && (
+          <p className="error-text" role="alert" aria-label="Fork error">
+            {error}
+          </p>
+        )}
+        <div className="row">
+          <label>
+            <span>As node </span>
+            <select aria-label="As node" value={asNode} onChange={(e) => setAsNode(e.target.value)}>
+              <option value="">(the last node that wrote)</option>
+              {spec.data.nodes.map((n) => (
+                <option key={n.id} value={n.id}>
+                  {n.id}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" disabled={busy}>
+            Fork from here
+          </button>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void s.replayFrom(id)}
+            title="Run again from this checkpoint; the new checkpoints branch from it"
+          >
+            Replay from here
+          </button>
+        </div>
+      </form>
+    </div>
+  )
+}

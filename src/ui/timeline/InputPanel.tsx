@@ -1,0 +1,122 @@
+import { useState } from 'react'
+import { GraphSpecSchema } from '../../core/graph/schema'
+import { parseStateUpdate } from '../../store/stateValues'
+import { useApp } from '../storeContext'
+
+/**
+ * The run's input: a form with one JSON box per state field (empty: not given), or the
+ * whole input as JSON. Both edit the same text; it is checked against the schema as typed.
+ */
+export function InputPanel() {
+  const { input, setInput, doc } = useApp((s) => ({
+    input: s.input,
+    setInput: s.setInput,
+    doc: s.doc,
+  }))
+  const [view, setView] = useState<'form' | 'json'>('form')
+  const spec = GraphSpecSchema.safeParse(doc)
+  if (!spec.success) return <p className="muted">The graph does not match the format.</p>
+  const checked = parseStateUpdate(spec.data, input)
+  let object: Record<string, unknown> = {}
+  try {
+    const v = JSON.parse(input || '{}') as unknown
+    if (v && typeof v === 'object' && !Array.isArray(v)) object = v as Record<string, unknown>
+  } catch {
+    // The JSON view shows the error; the form starts from nothing.
+  }
+  return (
+    <div className="input-panel">
+      <div className="row" role="group" aria-label="Input view">
+        <button type="button" aria-pressed={view === 'form'} onClick={() => setView('form')}>
+          Form
+        </button>
+        <button type="button" aria-pressed={view === 'json'} onClick={() => setView('json')}>
+          JSON
+        </button>
+        {!checked.ok && (
+          <span className="error-text" role="alert" aria-label="Input error">
+            {checked.error}
+          </span>
+        )}
+      </div>
+      {view === 'json' ? (
+        <textarea
+          aria-label="Input JSON"
+          className="input-json"
+          rows={5}
+          value={input}
+          spellCheck={false}
+          onChange={(e) => setInput(e.target.value)}
+        />
+      ) : (
+        <table className="input-form" aria-label="Input fields">
+          <tbody>
+            {spec.data.state.map((f) => (
+              <FieldRow
+                key={f.name}
+                name={f.name}
+                hint={f.channel ?? f.reducer ?? 'overwrite'}
+                value={object[f.name]}
+                onChange={(v) => {
+                  const next = { ...object }
+                  if (v === undefined) delete next[f.name]
+                  else next[f.name] = v
+                  setInput(JSON.stringify(next))
+                }}
+              />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  )
+}
+
+function FieldRow(props: {
+  name: string
+  hint: string
+  value: unknown
+  onChange(v: unknown): void
+}) {
+  const shown = props.value === undefined ? '' : JSON.stringify(props.value)
+  const [text, setText] = useState(shown)
+  const [bad, setBad] = useState(false)
+  // The box follows the input when it changes elsewhere (the JSON view).
+  const [last, setLast] = useState(shown)
+  if (shown !== last) {
+    setLast(shown)
+    setText(shown)
+  }
+  return (
+    <tr>
+      <th scope="row">
+        <code>{props.name}</code> <span className="muted">{props.hint}</span>
+      </th>
+      <td>
+        <input
+          aria-label={`Input ${props.name}`}
+          aria-invalid={bad}
+          value={text}
+          placeholder="not given"
+          spellCheck={false}
+          onChange={(e) => {
+            const t = e.target.value
+            setText(t)
+            if (t.trim() === '') {
+              setBad(false)
+              return props.onChange(undefined)
+            }
+            try {
+              const v = JSON.parse(t) as unknown
+              setBad(false)
+              setLast(JSON.stringify(v))
+              props.onChange(v)
+            } catch {
+              setBad(true)
+            }
+          }}
+        />
+      </td>
+    </tr>
+  )
+}

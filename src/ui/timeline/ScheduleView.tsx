@@ -1,0 +1,48 @@
+import { useApp } from '../storeContext'
+import { NoCheckpoint } from './ChannelTable'
+
+/**
+ * `versions_seen` for each node: the version it last saw of each channel it listens to,
+ * against the channel's version now, and why it will or will not run next.
+ */
+export function ScheduleView() {
+  const inspection = useApp((s) => s.inspection)
+  if (!inspection) return <NoCheckpoint />
+  return (
+    <table className="schedule-table" aria-label="versions_seen">
+      <thead>
+        <tr>
+          <th scope="col">Node</th>
+          <th scope="col">Triggers: seen / now</th>
+          <th scope="col">Next super-step</th>
+        </tr>
+      </thead>
+      <tbody>
+        {inspection.schedule.map((n) => (
+          <tr
+            key={n.node}
+            data-node={n.node}
+            className={n.willRun || n.sends > 0 ? 'will-run' : undefined}
+          >
+            <th scope="row">
+              <code>{n.node}</code>
+            </th>
+            <td>
+              <ul className="plain-list">
+                {n.triggers.map((t) => (
+                  <li key={t.channel} className={t.newer ? 'newer' : undefined}>
+                    <code>{t.channel}</code> {t.seen ?? '—'} / {t.current ?? '—'}
+                    {t.newer && !t.available && <span className="muted"> (not available)</span>}
+                  </li>
+                ))}
+              </ul>
+            </td>
+            <td className="reason" aria-label={`Why ${n.node}`}>
+              {n.reason}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}

@@ -1,0 +1,149 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
+import { layoutHistoryTree } from '../../core/debug/tree'
+import type { TreeRow } from '../../core/debug/types'
+import type { TimelineEntry } from '../../worker/protocol'
+import { useApp } from '../storeContext'
+
+const ROW = 26
+const LANE = 12
+
+/**
+ * The thread's checkpoints, newest first, as a list and a tree: each row sits in its
+ * branch's lane (a fork starts a new lane), with its step, source, the tasks that ran and
+ * how long they took. A scrubber walks them in put order. Selecting one shows it everywhere.
+ */
+export function Timeline() {
+  const { timeline, selected, selectCheckpoint } = useApp((s) => ({
+    timeline: s.timeline,
+    selected: s.selectedCheckpointId ?? s.timeline[0]?.checkpointId,
+    selectCheckpoint: s.selectCheckpoint,
+  }))
+  const rows = useMemo(() => layoutHistoryTree(timeline), [timeline])
+  const childLanes = useMemo(() => {
+    const out = new Map<string, number[]>()
+    for (const r of rows)
+      if (r.parentId !== undefined) out.set(r.parentId, [...(out.get(r.parentId) ?? []), r.lane])
+    return out
+  }, [rows])
+  const lanes = rows.reduce((m, r) => Math.max(m, r.lane, ...r.through), 0) + 1
+  const scroller = useRef<HTMLDivElement>(null)
+  // The virtualizer's functions change every render; this component is not memoized anyway.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtual = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW,
+    overscan: 12,
+  })
+  const index = timeline.findIndex((t) => t.checkpointId === selected)
+  useEffect(() => {
+    if (index >= 0) virtual.scrollToIndex(index, { align: 'auto' })
+  }, [index, virtual])
+
+  if (timeline.length === 0)
+    return <p className="muted timeline-empty">No checkpoints yet. Press F10 to step.</p>
+
+  const pick = (i: number) => {
+    const t = timeline[Math.max(0, Math.min(timeline.length - 1, i))]
+    if (t) void selectCheckpoint(t.checkpointId)
+  }
+  const onKeyDown = (e: KeyboardEvent) => {
+    const d = { ArrowDown: 1, ArrowUp: -1, Home: -Infinity, End: Infinity }[e.key]
+    if (d === undefined) return
+    e.preventDefault()
+    pick(Number.isFinite(d) ? index + d : d > 0 ? timeline.length - 1 : 0)
+  }
+  return (
+    <div className="timeline">
+      <label className="scrubber">
+        <span className="visually-hidden">Scrubber</span>
+        <input
+          type="range"
+          aria-label="Scrubber"
+          min={0}
+          max={timeline.length - 1}
+          value={timeline.length - 1 - Math.max(index, 0)}
+          onChange={(e) => pick(timeline.length - 1 - Number(e.target.value))}
+        />
+      </label>
+      <div className="timeline-scroll" ref={scroller}>
+        <ol
+          className="checkpoints"
+          role="listbox"
+          aria-label="Checkpoints"
+          tabIndex={0}
+          aria-activedescendant={index >= 0 ? `cp-${index}` : undefined}
+          onKeyDown={onKeyDown}
+          style={{ height: virtual.getTotalSize() }}
+        >
+          {virtual.getVirtualItems().map((v) => {
+            const t = timeline[v.index] as TimelineEntry
+            const row = rows[v.index] as TreeRow
+            return (
+              <li
+                key={t.checkpointId}
+                id={`cp-${v.index}`}
+                role="option"
+                aria-selected={t.checkpointId === selected}
+                data-step={t.step}
+                data-checkpoint={t.checkpointId}
+                data-lane={row.lane}
+                data-source={t.source}
+                style={{ transform: `translateY(${v.start}px)`, height: ROW }}
+                onClick={() => void selectCheckpoint(t.checkpointId)}
+              >
+                <Lanes row={row} lanes={lanes} children={childLanes.get(t.checkpointId) ?? []} />
+                <span className="step">step {t.step}</span>
+                <span className={`source source-${t.source}`}>{t.source}</span>
+                <span className="ran">{ranText(t)}</span>
+                <span className="next">next: {t.next.length ? t.next.join(', ') : '—'}</span>
+              </li>
+            )
+          })}
+        </ol>
+      </div>
+    </div>
+  )
+}
+
+function ranText(t: TimelineEntry): string {
+  if (t.ran.length === 0) return ''
+  return t.ran
+    .map((r) => {
+      const mark = r.failed ? ' ✗' : r.interrupted ? ' ⏸' : ''
+      const ms = r.durationMs === undefined ? '' : ` ${formatMs(r.durationMs)}`
+      return `${r.name}${mark}${ms}`
+    })
+    .join(', ')
+}
+
+export function formatMs(ms: number): string {
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`
+}
+
+/**
+ * The tree gutter of one row (newest at the top): lines of the lanes passing by, a line down
+ * to its parent in its own lane, and a line (or a curve, for a fork) up to each child.
+ */
+function Lanes({ row, lanes, children }: { row: TreeRow; lanes: number; children: number[] }) {
+  const x = (lane: number) => lane * LANE + LANE / 2
+  const mid = ROW / 2
+  const own = x(row.lane)
+  return (
+    <svg className="lanes" width={lanes * LANE} height={ROW} aria-hidden="true">
+      {row.through.map((l) => (
+        <line key={l} x1={x(l)} x2={x(l)} y1={0} y2={ROW} />
+      ))}
+      {row.parentId !== undefined && <line x1={own} x2={own} y1={mid} y2={ROW} />}
+      {[...new Set(children)].map((c) =>
+        c === row.lane ? (
+          <line key={c} x1={own} x2={own} y1={0} y2={mid} />
+        ) : (
+          <path key={c} d={`M ${x(c)} 0 C ${x(c)} ${mid}, ${own} 0, ${own} ${mid}`} />
+        ),
+      )}
+      <circle className={`dot lane-${row.lane % 4}`} cx={own} cy={mid} r={4} />
+    </svg>
+  )
+}

@@ -1,0 +1,89 @@
+import { useApp } from '../storeContext'
+import { NoCheckpoint } from './ChannelTable'
+import { JsonValue } from './JsonValue'
+import { formatMs } from './Timeline'
+
+/**
+ * The tasks that made the shown checkpoint, in the order their writes were applied, each
+ * write with its channel; then the folds where several writes met in one channel.
+ */
+export function WritesView() {
+  const { inspection, openCode } = useApp((s) => ({
+    inspection: s.inspection,
+    openCode: s.openCode,
+  }))
+  if (!inspection) return <NoCheckpoint />
+  if (inspection.ran.length === 0) {
+    const why =
+      inspection.source === 'input'
+        ? 'This is the input checkpoint: the input waits in __start__ for the first super-step.'
+        : inspection.source === 'loop'
+          ? 'No task wrote anything in this super-step.'
+          : `This checkpoint was written by updateState (source ${inspection.source}); see Diff for what changed.`
+    return <p className="muted">{why}</p>
+  }
+  return (
+    <div className="writes">
+      <ol className="plain-list" aria-label="Task writes">
+        {inspection.ran.map((t) => (
+          <li key={t.id} data-task={t.name}>
+            <p>
+              <button type="button" className="link" onClick={() => openCode(t.name)}>
+                <code>{t.name}</code>
+              </button>{' '}
+              <span className="muted">
+                {t.kind === 'push' ? 'Send' : 'pull'}
+                {t.durationMs !== undefined && ` · ${formatMs(t.durationMs)}`}
+              </span>
+              {t.error && (
+                <span className="error-text">
+                  {' '}
+                  {t.error.name}: {t.error.message}
+                </span>
+              )}
+              {t.interrupts.length > 0 && <span className="muted"> · interrupted</span>}
+            </p>
+            <ol className="plain-list write-list">
+              {t.writes.map((w, i) => (
+                <li key={i}>
+                  <code>{w.channel}</code> ← <JsonValue value={w.value} />
+                </li>
+              ))}
+            </ol>
+            {t.logs && t.logs.length > 0 && (
+              <pre className="task-logs" aria-label={`Logs of ${t.name}`}>
+                {t.logs.map((l) => l.args.map(String).join(' ')).join('\n')}
+              </pre>
+            )}
+          </li>
+        ))}
+      </ol>
+      {inspection.folds.length > 0 && (
+        <>
+          <h3>Folds</h3>
+          <ul className="plain-list" aria-label="Folds">
+            {inspection.folds.map((f) => (
+              <li key={f.channel}>
+                <code>{f.channel}</code> {f.reducer && <span className="muted">({f.reducer})</span>}
+                :{' '}
+                {f.hadBefore ? (
+                  <JsonValue value={f.before} />
+                ) : (
+                  <span className="muted">empty</span>
+                )}
+                {f.writes.map((w, i) => (
+                  <span key={i}>
+                    {' ⊕ '}
+                    <JsonValue value={w.value} /> <span className="muted">({w.task})</span>
+                  </span>
+                ))}
+                {' → '}
+                {f.hasAfter ? <JsonValue value={f.after} /> : <span className="muted">empty</span>}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  )
+}
