@@ -43,19 +43,8 @@ test('step a counter loop: every channel and version as the CLI reports it, vers
 }) => {
   const cli = cliRun('examples/counter.json')
   await tab(page, 'Channels')
-  for (let i = 0; i < cli.length; i++) {
-    const expected = cli[i] as CliCheckpoint
-    if (i < cli.length - 1) await page.keyboard.press('F10')
-    else await page.getByRole('button', { name: 'Continue', exact: true }).click()
-    await expect(rows(page)).toHaveCount(i === cli.length - 1 ? cli.length : i + 2)
-    if (i === 0) {
-      // The first Step writes the input checkpoint and runs START: both are listed.
-      await rows(page).last().click()
-    } else if (i < cli.length - 1) {
-      await rows(page).nth(1).click()
-    } else {
-      await rows(page).first().click()
-    }
+  /** The selected checkpoint against the CLI's checkpoint of the same step. */
+  const check = async (expected: CliCheckpoint) => {
     await expect(selectedRow(page)).toHaveAttribute('data-step', String(expected.step))
     for (const field of ['count', 'log']) {
       await expect(version(page, field)).toHaveText(
@@ -64,8 +53,18 @@ test('step a counter loop: every channel and version as the CLI reports it, vers
     }
     await expect(value(page, 'count')).toHaveText(String(expected.values.count))
     await expect(selectedRow(page)).toContainText(`next: ${expected.next.join(', ') || '—'}`)
-    // Go back to the newest, so the next Step continues the thread.
-    await rows(page).first().click()
+  }
+  for (let step = 1; step < cli.length; step++) {
+    await page.keyboard.press('F10')
+    // The first Step writes the input checkpoint and runs START: two checkpoints.
+    await expect(rows(page)).toHaveCount(step + 1)
+    await expect(status(page)).toHaveText(step === cli.length - 1 ? /^(done|paused)$/ : 'paused')
+    await check(cli[step] as CliCheckpoint)
+    if (step === 1) {
+      await rows(page).last().click()
+      await check(cli[0] as CliCheckpoint)
+      await rows(page).first().click()
+    }
   }
   // The compiler's channels are listed beside the fields.
   const channels = page.getByRole('table', { name: 'Channels' })
@@ -118,7 +117,8 @@ test('a breakpoint from the canvas pauses before a node; Continue goes on', asyn
 })
 
 test('an interrupt shows its payload; a JSON reply resumes the run', async ({ page }) => {
-  await page.getByRole('button', { name: 'human approval gate', exact: true }).click()
+  await page.getByRole('button', { name: 'New graph from template human approval gate' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'human approval gate' })).toBeAttached()
   await tab(page, 'Input')
   await page.getByLabel('Input request').fill('"a poem"')
   await page.getByRole('button', { name: 'Run', exact: true }).click()
@@ -130,12 +130,12 @@ test('an interrupt shows its payload; a JSON reply resumes the run', async ({ pa
   )
   await expect(panel).toContainText('Approve this draft?')
   await expect(panel).toContainText('Draft 1 for: a poem')
-  await page.getByLabel('Reply').fill('false')
+  await page.getByRole('textbox', { name: 'Reply' }).fill('false')
   await page.getByRole('button', { name: 'Resume' }).click()
   // Rejected: a second draft, and the question again.
   await expect(status(page)).toHaveText('interrupted')
   await expect(panel).toContainText('Draft 2 for: a poem')
-  await page.getByLabel('Reply').fill('true')
+  await page.getByRole('textbox', { name: 'Reply' }).fill('true')
   await page.getByRole('button', { name: 'Resume' }).click()
   await expect(status(page)).toHaveText('done')
   await tab(page, 'Channels')
@@ -242,13 +242,14 @@ test('threads: new, switch, rename, delete; they persist across a reload; export
   await tab(page, 'Channels')
   await expect(value(page, 'count')).toHaveText('3')
 
-  // Deleting a thread removes it and its checkpoints.
-  await page.getByRole('button', { name: 'counter', exact: true }).click()
-  await picker.selectOption({ label: 'second try (5)' })
+  // Deleting a thread removes it and its checkpoints (the original counter is listed last).
+  await page.getByRole('button', { name: 'counter', exact: true }).last().click()
+  await picker.selectOption({ label: 'second try (3)' })
   await page.getByRole('button', { name: 'Delete thread' }).click()
   await expect(picker.locator('option')).toHaveText([/^main/])
   await page.reload()
-  await expect(picker.locator('option')).toHaveText([/^main/])
+  await page.getByRole('button', { name: 'counter', exact: true }).last().click()
+  await expect(picker.locator('option')).toHaveText(['main (5)'])
 })
 
 test('a run error names the node and the line; Open code shows it in the editor', async ({

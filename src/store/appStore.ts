@@ -272,12 +272,15 @@ export function createAppStore(deps: AppDeps) {
             compiledDoc = undefined
             set({ graphId: null })
             await compileCurrent()
+            if (g) {
+              // The thread used last opens again.
+              const listed = await client.request('listThreads', { graph: g.id })
+              const latest = listed
+                .filter((t) => t.latestTs)
+                .sort((a, b) => ((a.latestTs ?? '') < (b.latestTs ?? '') ? 1 : -1))[0]
+              if (latest && get().current?.id === g.id) set({ threadId: latest.threadId })
+            }
             await get().refreshThreads()
-            // The thread used last opens again.
-            const latest = [...get().threads]
-              .filter((t) => t.latestTs)
-              .sort((a, b) => ((a.latestTs ?? '') < (b.latestTs ?? '') ? 1 : -1))[0]
-            if (latest && latest.threadId !== get().threadId) set({ threadId: latest.threadId })
             await get().refreshHistory()
           },
 
@@ -320,6 +323,9 @@ export function createAppStore(deps: AppDeps) {
             const list = await graphs.list()
             set({ graphs: list, current: list.find((x) => x.id === g.id) ?? null })
             await compileCurrent()
+            // Its history can be read now (an imported thread, say).
+            await get().refreshThreads()
+            await get().refreshHistory()
           },
 
           async setAllowNetwork(allowed) {
