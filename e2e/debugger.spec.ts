@@ -135,11 +135,19 @@ test('an interrupt shows its payload; a JSON reply resumes the run', async ({ pa
   // Rejected: a second draft, and the question again.
   await expect(status(page)).toHaveText('interrupted')
   await expect(panel).toContainText('Draft 2 for: a poem')
+  // Edit the state first (a fork as the writer), then answer: the reply resumes the fork.
+  await page.getByRole('button', { name: 'Edit state first' }).click()
+  await page.getByLabel('State update').fill('{ "draft": "an edited draft" }')
+  await page.getByLabel('As node').selectOption('write')
+  await page.getByRole('button', { name: 'Fork from here' }).click()
+  await expect(selectedRow(page)).toHaveAttribute('data-source', 'update')
+  await tab(page, 'Interrupt')
   await page.getByRole('textbox', { name: 'Reply' }).fill('true')
   await page.getByRole('button', { name: 'Resume' }).click()
   await expect(status(page)).toHaveText('done')
   await tab(page, 'Channels')
   await expect(value(page, 'approved')).toHaveText('true')
+  await expect(value(page, 'draft')).toHaveText('"an edited draft"')
   await expect(value(page, 'revisions')).toHaveText('2')
 })
 

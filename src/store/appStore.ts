@@ -584,7 +584,14 @@ export function createAppStore(deps: AppDeps) {
       return
     refreshing = setTimeout(() => {
       refreshing = null
-      void store.getState().refreshHistory(LIVE_HISTORY)
+      store
+        .getState()
+        .refreshHistory(LIVE_HISTORY)
+        .catch((e: unknown) => {
+          // A client closed under the refresh has nothing to show it to.
+          if ((e as { code?: string }).code !== 'DISPOSED')
+            store.setState({ message: `Could not read the timeline: ${(e as Error).message}` })
+        })
     }, 500)
   })
   return store

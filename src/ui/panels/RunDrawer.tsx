@@ -194,13 +194,21 @@ export function RunDrawer() {
 }
 
 function Logs() {
-  const logs = useApp((s) => s.logs)
+  const { logs, openCode } = useApp((s) => ({ logs: s.logs, openCode: s.openCode }))
   if (logs.length === 0) return <p className="muted">Nothing logged.</p>
   return (
     <ol className="logs" aria-label="Logs">
       {logs.map((l, i) => (
         <li key={i}>
-          <code>{l.node}</code> {l.text}
+          <button
+            type="button"
+            className="link"
+            title={`Open the code of ${l.node}`}
+            onClick={() => openCode(l.node)}
+          >
+            <code>{l.node}</code>
+          </button>{' '}
+          {l.text}
         </li>
       ))}
     </ol>

@@ -1,0 +1,165 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { closeAll, setup as setupService } from '../worker/serviceHarness'
+import counter from '../../examples/counter.json'
+import approval from '../../examples/approval.json'
+import { createAppStore, type GraphEntry, type GraphsPort } from './appStore'
+
+/** Stories of the debugger: the app store over the real runtime service (fake-indexeddb). */
+
+function memoryGraphs(): GraphsPort {
+  const rows = new Map<string, GraphEntry>()
+  let t = 0
+  const order = new Map<string, number>()
+  return {
+    list: async () =>
+      [...rows.values()].sort((a, b) => (order.get(b.id) ?? 0) - (order.get(a.id) ?? 0)),
+    save: async (e) => {
+      rows.set(e.id, structuredClone(e))
+      order.set(e.id, ++t)
+    },
+    trust: async (id) => {
+      const r = rows.get(id)
+      if (r) rows.set(id, { ...r, trusted: true })
+    },
+    delete: async (id) => void rows.delete(id),
+  }
+}
+
+async function setup(doc: unknown = counter) {
+  const service = await setupService()
+  let id = 0
+  const store = createAppStore({
+    client: service.client,
+    sandbox: { setNetwork: async () => {} },
+    graphs: memoryGraphs(),
+    examples: [{ id: 'g', name: 'g', doc, trusted: true, allowNetwork: false }],
+    newId: () => `id${++id}`,
+  })
+  await store.getState().init()
+  return store
+}
+
+const field = (
+  s: { inspection: { channels: { name: string; value?: unknown }[] } | null },
+  name: string,
+) => s.inspection?.channels.find((c) => c.name === name)?.value
+
+afterEach(closeAll)
+
+describe('the debugger over the runtime worker', () => {
+  it('steps one super-step at a time and shows the newest checkpoint', async () => {
+    const store = await setup()
+    await store.getState().step()
+    let s = store.getState()
+    expect(s.timeline.map((t) => t.step)).toEqual([0, -1])
+    expect(s.inspection?.step).toBe(0)
+    expect(s.inspection?.schedule.find((n) => n.node === 'inc')?.willRun).toBe(true)
+    await store.getState().step()
+    s = store.getState()
+    expect(s.timeline[0]?.ran.map((r) => r.name)).toEqual(['inc'])
+    expect(s.timeline[0]?.ran[0]?.durationMs).toBeGreaterThanOrEqual(0)
+    expect(field(s, 'count')).toBe(1)
+    // An older checkpoint can be shown; the diff is against its parent.
+    await store.getState().selectCheckpoint(s.timeline[1]?.checkpointId ?? null)
+    s = store.getState()
+    expect(s.inspection?.step).toBe(0)
+    expect(s.diff?.changes).toEqual([])
+    await store.getState().run()
+    s = store.getState()
+    expect(s.runState).toBe('done')
+    expect(s.selectedCheckpointId).toBeNull()
+    expect(field(s, 'count')).toBe(3)
+  })
+
+  it('forks with a checked update, continues the fork, and keeps the old branch', async () => {
+    const store = await setup()
+    await store.getState().run()
+    const oldTip = store.getState().timeline[0]?.checkpointId as string
+    const at2 = store.getState().timeline.find((t) => t.step === 2)?.checkpointId as string
+    expect(await store.getState().forkFrom(at2, '{"count": "x"}')).toMatch(/^count: /)
+    expect(await store.getState().forkFrom(at2, '{"nope": 1}')).toMatch(/not a field/)
+    expect(store.getState().timeline).toHaveLength(5)
+    expect(await store.getState().forkFrom(at2, '{"log": ["forked"]}', 'inc')).toBeNull()
+    let s = store.getState()
+    expect(s.timeline).toHaveLength(6)
+    expect(s.timeline[0]).toMatchObject({ source: 'update', parentId: at2, next: ['inc'] })
+    expect(s.inspection?.checkpointId).toBe(s.timeline[0]?.checkpointId)
+    await store.getState().run()
+    s = store.getState()
+    expect(field(s, 'log')).toEqual(['inc', 'inc', 'forked', 'inc'])
+    await store.getState().setCompareWith(oldTip)
+    const changes = store.getState().diff?.changes ?? []
+    expect(changes).toEqual([
+      { path: ['log', 2], kind: 'changed', before: 'inc', after: 'forked' },
+      { path: ['log', 3], kind: 'added', after: 'inc' },
+    ])
+    await store.getState().selectCheckpoint(oldTip)
+    expect(field(store.getState(), 'log')).toEqual(['inc', 'inc', 'inc'])
+    // Replay from step 1 grows a third branch.
+    const at1 = s.timeline.find((t) => t.step === 1)?.checkpointId as string
+    await store.getState().replayFrom(at1)
+    s = store.getState()
+    // As LangGraph.js does: a `fork` checkpoint (numbered step 2) on step 1, then 3 and 4.
+    expect(s.timeline.slice(0, 3).map((t) => [t.step, t.source])).toEqual([
+      [4, 'loop'],
+      [3, 'loop'],
+      [2, 'fork'],
+    ])
+    expect(s.timeline[2]?.parentId).toBe(at1)
+    expect(field(s, 'count')).toBe(3)
+  })
+
+  it('keeps an interrupt answerable after the state was edited first', async () => {
+    const store = await setup(approval)
+    store.getState().setInput('{"request": "a poem"}')
+    await store.getState().run()
+    expect(store.getState().runState).toBe('interrupted')
+    const at = store.getState().timeline[0]?.checkpointId as string
+    expect(await store.getState().forkFrom(at, '{"draft": "edited"}', 'write')).toBeNull()
+    expect(store.getState().runState).toBe('interrupted')
+    await store.getState().resume('true')
+    const s = store.getState()
+    expect(s.runState).toBe('done')
+    expect(field(s, 'draft')).toBe('edited')
+    expect(field(s, 'approved')).toBe(true)
+  })
+
+  it('threads: new, rename, switch, delete, export and import', async () => {
+    const store = await setup()
+    await store.getState().run()
+    const main = store.getState().threadId
+    await store.getState().newThread('second')
+    expect(store.getState().timeline).toEqual([])
+    store.getState().setInput('{"count": 10}')
+    await store.getState().run()
+    await store.getState().renameThread(store.getState().threadId, 'second try')
+    expect(store.getState().threads.map((t) => [t.name, t.count])).toEqual([
+      ['main', 5],
+      ['second try', 3],
+    ])
+    await store.getState().switchThread(main)
+    expect(field(store.getState(), 'count')).toBe(3)
+
+    const file = await store.getState().exportThread()
+    expect(file?.fileName).toBe('counter.main.thread.json')
+    await store.getState().importThread(file?.text ?? '', file?.fileName ?? '')
+    let s = store.getState()
+    expect(s.current?.trusted).toBe(false)
+    await store.getState().trustCurrent()
+    s = store.getState()
+    expect(s.timeline).toHaveLength(5)
+    expect(field(s, 'count')).toBe(3)
+    // A broken file is refused, and nothing is added.
+    const graphs = store.getState().graphs.length
+    const broken = JSON.parse(file?.text ?? '{}') as { checkpoints: { checkpoint: object }[] }
+    ;(broken.checkpoints[2] as { checkpoint: object }).checkpoint = { v: 1 }
+    await store.getState().importThread(JSON.stringify(broken), 'broken.json')
+    expect(store.getState().message).toMatch(/broken\.json: .*checkpoints\[2\]\.checkpoint/)
+    expect(store.getState().graphs).toHaveLength(graphs)
+
+    await store.getState().select('g')
+    const second = store.getState().threads.find((t) => t.name === 'second try')
+    await store.getState().deleteThread(second?.threadId as string)
+    expect(store.getState().threads.map((t) => t.name)).toEqual(['main'])
+  })
+})
