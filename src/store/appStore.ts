@@ -15,6 +15,7 @@ import {
   createDebugSlice,
   INITIAL_DEBUG_STATE,
   RESET_VIEW,
+  TIMELINE_PAGE,
   type DebugActions,
   type DebugHost,
   type DebugState,
@@ -414,7 +415,7 @@ export function createAppStore(deps: AppDeps) {
             await start('toEnd', { input: null, command: { resume: value } })
           },
 
-          async refreshHistory(limit = 1000) {
+          async refreshHistory(limit = TIMELINE_PAGE) {
             const { graphId, threadId } = get()
             if (!graphId) return set({ timeline: [], inspection: null, diff: null })
             const fresh = await client.request('getTimeline', { graphId, threadId, limit })
@@ -433,7 +434,12 @@ export function createAppStore(deps: AppDeps) {
               state === 'idle' && latest ? (latest.next.length ? 'interrupted' : 'done') : state
             const selected = get().selectedCheckpointId
             const kept = selected && timeline.some((t) => t.checkpointId === selected)
-            set({ timeline, runState, ...(kept ? {} : { selectedCheckpointId: null }) })
+            set({
+              timeline,
+              runState,
+              ...(kept ? {} : { selectedCheckpointId: null }),
+              ...(limit >= TIMELINE_PAGE && { olderAvailable: fresh.length === limit }),
+            })
             await get().refreshInspection()
           },
 

@@ -11,6 +11,8 @@ export interface DebugState {
   threads: ThreadInfo[]
   /** The thread's checkpoints, newest first, all branches. */
   timeline: TimelineEntry[]
+  /** The thread has checkpoints older than the last one in `timeline`. */
+  olderAvailable: boolean
   /** The checkpoint shown everywhere; null follows the newest. */
   selectedCheckpointId: string | null
   /** The shown checkpoint's channels, tasks and schedule. */
@@ -46,6 +48,8 @@ export interface DebugActions {
   setTimeoutMs(ms: number): void
   /** Selects a node and asks its code editor to show a line. */
   openCode(node: string, line?: number, column?: number): void
+  /** Appends the next page of older checkpoints to the timeline. */
+  loadOlder(): Promise<void>
   /** Reloads the threads of the open graph. */
   refreshThreads(): Promise<void>
   /** Reloads the shown checkpoint's inspection and diff. */
@@ -55,6 +59,7 @@ export interface DebugActions {
 export const INITIAL_DEBUG_STATE: DebugState = {
   threads: [],
   timeline: [],
+  olderAvailable: false,
   selectedCheckpointId: null,
   inspection: null,
   compareWith: null,
@@ -79,6 +84,9 @@ export interface DebugHost extends DebugState {
   /** Clears the run status for a thread that was switched to or created. */
   resetRun(): void
 }
+
+/** How many checkpoints the timeline reads at once. */
+export const TIMELINE_PAGE = 1000
 
 type Set = (partial: Partial<DebugHost>) => void
 type Get = () => DebugHost
@@ -235,6 +243,23 @@ export function createDebugSlice(set: Set, get: Get, client: RuntimeClient, newI
       return { fileName, text }
     },
 
+    async loadOlder() {
+      const { graphId, threadId, timeline } = get()
+      const last = timeline[timeline.length - 1]
+      if (!graphId || !last) return
+      const older = await client.request('getTimeline', {
+        graphId,
+        threadId,
+        limit: TIMELINE_PAGE,
+        before: last.checkpointId,
+      })
+      if (get().threadId !== threadId) return
+      set({
+        timeline: [...get().timeline, ...older],
+        olderAvailable: older.length === TIMELINE_PAGE,
+      })
+    },
+
     setTimeoutMs(ms) {
       if (Number.isFinite(ms) && ms >= 0) set({ timeoutMs: Math.round(ms) })
     },
@@ -258,6 +283,7 @@ export function createDebugSlice(set: Set, get: Get, client: RuntimeClient, newI
 /** What a switch of thread or graph clears. */
 export const RESET_VIEW: Partial<DebugState> = {
   timeline: [],
+  olderAvailable: false,
   selectedCheckpointId: null,
   inspection: null,
   compareWith: null,

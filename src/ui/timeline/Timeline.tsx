@@ -14,8 +14,10 @@ const LANE = 12
  * how long they took. A scrubber walks them in put order. Selecting one shows it everywhere.
  */
 export function Timeline() {
-  const { timeline, selected, selectCheckpoint } = useApp((s) => ({
+  const { timeline, selected, selectCheckpoint, olderAvailable, loadOlder } = useApp((s) => ({
     timeline: s.timeline,
+    olderAvailable: s.olderAvailable,
+    loadOlder: s.loadOlder,
     selected: s.selectedCheckpointId ?? s.timeline[0]?.checkpointId,
     selectCheckpoint: s.selectCheckpoint,
   }))
@@ -102,6 +104,11 @@ export function Timeline() {
             )
           })}
         </ol>
+        {olderAvailable && (
+          <button type="button" className="load-older" onClick={() => void loadOlder()}>
+            Load older checkpoints
+          </button>
+        )}
       </div>
     </div>
   )
