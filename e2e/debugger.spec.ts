@@ -82,7 +82,7 @@ test('step a counter loop: every channel and version as the CLI reports it, vers
   await expect(node(page, 'inc').getByLabel('Step 1')).toBeVisible()
   await tab(page, 'versions_seen')
   await expect(page.getByLabel('Why inc')).toHaveText(
-    /^will run: `branch:to:inc` is at \d+, inc has seen \d+$/,
+    /^will run: branch:to:inc is at \d+, inc has seen \d+$/,
   )
   await tab(page, 'Writes')
   await expect(page.getByRole('list', { name: 'Task writes' })).toContainText('branch:to:inc')

@@ -38,11 +38,16 @@ export function ScheduleView() {
               </ul>
             </td>
             <td className="reason" aria-label={`Why ${n.node}`}>
-              {n.reason}
+              <Sentence text={n.reason} />
             </td>
           </tr>
         ))}
       </tbody>
     </table>
   )
+}
+
+/** A reason with its `channel` names set as code. */
+function Sentence({ text }: { text: string }) {
+  return <>{text.split('`').map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))}</>
 }
