@@ -178,9 +178,16 @@ test('a selected node shows its code in Monaco: syntax errors marked, state. com
   await page.keyboard.press('End')
   await page.keyboard.press('Backspace')
   await page.keyboard.type(' + 1 + 2', { delay: 30 })
-  await expect.poll(codeEdits).toBe(before + 1)
+  await expect
+    .poll(async () => (await doc(page)).nodes[0]?.code)
+    .toBe('(state) => state.answer[0] + 1 + 2')
+  // Nine keys, one edit: a stall of a busy machine between two keys may split the burst
+  // in two, but never into one edit per key.
+  const burst = (await codeEdits()) - before
+  expect(burst).toBeGreaterThanOrEqual(1)
+  expect(burst).toBeLessThanOrEqual(2)
   await page.waitForTimeout(500)
-  expect(await codeEdits()).toBe(before + 1)
+  expect(await codeEdits()).toBe(before + burst)
   await page.keyboard.type(' + 3', { delay: 30 })
   await page.getByRole('button', { name: 'Select nothing' }).click()
   expect((await doc(page)).nodes[0]?.code).toBe('(state) => state.answer[0] + 1 + 2 + 3')
