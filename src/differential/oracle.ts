@@ -318,12 +318,19 @@ function errorReport(err: unknown): ErrorReport {
   return { name: err.name, code: typeof code === 'string' ? code : null, message: err.message }
 }
 
-/** Runs a case on real LangGraph.js and reports every checkpoint saved on the thread. */
-export async function runOnLangGraph(c: DiffCase): Promise<RunReport> {
+/**
+ * Runs a case on real LangGraph.js and reports every checkpoint saved on the thread.
+ * `build` makes the graph (by default {@link buildLangGraph}; the codegen suite passes the
+ * graph an emitted module exports).
+ */
+export async function runOnLangGraph(
+  c: DiffCase,
+  build: (graph: GraphDocumentJson) => BuiltLangGraph = buildLangGraph,
+): Promise<RunReport> {
   const fields = c.graph.state.map((f) => f.name)
   let built: BuiltLangGraph
   try {
-    built = buildLangGraph(c.graph)
+    built = build(c.graph)
   } catch (err) {
     return { status: 'error', values: {}, checkpoints: [], error: errorReport(err) }
   }

@@ -165,14 +165,19 @@ async function collectSessionCheckpoints(
  * Runs a session on real LangGraph.js: builds the graph once (one MemorySaver), runs the ops
  * in order on thread `'session'` until one throws, then reports every checkpoint.
  * Throws (instead of reporting) only when an op addresses a checkpoint that does not exist.
+ * `build` makes the graph (by default {@link buildLangGraph}; the codegen suite passes the
+ * graph an emitted module exports).
  */
-export async function runSessionOnLangGraph(c: SessionCase): Promise<SessionReport> {
+export async function runSessionOnLangGraph(
+  c: SessionCase,
+  build: (graph: GraphDocumentJson) => BuiltLangGraph = buildLangGraph,
+): Promise<SessionReport> {
   const fields = c.graph.state.map((f) => f.name)
   const { graph: doc, options } = splitStarInterrupts(c.graph)
   if (c.recursionLimit !== undefined) options.recursionLimit = c.recursionLimit
   let built: BuiltLangGraph
   try {
-    built = buildLangGraph(doc)
+    built = build(doc)
   } catch (err) {
     return { status: 'error', values: {}, checkpoints: [], error: errorReport(err), opErrors: [] }
   }

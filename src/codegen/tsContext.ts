@@ -1,0 +1,145 @@
+/**
+ * The naming plan of an emitted TypeScript module, made before any text is written: what
+ * it imports (under which local names), and a unique identifier for every node, router,
+ * reducer and export. Names are claimed in one fixed order, so the plan (and the module)
+ * is the same for the same document.
+ */
+import { END, START } from '../core/graph/constants'
+import type { FieldSpec, GraphSpec } from '../core/graph/schema'
+import { isHelperReducer, type HelperReducer } from './tsReducers'
+import { Namer, readCodeNames, toIdentifier, upperFirst, type CodeNames } from './tsNames'
+
+/** The names document code has in scope, imported from LangGraph under these very names. */
+const SCOPE = ['Command', 'END', 'START', 'Send', 'interrupt'] as const
+
+/** Everything the sections of the module share: names, imports, what the code mentions. */
+export interface Context {
+  graph: GraphSpec
+  code: Map<string, CodeNames>
+  names: Namer
+  /** Local name of each import, by module then exported name. */
+  imports: Map<string, Map<string, string>>
+  /** Local names of State, builder, graph, the function types and the named reducers. */
+  local: Map<string, string>
+}
+
+/**
+ * Plans a module: reads every piece of document code for its free variables (the names no
+ * module binding may take), then claims imports, `State`/`builder`/`graph`, the function
+ * types, and the functions' names, the document's own first.
+ */
+export function createContext(graph: GraphSpec): Context {
+  const code = new Map<string, CodeNames>()
+  const mentioned = new Set<string>()
+  for (const c of userCode(graph)) {
+    const read = code.get(c) ?? readCodeNames(c)
+    code.set(c, read)
+    for (const n of read.names) mentioned.add(n)
+  }
+  const ctx: Context = {
+    graph,
+    code,
+    names: new Namer(mentioned),
+    imports: new Map(),
+    local: new Map(),
+  }
+  claimImports(ctx, mentioned)
+  for (const name of ['State', 'builder', 'graph']) ctx.local.set(name, ctx.names.claim(name))
+  if (graph.nodes.length > 0) ctx.local.set('NodeFn', ctx.names.claim('NodeFn'))
+  if (graph.branches?.length) ctx.local.set('RouterFn', ctx.names.claim('RouterFn'))
+  if (graph.state.some(isCustom)) ctx.local.set('ReducerFn', ctx.names.claim('ReducerFn'))
+  claimFunctions(ctx)
+  return ctx
+}
+
+/** Names for the functions, the document's own first: nodes, routers, custom reducers. */
+function claimFunctions(ctx: Context): void {
+  const { graph, names } = ctx
+  for (const n of graph.nodes)
+    ctx.local.set(`node:${n.id}`, names.claim(toIdentifier(n.id, 'node')))
+  graph.branches?.forEach((b, i) => {
+    const from = b.from === START ? 'Start' : upperFirst(toIdentifier(b.from, 'node'))
+    ctx.local.set(`router:${i}`, names.claim(`route${from}`))
+  })
+  for (const f of graph.state.filter(isCustom)) {
+    ctx.local.set(
+      `reducer:${f.name}`,
+      names.claim(`reduce${upperFirst(toIdentifier(f.name, 'field'))}`),
+    )
+  }
+  for (const r of usedHelpers(graph)) ctx.local.set(r, names.claim(r))
+}
+
+/** The named reducers the fields use, in order of first use. */
+export function usedHelpers(graph: GraphSpec): HelperReducer[] {
+  const used: HelperReducer[] = []
+  for (const f of graph.state) {
+    if (!f.channel && isHelperReducer(f.reducer) && !used.includes(f.reducer)) used.push(f.reducer)
+  }
+  return used
+}
+
+function userCode(graph: GraphSpec): string[] {
+  return [
+    ...graph.nodes.map((n) => n.code),
+    ...(graph.branches ?? []).map((b) => b.router),
+    ...graph.state.filter(isCustom).map((f) => f.code ?? ''),
+  ]
+}
+
+export const isCustom = (f: FieldSpec) => !f.channel && f.reducer === 'custom'
+
+/** Decides every import up front, so names are claimed in one fixed order. */
+function claimImports(ctx: Context, mentioned: ReadonlySet<string>): void {
+  const { graph } = ctx
+  const use = (module: string, name: string, local = ctx.names.claim(name)) => {
+    const m = ctx.imports.get(module) ?? new Map<string, string>()
+    ctx.imports.set(module, m)
+    m.set(name, local)
+  }
+  use('@langchain/langgraph', 'Annotation')
+  use('@langchain/langgraph', 'MemorySaver')
+  use('@langchain/langgraph', 'StateGraph')
+  if (graph.state.some((f) => !f.channel && f.reducer === 'add_messages')) {
+    use('@langchain/langgraph', 'messagesStateReducer')
+  }
+  const wired = wiredEndpoints(graph)
+  for (const name of SCOPE) {
+    const wiredByName = (name === 'START' && wired.has(START)) || (name === 'END' && wired.has(END))
+    if (mentioned.has(name) || wiredByName) use('@langchain/langgraph', name, name)
+  }
+  if (graph.state.some((f) => f.channel === 'ephemeral')) {
+    use('@langchain/langgraph/channels', 'EphemeralValue')
+  }
+  if (graph.state.some((f) => f.channel === 'topic')) use('@langchain/langgraph/channels', 'Topic')
+}
+
+/** Every endpoint the builder names: edges, joins, branches, path maps, `ends`. */
+function wiredEndpoints(graph: GraphSpec): Set<string> {
+  const out = new Set<string>()
+  for (const e of graph.edges) {
+    for (const from of Array.isArray(e.from) ? e.from : [e.from]) out.add(from)
+    out.add(e.to)
+  }
+  for (const b of graph.branches ?? []) {
+    out.add(b.from)
+    const targets = Array.isArray(b.paths) ? b.paths : Object.values(b.paths ?? {})
+    for (const t of targets) out.add(t)
+  }
+  for (const n of graph.nodes) for (const t of n.ends ?? []) out.add(t)
+  return out
+}
+
+/** The local name of an import the plan made (a bug if it made none). */
+export function imported(ctx: Context, name: string, module = '@langchain/langgraph'): string {
+  const local = ctx.imports.get(module)?.get(name)
+  if (local === undefined) throw new Error(`BUG: ${name} was used but not imported`)
+  return local
+}
+
+/** The local name of State, builder, graph, a type, a node (`node:<id>`), router, reducer. */
+export function local(ctx: Context, name: string): string {
+  const n = ctx.local.get(name)
+  if (n === undefined) throw new Error(`BUG: no local name for ${name}`)
+  return n
+}

@@ -1,0 +1,329 @@
+/**
+ * The TypeScript export, run: every differential case and session (and a batch of nasty
+ * fuzz documents) is emitted as a module, imported, and run on `@langchain/langgraph` the
+ * way the oracle runs its own translation; the report must equal Superstep's own runtime's,
+ * compared exactly as differential.test.ts and sessions.test.ts compare. All emitted
+ * modules are also typechecked by one `tsc --strict` run.
+ */
+import { execFile } from 'node:child_process'
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { MemorySaver } from '@langchain/langgraph'
+import { afterAll, describe, expect, it } from 'vitest'
+import { escapeLoneSurrogates } from '../codegen/text'
+import { emitTypeScript } from '../codegen/typescript'
+import { fuzzGraph } from '../codegen/fuzzGraphs'
+import type { GraphSpec } from '../core/graph/schema'
+import { parseGraph } from '../core/graph/validate'
+import type { RunReport } from '../core/report'
+import { runGraph, runSession, type SessionReport } from '../core/run'
+import { createCountingEnv } from '../lib/env'
+import { canonicalizeReport, loadCases } from './compare'
+import { runOnLangGraph, type BuiltLangGraph, type CompiledLangGraph } from './oracle'
+import { canonicalizeSession, loadSessions, runSessionOnLangGraph } from './session'
+import type { SessionCase } from './session'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+/**
+ * Inside the repository, so that the modules resolve `@langchain/langgraph`; one folder per
+ * test process, so that two runs side by side do not share files.
+ */
+const DIR = join(ROOT, 'node_modules/.cache/superstep-codegen', String(process.pid))
+
+/** Case reports agree on: every checkpoint's step, source, next, values, versions; error name+code. */
+function comparableRun(r: RunReport) {
+  const c = canonicalizeReport(JSON.parse(JSON.stringify(r)) as RunReport)
+  return {
+    status: c.status,
+    values: c.values,
+    checkpoints: c.checkpoints,
+    error: c.error && { name: c.error.name, code: c.error.code },
+  }
+}
+
+/** Session reports agree on the same, plus parents, interrupts and per-op errors. */
+function comparableSession(r: Omit<SessionReport, 'warnings'>) {
+  const c = canonicalizeSession(JSON.parse(JSON.stringify({ ...r, warnings: undefined })))
+  const err = (e: SessionReport['error']) => e && { name: e.name, code: e.code }
+  return {
+    status: c.status,
+    values: c.values,
+    checkpoints: c.checkpoints,
+    error: err(c.error),
+    opErrors: c.opErrors.map((o) => ({ op: o.op, error: err(o.error) })),
+  }
+}
+
+function specOf(doc: unknown): GraphSpec {
+  const parsed = parseGraph(doc)
+  if (!parsed.ok || !parsed.spec) throw new Error(`invalid document: ${parsed.issues[0]?.message}`)
+  return parsed.spec
+}
+
+// Emit everything up front; identical modules are written (and typechecked) once.
+rmSync(DIR, { recursive: true, force: true })
+mkdirSync(DIR, { recursive: true })
+const files = new Map<string, string>()
+/** Each written module's text and where the document's own code sits in it. */
+const written = new Map<string, { source: string; code: [number, number][] }>()
+function moduleFor(spec: GraphSpec, label: string): string {
+  const source = emitTypeScript(spec)
+  let file = files.get(source)
+  if (file === undefined) {
+    const safe = label.replace(/\.json$/, '').replace(/[^a-z0-9-]+/gi, '-')
+    file = join(DIR, `${String(files.size).padStart(3, '0')}-${safe}.ts`)
+    writeFileSync(file, source)
+    files.set(source, file)
+    written.set(basename(file), { source, code: codeSpans(spec, source) })
+  }
+  return file
+}
+
+/** The spans of node, router and custom reducer code in a module (each is `= <code>\n`). */
+function codeSpans(spec: GraphSpec, source: string): [number, number][] {
+  const codes = [
+    ...spec.nodes.map((n) => n.code),
+    ...(spec.branches ?? []).map((b) => b.router),
+    ...spec.state.flatMap((f) => (f.reducer === 'custom' && f.code ? [f.code] : [])),
+  ].map(escapeLoneSurrogates)
+  return codes.flatMap((code) => {
+    const spans: [number, number][] = []
+    for (let at = source.indexOf(code); at >= 0; at = source.indexOf(code, at + 1)) {
+      spans.push([at, at + code.length])
+    }
+    return spans
+  })
+}
+
+/** Every field kind with a default, Command with `ends`, a join, a deferred node, a path list, a breakpoint. */
+const KITCHEN_SINK: SessionCase = {
+  description: 'every kind of field, Command, join, defer, path list, breakpoint',
+  file: 'kitchen-sink',
+  graph: {
+    superstep: 1,
+    name: 'kitchen sink',
+    state: [
+      {
+        name: 'messages',
+        reducer: 'add_messages',
+        default: [{ type: 'human', content: 'hello', id: 'h0' }],
+      },
+      { name: 'tags', reducer: 'union', default: ['x'] },
+      { name: 'meta', reducer: 'merge', default: { a: 1, nested: { keep: [1] } } },
+      { name: 'total', reducer: 'add', default: 10 },
+      { name: 'log', reducer: 'append' },
+      { name: 'best', reducer: 'custom', code: '(a, b) => Math.max(a, b)', default: 0 },
+      { name: 'events', channel: 'topic', accumulate: true },
+      { name: 'signal', channel: 'ephemeral' },
+      { name: 'answer', default: 'ignored' },
+    ],
+    nodes: [
+      {
+        id: 'a',
+        code: "(s) => new Command({ update: { log: ['a'], tags: ['y', 'x'], signal: 1, events: 'a' }, goto: ['b', 'c'] })",
+        ends: ['b', 'c'],
+      },
+      {
+        id: 'b',
+        code: "(s) => ({ log: ['b'], total: 1, best: 5, meta: { b: 2 }, events: ['b1', 'b2'] })",
+      },
+      {
+        id: 'c',
+        code: "(s) => ({ log: ['c:' + s.signal], total: 2, best: 3, messages: [{ role: 'assistant', content: 'hi', id: 'a1' }] })",
+      },
+      { id: 'join', code: "(s) => ({ answer: s.log.join(',') + ':' + s.total })" },
+      { id: 'late', code: "(s) => ({ log: ['late:' + s.messages.length] })", defer: true },
+    ],
+    edges: [
+      { from: '__start__', to: 'a' },
+      { from: ['b', 'c'], to: 'join' },
+      { from: 'late', to: '__end__' },
+    ],
+    branches: [
+      { from: 'join', router: "(s) => (s.total > 100 ? END : 'late')", paths: ['late', '__end__'] },
+    ],
+    interruptBefore: ['join'],
+  },
+  ops: [
+    { op: 'invoke', input: {} },
+    { op: 'invoke', input: null },
+  ],
+}
+
+const cases = loadCases().map((c) => ({ c, spec: specOf(c.graph) }))
+const sessions = [...loadSessions(), KITCHEN_SINK].map((s) => ({ s, spec: specOf(s.graph) }))
+const fuzz = Array.from({ length: 24 }, (_, i) => fuzzGraph(1000 + i))
+const caseFiles = cases.map(({ c, spec }) => moduleFor(spec, `case-${c.file ?? ''}`))
+const sessionFiles = sessions.map(({ s, spec }) => moduleFor(spec, `session-${s.file ?? ''}`))
+const fuzzFiles = fuzz.map((spec, i) => moduleFor(spec, `fuzz-${i}`))
+// The app's examples are typechecked too (their runs are the cases' runs).
+const EXAMPLES = join(ROOT, 'examples')
+for (const f of readdirSync(EXAMPLES)
+  .filter((f) => f.endsWith('.json'))
+  .sort()) {
+  moduleFor(specOf(JSON.parse(readFileSync(join(EXAMPLES, f), 'utf8'))), `example-${f}`)
+}
+
+writeFileSync(
+  join(DIR, 'tsconfig.json'),
+  JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'ESNext',
+      moduleResolution: 'bundler',
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      types: [],
+    },
+    files: [...files.values()],
+  }),
+)
+
+// One tsc for all modules, started now so that it runs beside the runtime comparisons.
+const typecheck = new Promise<{ code: number | null; output: string }>((resolve) => {
+  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc')
+  const args = [tsc, '-p', DIR, '--pretty', 'false']
+  execFile(process.execPath, args, { cwd: ROOT }, (err, stdout, stderr) => {
+    resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: stdout + stderr })
+  })
+})
+
+afterAll(() => rmSync(DIR, { recursive: true, force: true }))
+
+function withoutStars(s: SessionCase): SessionCase {
+  const graph = { ...s.graph }
+  if (graph.interruptBefore?.includes('*')) delete graph.interruptBefore
+  if (graph.interruptAfter?.includes('*')) delete graph.interruptAfter
+  return { ...s, graph }
+}
+
+/** The emitted module, freshly instantiated (a new MemorySaver) for every run. */
+let runs = 0
+interface EmittedModule {
+  graph: CompiledLangGraph & { checkpointer?: unknown }
+  builder: { nodes: Record<string, unknown> }
+  State: { spec: Record<string, unknown> }
+}
+async function importFresh(file: string): Promise<() => BuiltLangGraph> {
+  try {
+    const mod = (await import(/* @vite-ignore */ `${file}?run=${++runs}`)) as EmittedModule
+    const checkpointer = mod.graph.checkpointer
+    expect(checkpointer).toBeInstanceOf(MemorySaver)
+    return () => ({ graph: mod.graph, checkpointer: checkpointer as MemorySaver })
+  } catch (err) {
+    // A module that throws on import is a graph LangGraph refused: the runner reports it.
+    return () => {
+      throw err
+    }
+  }
+}
+
+describe('codegen: emitted TypeScript runs every case as Superstep does', () => {
+  cases.forEach(({ c, spec }, i) => {
+    it(c.file ?? c.description, async () => {
+      const build = await importFresh(caseFiles[i] as string)
+      const theirs = comparableRun(await runOnLangGraph(c, build))
+      const ours = await runGraph(spec, {
+        input: c.input,
+        recursionLimit: c.recursionLimit,
+        env: createCountingEnv(),
+      })
+      expect(theirs).toEqual(comparableRun(ours))
+    })
+  })
+})
+
+describe('codegen: emitted TypeScript runs every session as Superstep does', () => {
+  sessions.forEach(({ s, spec }, i) => {
+    it(s.file ?? s.description, async () => {
+      const build = await importFresh(sessionFiles[i] as string)
+      // The runner would also pass a `"*"` breakpoint list in every invoke's config; left
+      // out, the emitted module's own `compile({ interruptBefore: '*' })` is what runs.
+      const theirs = comparableSession(await runSessionOnLangGraph(withoutStars(s), build))
+      const ours = await runSession(spec, s.ops, {
+        recursionLimit: s.recursionLimit,
+        env: createCountingEnv(),
+      })
+      expect(theirs).toEqual(comparableSession(ours))
+    })
+  })
+})
+
+describe('codegen: nasty names survive into the running graph', () => {
+  fuzz.forEach((spec, i) => {
+    it(`fuzz document ${i}`, async () => {
+      const file = fuzzFiles[i] as string
+      const mod = (await import(/* @vite-ignore */ `${file}?run=${++runs}`)) as EmittedModule
+      expect(Object.keys(mod.builder.nodes)).toEqual(spec.nodes.map((n) => n.id))
+      const fields = spec.state.map((f) => f.name)
+      expect(Object.keys(mod.State.spec).sort()).toEqual([...fields].sort())
+      const c = { description: spec.name, graph: spec, input: {} }
+      const theirs = comparableRun(await runOnLangGraph(c, await importFresh(file)))
+      const ours = await runGraph(spec, { input: {}, env: createCountingEnv() })
+      expect(theirs).toEqual(comparableRun(ours))
+    })
+  })
+})
+
+/**
+ * What TypeScript may say about the document's own code, which is JavaScript: a callback
+ * parameter inside it has no type (noImplicitAny, TS7006/TS7031), a comma expression's left
+ * side has no effect (TS2695). Anything else, and anything outside that code, is a bug.
+ */
+const JAVASCRIPT_IN_TYPESCRIPT = new Set(['TS7006', 'TS7031', 'TS2695'])
+
+interface Diagnostic {
+  file: string
+  line: number
+  column: number
+  code: string
+  message: string
+}
+
+function parseDiagnostics(output: string): Diagnostic[] {
+  const out: Diagnostic[] = []
+  for (const m of output.matchAll(/^(.+?)\((\d+),(\d+)\): error (TS\d+): (.*)$/gm)) {
+    const [, file = '', line = '0', column = '0', code = '', message = ''] = m
+    out.push({ file: basename(file), line: Number(line), column: Number(column), code, message })
+  }
+  return out
+}
+
+/** A 1-based line and column (as tsc counts them: CR, LF, CRLF, U+2028, U+2029) as an offset. */
+function offsetOf(source: string, line: number, column: number): number {
+  let offset = 0
+  const breaks = /\r\n|[\r\n\u2028\u2029]/g
+  for (let l = 1; l < line; l++) {
+    const m = breaks.exec(source)
+    if (!m) return -1
+    offset = m.index + m[0].length
+  }
+  return offset + column - 1
+}
+
+function inDocumentCode(d: Diagnostic): boolean {
+  const w = written.get(d.file)
+  if (!w) return false
+  const at = offsetOf(w.source, d.line, d.column)
+  return w.code.some(([start, end]) => at >= start && at < end)
+}
+
+describe('codegen: emitted TypeScript typechecks', () => {
+  it('passes tsc --strict (one run over every distinct module), but for JavaScript-isms in document code', async () => {
+    const { code, output } = await typecheck
+    const diagnostics = parseDiagnostics(output)
+    // Every line of output is a diagnostic we understood.
+    expect(output.split('\n').filter((l) => l.trim() !== '').length).toBe(diagnostics.length)
+    const bugs = diagnostics.filter(
+      (d) => !inDocumentCode(d) || !JAVASCRIPT_IN_TYPESCRIPT.has(d.code),
+    )
+    expect(bugs).toEqual([])
+    const seen = diagnostics.map((d) => `${d.file.replace(/^\d+-/, '')} ${d.code}`)
+    console.info(
+      `tsc --strict on ${files.size} modules: ${diagnostics.length} diagnostics, all in document code:\n${[...new Set(seen)].join('\n')}`,
+    )
+    expect(code).toBe(diagnostics.length === 0 ? 0 : 2)
+  }, 120_000)
+})
