@@ -11,9 +11,14 @@ async function connect(page: Page, from: string, to: string) {
 }
 
 async function exportFile(page: Page): Promise<string> {
-  const download = page.waitForEvent('download')
   await page.getByRole('button', { name: 'Export', exact: true }).click()
-  return readFile(await (await download).path(), 'utf8')
+  const dialog = page.getByRole('dialog', { name: 'Export' })
+  const download = page.waitForEvent('download')
+  await dialog.getByRole('button', { name: 'Download graph file' }).click()
+  const text = await readFile(await (await download).path(), 'utf8')
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  await expect(dialog).toBeHidden()
+  return text
 }
 
 test.beforeEach(async ({ page }) => {

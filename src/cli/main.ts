@@ -3,11 +3,19 @@
  *   superstep run <graph.json> [--input '<json>'] [--recursion-limit N]
  *   superstep session <graph.json> <ops.json> [--recursion-limit N]
  *   superstep validate <graph.json>
+ *   superstep export --lang ts|py|project <graph.json> [--out DIR | --out FILE.zip]
  * `run` and `session` print one JSON report and exit 0 when the graph ran (even if it
  * raised), 2 when a file is invalid. `validate` prints the problems and exits 2 when there
- * are errors.
+ * are errors. `export` prints the module (or, for a project, each file under a header) or
+ * writes it into DIR (a project as a tree, or as the app's zip when the path ends in .zip).
  */
-import { readFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { emitProject, projectSlug, type ProjectFile } from '../codegen/project'
+import { emitPython } from '../codegen/python'
+import { emitTypeScript } from '../codegen/typescript'
+import { zipProject } from '../codegen/zip'
+import type { GraphSpec } from '../core/graph/schema'
 import { parseArgs } from 'node:util'
 import { systemEnv } from '../lib/env'
 import { formatIssue, type GraphIssue } from '../core/graph/issues'
@@ -18,7 +26,8 @@ import { parseSessionOps } from './sessionOps'
 const USAGE = `Usage:
   npm run -s cli -- run <graph.json> [--input '<json>'] [--recursion-limit N]
   npm run -s cli -- session <graph.json> <ops.json> [--recursion-limit N]
-  npm run -s cli -- validate <graph.json>`
+  npm run -s cli -- validate <graph.json>
+  npm run -s cli -- export --lang ts|py|project <graph.json> [--out DIR | --out FILE.zip]`
 
 export interface CliIO {
   stdout: (s: string) => void
@@ -35,7 +44,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return 1
   }
   const [command, file, ...rest] = args.positionals
-  const arity = { run: 0, validate: 0, session: 1 }[command ?? '']
+  const arity = { run: 0, validate: 0, session: 1, export: 0 }[command ?? '']
   if (!command || !file || arity === undefined || rest.length !== arity) {
     io.stderr(`${USAGE}\n`)
     return 1
@@ -56,6 +65,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   if (!parsed.ok) {
     print(parsed.issues)
     return 2
+  }
+  if (command === 'export') {
+    const text = `${JSON.stringify(doc.value, null, 2)}\n`
+    return exportGraph(io, parsed.spec, text, args.values.lang, args.values.out)
   }
   const limit = args.values['recursion-limit']
   const recursionLimit = limit === undefined ? undefined : Number(limit)
@@ -104,8 +117,51 @@ function parse(argv: string[]) {
   return parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { input: { type: 'string' }, 'recursion-limit': { type: 'string' } },
+    options: {
+      input: { type: 'string' },
+      'recursion-limit': { type: 'string' },
+      lang: { type: 'string' },
+      out: { type: 'string' },
+    },
   })
+}
+
+/** `export`: the same files the app's Export dialog gives. */
+async function exportGraph(
+  io: CliIO,
+  spec: GraphSpec,
+  graphText: string,
+  lang: string | undefined,
+  out: string | undefined,
+): Promise<number> {
+  const slug = projectSlug(spec.name)
+  let files: ProjectFile[]
+  if (lang === 'ts') files = [{ path: `${slug}.ts`, text: emitTypeScript(spec) }]
+  else if (lang === 'py') files = [{ path: `${slug}.py`, text: emitPython(spec) }]
+  else if (lang === 'project') files = emitProject(spec, graphText)
+  else {
+    io.stderr(`--lang must be ts, py or project, got ${lang ?? 'nothing'}\n${USAGE}\n`)
+    return 1
+  }
+  if (out === undefined) {
+    const only = files.length === 1 ? files[0] : undefined
+    if (only) io.stdout(only.text)
+    else for (const f of files) io.stdout(`==> ${f.path} <==\n${f.text}\n`)
+    return 0
+  }
+  if (out.endsWith('.zip')) {
+    await mkdir(dirname(out), { recursive: true })
+    await writeFile(out, zipProject(slug, files))
+    io.stderr(`wrote ${out}\n`)
+    return 0
+  }
+  for (const f of files) {
+    const path = join(out, f.path)
+    await mkdir(dirname(path), { recursive: true })
+    await writeFile(path, f.text)
+    io.stderr(`wrote ${path}\n`)
+  }
+  return 0
 }
 
 async function readDocument(file: string): Promise<{ value: unknown } | { problem: string }> {

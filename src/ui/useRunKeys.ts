@@ -1,8 +1,11 @@
 import { useContext, useEffect } from 'react'
 import { StoreContext } from './storeContext'
 
-/** F5 runs or continues, F10 steps, F6 pauses, Shift+F5 stops, Ctrl/Cmd+Z undoes; `?` shows the list. */
-export function useRunKeys(onHelp?: () => void): void {
+/**
+ * F5 runs or continues, F10 steps, F6 pauses, Shift+F5 stops, Ctrl/Cmd+Z undoes, Ctrl/Cmd+E
+ * exports; `?` shows the list.
+ */
+export function useRunKeys(onHelp?: () => void, onExport?: () => void): void {
   const store = useContext(StoreContext)
   useEffect(() => {
     if (!store) return
@@ -14,6 +17,9 @@ export function useRunKeys(onHelp?: () => void): void {
         e.preventDefault()
         if (e.shiftKey) s.redo()
         else s.undo()
+      } else if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'e') {
+        e.preventDefault()
+        onExport?.()
       } else if (e.key === '?' && !typing) {
         e.preventDefault()
         onHelp?.()
@@ -33,7 +39,7 @@ export function useRunKeys(onHelp?: () => void): void {
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [store, onHelp])
+  }, [store, onHelp, onExport])
 }
 
 /** Keys typed into a field or the code editor belong to it. */

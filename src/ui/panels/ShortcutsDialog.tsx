@@ -7,6 +7,7 @@ export const SHORTCUTS: readonly [string, string][] = [
   ['Shift+F5', 'Stop the run'],
   ['↑ / ↓ (timeline focused)', 'Select the newer / older checkpoint'],
   ['Ctrl/Cmd+Z', 'Undo'],
+  ['Ctrl/Cmd+E', 'Export the graph as code'],
   ['Shift+Ctrl/Cmd+Z', 'Redo'],
   ['Delete / Backspace', 'Delete the selection'],
   ['Ctrl/Cmd+C, Ctrl/Cmd+V', 'Copy and paste nodes'],

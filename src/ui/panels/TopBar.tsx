@@ -1,4 +1,4 @@
-import { useRef, useState, type ChangeEvent } from 'react'
+import { lazy, Suspense, useRef, useState, type ChangeEvent } from 'react'
 import { TEMPLATES } from '../../templates'
 import { useApp, useUndoState } from '../storeContext'
 import { ShortcutsDialog } from './ShortcutsDialog'
@@ -15,7 +15,6 @@ export function TopBar() {
     saveState: s.saveState,
     select: s.select,
     importDocument: s.importDocument,
-    exportCurrent: s.exportCurrent,
     newGraph: s.newGraph,
     renameGraph: s.renameGraph,
     duplicateGraph: s.duplicateGraph,
@@ -32,21 +31,12 @@ export function TopBar() {
   const file = useRef<HTMLInputElement>(null)
   const [renaming, setRenaming] = useState(false)
   const [help, setHelp] = useState(false)
-  useRunKeys(openHelp(setHelp))
+  const [exporting, setExporting] = useState(false)
+  useRunKeys(opener(setHelp), opener(setExporting))
   const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
     const f = e.target.files?.[0]
     if (f) await s.importDocument(await f.text(), f.name)
     e.target.value = ''
-  }
-  const download = () => {
-    const out = s.exportCurrent()
-    if (!out) return
-    const url = URL.createObjectURL(new Blob([out.text], { type: 'application/json' }))
-    const a = document.createElement('a')
-    a.href = url
-    a.download = out.fileName
-    a.click()
-    setTimeout(() => URL.revokeObjectURL(url), 1000)
   }
   const canRun = s.graphId !== null && s.runState !== 'running'
   return (
@@ -135,7 +125,11 @@ export function TopBar() {
           hidden
           onChange={(e) => void onFile(e)}
         />
-        <button type="button" onClick={download}>
+        <button
+          type="button"
+          onClick={() => setExporting(true)}
+          title="The graph as LangGraph.js, LangGraph Python, a file, or a project (Ctrl/Cmd+E)"
+        >
           Export
         </button>
         <button
@@ -186,13 +180,21 @@ export function TopBar() {
         </button>
       </div>
       {help && <ShortcutsDialog onClose={() => setHelp(false)} />}
+      {exporting && (
+        <Suspense fallback={null}>
+          <ExportDialog onClose={() => setExporting(false)} />
+        </Suspense>
+      )}
     </header>
   )
 }
 
+// The emitters and the zip load with the dialog, not with the page.
+const ExportDialog = lazy(() => import('./ExportDialog').then((m) => ({ default: m.ExportDialog })))
+
 const helpOpeners = new WeakMap<(v: boolean) => void, () => void>()
 /** A stable callback per state setter, so the key handler is not re-bound every render. */
-function openHelp(setHelp: (v: boolean) => void): () => void {
+function opener(setHelp: (v: boolean) => void): () => void {
   let open = helpOpeners.get(setHelp)
   if (!open) helpOpeners.set(setHelp, (open = () => setHelp(true)))
   return open

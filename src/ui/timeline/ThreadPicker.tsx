@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { download } from '../download'
 import { useApp } from '../storeContext'
 
 /** The open graph's threads: switch, new, rename, delete, export and import. */
@@ -16,15 +17,9 @@ export function ThreadPicker({ onImport }: { onImport(): void }) {
   }))
   const [renaming, setRenaming] = useState<string | null>(null)
   const current = s.threads.find((t) => t.threadId === s.threadId)
-  const download = async () => {
+  const saveThread = async () => {
     const file = await s.exportThread()
-    if (!file) return
-    const url = URL.createObjectURL(new Blob([file.text], { type: 'application/json' }))
-    const a = document.createElement('a')
-    a.href = url
-    a.download = file.fileName
-    a.click()
-    URL.revokeObjectURL(url)
+    if (file) download(file.fileName, file.text, 'application/json')
   }
   if (renaming !== null) {
     return (
@@ -69,7 +64,7 @@ export function ThreadPicker({ onImport }: { onImport(): void }) {
       <button type="button" disabled={s.running} onClick={() => void s.deleteThread(s.threadId)}>
         Delete thread
       </button>
-      <button type="button" disabled={!current?.count} onClick={() => void download()}>
+      <button type="button" disabled={!current?.count} onClick={() => void saveThread()}>
         Export thread
       </button>
       <button type="button" onClick={onImport}>

@@ -1,0 +1,103 @@
+/**
+ * The vocabulary of the JavaScript-to-Python expression translator: a translated expression
+ * (Python text, precedence, the kinds of its value), Python's precedence levels, what names
+ * refer to, and how a translation gives up (`refuse`).
+ */
+import type { AnyNode, Expression } from 'acorn'
+
+/** A translated expression: Python text, its precedence, the kinds of its value. */
+export interface PyExpr {
+  py: string
+  prec: number
+  kinds: number
+  /** No effects and cheap: safe to evaluate twice (for `??`). */
+  pure: boolean
+  /**
+   * A string holding a lone surrogate: joined to another, JavaScript may pair the two
+   * halves into one character where Python keeps two, so it is never joined.
+   */
+  lone?: boolean
+}
+
+/** Python's precedence levels, loosest first (the ones the translator writes). */
+export const PREC = {
+  ternary: 1,
+  or: 2,
+  and: 3,
+  not: 4,
+  compare: 5,
+  bitOr: 6,
+  add: 10,
+  mul: 11,
+  unary: 12,
+  atom: 15,
+} as const
+
+/** Why some JavaScript is not translated; the translation of the whole function gives up. */
+export class Untranslatable extends Error {
+  override name = 'Untranslatable'
+}
+
+export function refuse(reason: string): never {
+  throw new Untranslatable(reason)
+}
+
+/** What a name in the JavaScript code refers to. */
+export type Binding =
+  | { kind: 'state' }
+  | { kind: 'local'; py: string; kinds: number; lone?: boolean }
+  /** Declared later in its block: using it throws in JavaScript (temporal dead zone). */
+  | { kind: 'tdz' }
+
+/** LangGraph names the translated code may need imported. */
+export type PyImport = 'Send' | 'Command' | 'interrupt' | 'END' | 'START' | 'RemoveMessage'
+
+export interface ExprContext {
+  lookup(name: string): Binding | undefined
+  /** Reads field `name` of the state: its Python expression and kinds (or refuses). */
+  readField(name: string): { py: string; kinds: number }
+  /** Whether the state parameter is surely a dict (not the argument of some Send). */
+  stateIsDict: boolean
+  use(name: PyImport): void
+  /** Translates `new Command({ … })` (it needs the state schema). */
+  command(node: Expression & { type: 'NewExpression' }): PyExpr
+  /** Translates a sub-expression (`translateExpr` with this context). */
+  translate(node: AnyNode): PyExpr
+}
+
+/**
+ * Properties every JavaScript object inherits: `state.toString` is a function and
+ * `'constructor' in state` is true in JavaScript, while the Python dict has no such key.
+ */
+export const INHERITED = new Set([
+  'constructor',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  'toString',
+  'valueOf',
+  '__proto__',
+  '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
+  '__lookupSetter__',
+])
+
+/** `e`'s text, parenthesised unless its precedence is at least `min`. */
+export function wrap(e: PyExpr, min: number): string {
+  return e.prec >= min ? e.py : `(${e.py})`
+}
+
+export function atom(py: string, kinds: number, pure = true): PyExpr {
+  return { py, prec: PREC.atom, kinds, pure }
+}
+
+/** The name of a property key: `x`, `'x'`, `['x']`, `1`; null when computed from a value. */
+export function staticKey(key: AnyNode, computed: boolean): string | null {
+  if (key.type === 'Identifier' && !computed) return key.name
+  if (key.type === 'Literal' && typeof key.value === 'string') return key.value
+  if (key.type === 'Literal' && typeof key.value === 'number' && Number.isSafeInteger(key.value))
+    return String(key.value)
+  return null
+}

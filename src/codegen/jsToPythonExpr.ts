@@ -1,0 +1,290 @@
+/**
+ * JavaScript expressions (acorn trees) as Python expressions, only where the two languages
+ * give the same result for every value the expression may see. Each result carries the
+ * kinds its value may have (`jsKinds.ts`); a construct whose meaning depends on a kind the
+ * two languages treat differently throws `Untranslatable` with the reason, and the caller
+ * falls back to a function the user translates by hand.
+ */
+import type { AnyNode, Expression, ObjectExpression, Property, SpreadElement } from 'acorn'
+import {
+  ANY,
+  BOOL,
+  DICT,
+  INT,
+  JSON_KINDS,
+  LIST,
+  NULL,
+  NUM,
+  OPAQUE,
+  STR,
+  UNDEF,
+  describeKinds,
+  only,
+} from './jsKinds'
+import {
+  INHERITED,
+  PREC,
+  atom,
+  refuse,
+  staticKey,
+  wrap,
+  type ExprContext,
+  type PyExpr,
+} from './jsToPythonCore'
+import { asText, binary, compare, conditional, logical, template, unary } from './jsToPythonOps'
+import { pyNumber, pyString } from './pyText'
+
+export * from './jsToPythonCore'
+export { truthTest } from './jsToPythonOps'
+
+const NOT_TRANSLATED: Record<string, string> = {
+  AwaitExpression: '`await`',
+  ArrowFunctionExpression: 'a function inside the function (closures are not translated)',
+  FunctionExpression: 'a function inside the function (closures are not translated)',
+  AssignmentExpression: 'an assignment',
+  UpdateExpression: '`++`/`--`',
+  SequenceExpression: 'the comma operator',
+  ChainExpression: 'optional chaining (`?.`)',
+  TaggedTemplateExpression: 'a tagged template',
+  ThisExpression: '`this`',
+  YieldExpression: '`yield`',
+  ClassExpression: 'a class',
+  ImportExpression: '`import()`',
+  MetaProperty: '`new.target`/`import.meta`',
+  Super: '`super`',
+}
+
+/** Translates one expression. */
+export function translateExpr(node: AnyNode, ctx: ExprContext): PyExpr {
+  switch (node.type) {
+    case 'Literal':
+      return literal(node)
+    case 'Identifier':
+      return identifier(node.name, ctx)
+    case 'TemplateLiteral':
+      return template(node, ctx)
+    case 'BinaryExpression':
+      return binary(node.operator, node.left, node.right, ctx)
+    case 'LogicalExpression':
+      return logical(node.operator, node.left, node.right, ctx)
+    case 'UnaryExpression':
+      return unary(node.operator, node.argument, ctx)
+    case 'ConditionalExpression':
+      return conditional(node, ctx)
+    case 'MemberExpression':
+      return member(node, ctx)
+    case 'ArrayExpression':
+      return array(node.elements, ctx)
+    case 'ObjectExpression':
+      return object(node, ctx)
+    case 'CallExpression':
+      return call(node, ctx)
+    case 'NewExpression':
+      return construct(node, ctx)
+    default:
+      return refuse(NOT_TRANSLATED[node.type] ?? `a ${node.type}`)
+  }
+}
+
+const LONE_SURROGATE = /\p{Cs}/u
+
+function literal(node: AnyNode & { type: 'Literal' }): PyExpr {
+  const v = node.value
+  if (node.regex) return refuse('a regular expression')
+  if (node.bigint !== undefined) return refuse('a BigInt')
+  if (typeof v === 'string') return { ...atom(pyString(v), STR), lone: LONE_SURROGATE.test(v) }
+  if (typeof v === 'number') {
+    const py = pyNumber(v)
+    return {
+      py,
+      prec: py.startsWith('-') ? PREC.unary : PREC.atom,
+      kinds: Number.isSafeInteger(v) && Math.abs(v) < 2 ** 31 ? INT : NUM,
+      pure: true,
+    }
+  }
+  if (typeof v === 'boolean') return atom(v ? 'True' : 'False', BOOL)
+  if (v === null) return atom('None', NULL)
+  return refuse('a literal of unknown kind')
+}
+
+function identifier(name: string, ctx: ExprContext): PyExpr {
+  const b = ctx.lookup(name)
+  if (b?.kind === 'state') return atom('state', ctx.stateIsDict ? DICT : ANY)
+  if (b?.kind === 'local') return { ...atom(b.py, b.kinds), lone: b.lone === true }
+  if (b?.kind === 'tdz') return refuse(`\`${name}\` used before its declaration`)
+  if (name === 'undefined') return atom('None', UNDEF)
+  if (name === 'END' || name === 'START') {
+    ctx.use(name)
+    return atom(name, STR)
+  }
+  return refuse(`the name \`${name}\` (only the state, local constants, END and START are known)`)
+}
+
+/** `state.key`: the field's value, or None when the state has no such key. */
+export function stateRead(key: string, ctx: ExprContext): PyExpr {
+  if (INHERITED.has(key)) refuse(`\`state.${key}\` (every JavaScript object inherits it)`)
+  const read = ctx.readField(key)
+  return atom(read.py, read.kinds)
+}
+
+function member(node: AnyNode & { type: 'MemberExpression' }, ctx: ExprContext): PyExpr {
+  if (node.optional) return refuse('optional chaining (`?.`)')
+  if (node.object.type === 'Super') return refuse('`super`')
+  const key =
+    node.property.type === 'PrivateIdentifier' ? null : staticKey(node.property, node.computed)
+  const obj = node.object
+  if (obj.type === 'Identifier' && ctx.lookup(obj.name)?.kind === 'state') {
+    if (key === null) return refuse('a state key computed at run time')
+    return stateRead(key, ctx)
+  }
+  const target = translateExpr(obj, ctx)
+  if (key === 'length' && !node.computed) {
+    if (only(target.kinds, LIST)) return atom(`len(${target.py})`, INT, target.pure)
+    if (only(target.kinds, STR))
+      return refuse('`.length` of a string (UTF-16 units in JavaScript, code points in Python)')
+  }
+  const what = key === null ? 'a computed member' : node.computed ? `\`[${key}]\`` : `\`.${key}\``
+  return refuse(
+    `${what} of a value of ${describeKinds(target.kinds)} (a missing key or index is undefined in JavaScript and raises in Python)`,
+  )
+}
+
+function array(elements: (Expression | SpreadElement | null)[], ctx: ExprContext): PyExpr {
+  const items = elements.map((e) => {
+    if (e === null) return refuse('an array with holes')
+    if (e.type === 'SpreadElement') {
+      const x = translateExpr(e.argument, ctx)
+      if (!only(x.kinds, LIST)) refuse(`spreading a value of ${describeKinds(x.kinds)}`)
+      return { ...x, py: `*${wrap(x, PREC.bitOr)}` }
+    }
+    return translateExpr(e, ctx)
+  })
+  return atom(
+    `[${items.map((i) => wrap(i, PREC.ternary)).join(', ')}]`,
+    LIST,
+    items.every((i) => i.pure),
+  )
+}
+
+/** The entries of an object literal as Python dict items (`"k": v`, `**x`). */
+export function dictItems(
+  node: ObjectExpression,
+  ctx: ExprContext,
+  value: (key: string, valueNode: Expression) => PyExpr = (_k, v) => translateExpr(v, ctx),
+): { items: string[]; pure: boolean } {
+  let pure = true
+  const items = node.properties.map((p: Property | SpreadElement) => {
+    if (p.type === 'SpreadElement') {
+      const x = translateExpr(p.argument, ctx)
+      if (!only(x.kinds, DICT))
+        refuse(`spreading a value of ${describeKinds(x.kinds)} into an object`)
+      pure &&= x.pure
+      return `**${wrap(x, PREC.bitOr)}`
+    }
+    if (p.kind !== 'init' || p.method) return refuse('a getter, setter or method in an object')
+    const key = staticKey(p.key, p.computed)
+    if (key === null) return refuse('a computed object key')
+    if (key === '__proto__' && !p.computed && !p.shorthand)
+      return refuse('`__proto__:` in an object literal (it sets the prototype in JavaScript)')
+    const v = value(key, p.value as Expression)
+    pure &&= v.pure
+    return `${pyString(key)}: ${wrap(v, PREC.ternary)}`
+  })
+  return { items, pure }
+}
+
+function object(node: ObjectExpression, ctx: ExprContext): PyExpr {
+  const { items, pure } = dictItems(node, ctx)
+  return atom(`{${items.join(', ')}}`, DICT, pure)
+}
+
+function args(list: (Expression | SpreadElement)[], ctx: ExprContext): PyExpr[] {
+  return list.map((a) =>
+    a.type === 'SpreadElement' ? refuse('spreading arguments') : translateExpr(a, ctx),
+  )
+}
+
+function call(node: AnyNode & { type: 'CallExpression' }, ctx: ExprContext): PyExpr {
+  if (node.optional) return refuse('optional chaining (`?.`)')
+  const callee = node.callee
+  if (callee.type === 'Identifier') {
+    if (ctx.lookup(callee.name)) return refuse(`calling the value \`${callee.name}\``)
+    const a = args(node.arguments, ctx)
+    if (callee.name === 'interrupt' && a.length === 1) {
+      ctx.use('interrupt')
+      return atom(`interrupt(${wrap(a[0] as PyExpr, PREC.ternary)})`, JSON_KINDS, false)
+    }
+    if (callee.name === 'String' && a.length === 1) return asText(a[0] as PyExpr, '`String()`')
+    return refuse(`a call of \`${callee.name}\``)
+  }
+  if (callee.type !== 'MemberExpression' || callee.optional)
+    return refuse('a call of a computed function')
+  const name =
+    callee.property.type === 'PrivateIdentifier'
+      ? null
+      : staticKey(callee.property, callee.computed)
+  if (callee.object.type === 'Identifier' && callee.object.name === 'Math' && !ctx.lookup('Math')) {
+    const a = args(node.arguments, ctx)
+    if ((name === 'max' || name === 'min') && a.length >= 2 && a.every((x) => only(x.kinds, INT)))
+      return atom(
+        `${name}(${a.map((x) => wrap(x, PREC.ternary)).join(', ')})`,
+        INT,
+        a.every((x) => x.pure),
+      )
+    return refuse(`\`Math.${name ?? '?'}()\` on these arguments`)
+  }
+  if (callee.object.type === 'Super') return refuse('`super`')
+  const target = translateExpr(callee.object, ctx)
+  const a = args(node.arguments, ctx)
+  if (name === 'concat' && only(target.kinds, LIST)) return concatLists(target, a)
+  if (
+    name === 'includes' &&
+    a.length === 1 &&
+    (only(target.kinds, LIST) || only(target.kinds, STR))
+  ) {
+    const item = a[0] as PyExpr
+    if (!only(item.kinds, STR))
+      refuse('`.includes()` of a value that may not be a string (`1 in [True]` in Python)')
+    if (item.lone || target.lone) refuse('`.includes()` of a string holding a lone surrogate')
+    // Python evaluates `item in target` item first: only when one side has no effects.
+    if (!item.pure && !target.pure) refuse('`.includes()` with effects on both sides')
+    return compare(item, 'in', target)
+  }
+  return refuse(`the method \`.${name ?? '?'}()\` on a value of ${describeKinds(target.kinds)}`)
+}
+
+function concatLists(target: PyExpr, items: PyExpr[]): PyExpr {
+  const parts = [
+    target,
+    ...items.map((x) => {
+      if (only(x.kinds, LIST)) return x
+      if ((x.kinds & (LIST | OPAQUE)) === 0) return atom(`[${wrap(x, PREC.ternary)}]`, LIST, x.pure)
+      return refuse('`.concat()` of a value that may or may not be an array')
+    }),
+  ]
+  return {
+    py: parts.map((p, i) => wrap(p, i === 0 ? PREC.add : PREC.add + 1)).join(' + '),
+    prec: parts.length === 1 ? target.prec : PREC.add,
+    kinds: LIST,
+    pure: parts.every((p) => p.pure),
+  }
+}
+
+function construct(node: AnyNode & { type: 'NewExpression' }, ctx: ExprContext): PyExpr {
+  const callee = node.callee
+  const name = callee.type === 'Identifier' && !ctx.lookup(callee.name) ? callee.name : null
+  if (name === 'Command') return ctx.command(node)
+  if (name === 'Send') {
+    const a = args(node.arguments, ctx)
+    const [target, arg] = a
+    if (a.length !== 2 || !target || !arg) return refuse('`new Send()` without two arguments')
+    if (!only(target.kinds, STR)) refuse('`new Send()` to a node name that may not be a string')
+    ctx.use('Send')
+    return atom(
+      `Send(${wrap(target, PREC.ternary)}, ${wrap(arg, PREC.ternary)})`,
+      OPAQUE,
+      target.pure && arg.pure,
+    )
+  }
+  return refuse(`\`new ${name ?? '…'}\``)
+}

@@ -1,0 +1,97 @@
+/**
+ * The state of one function's translation: its options, its lexical scopes, and the
+ * expression context that reads the state schema (which fields are always there, of which
+ * kinds) for the expression translator.
+ */
+import type { FieldSpec } from '../core/graph/schema'
+import { ANY, LIST, UNDEF } from './jsKinds'
+import {
+  refuse,
+  translateExpr,
+  type Binding,
+  type ExprContext,
+  type PyImport,
+} from './jsToPythonExpr'
+import { translateCommand } from './jsToPythonUpdate'
+import type { PyNamer } from './pyNames'
+import { pyString } from './pyText'
+
+export type CodeKind = 'node' | 'router' | 'reducer'
+
+export interface TranslateOptions {
+  kind: CodeKind
+  /** The graph's state schema. */
+  fields: readonly FieldSpec[]
+  /** Node code: whether a `Send` may start the node (its input is then the Send's argument). */
+  sendTarget?: boolean
+  /** Router code: whether the conditional edge has a path map. */
+  hasPaths?: boolean
+  /** Python names the function's locals must not take (the module's own). */
+  reserved?: Iterable<string>
+}
+
+export type Translation =
+  | { ok: true; params: string[]; body: string[]; imports: ReadonlySet<PyImport> }
+  | { ok: false; reason: string }
+
+/** Lexical scopes: a block's names are known (in the dead zone) before their declaration. */
+export class Scope {
+  private readonly names = new Map<string, Binding>()
+  constructor(private readonly parent?: Scope) {}
+  lookup(name: string): Binding | undefined {
+    return this.names.get(name) ?? this.parent?.lookup(name)
+  }
+  set(name: string, b: Binding): void {
+    this.names.set(name, b)
+  }
+}
+
+export interface FnState {
+  options: TranslateOptions
+  fields: ReadonlyMap<string, FieldSpec>
+  namer: PyNamer
+  imports: Set<PyImport>
+}
+
+/** What a node or router reads from the state: its kinds, and whether it is always there. */
+function fieldRead(
+  f: FieldSpec | undefined,
+  sendTarget: boolean,
+): { kinds: number; present: boolean } {
+  if (!f || sendTarget) return { kinds: ANY, present: false }
+  const reducer = !f.channel && f.reducer !== undefined && f.reducer !== 'overwrite'
+  const present = reducer && f.default !== undefined
+  const listy = f.reducer === 'append' || f.reducer === 'union' || f.reducer === 'add_messages'
+  if (present && listy) return { kinds: LIST, present }
+  if (f.channel === 'topic') return { kinds: LIST | UNDEF, present: false }
+  // A reducer field with a default always holds a fold of JSON writes; only a custom
+  // reducer may have stored undefined (which then reads as missing).
+  if (present && f.reducer !== 'custom') return { kinds: ANY & ~UNDEF, present }
+  return { kinds: ANY, present }
+}
+
+export function exprContext(fn: FnState, scope: Scope): ExprContext {
+  const { kind, sendTarget = false } = fn.options
+  const ctx: ExprContext = {
+    lookup: (name) => scope.lookup(name),
+    readField: (name) => {
+      const f = fn.fields.get(name)
+      if (kind === 'router' && f?.channel === 'topic')
+        refuse(
+          `the router reads the topic \`${name}\` (LangGraph Python also shows the router the node's own write, even an empty one)`,
+        )
+      if (kind === 'router' && !f)
+        refuse(
+          `the router reads \`${name}\`, which is not a state field (LangGraph Python also shows the router the node's other output keys)`,
+        )
+      const read = fieldRead(f, sendTarget)
+      const py = read.present ? `state[${pyString(name)}]` : `state.get(${pyString(name)})`
+      return { py, kinds: read.kinds }
+    },
+    stateIsDict: kind !== 'reducer' && !sendTarget,
+    use: (name) => fn.imports.add(name),
+    command: (node) => translateCommand(node, ctx, fn.fields),
+    translate: (node) => translateExpr(node, ctx),
+  }
+  return ctx
+}

@@ -1,0 +1,225 @@
+/**
+ * The Python helpers an emitted module defines: Superstep's named reducers with their exact
+ * semantics (`src/core/reducers/named.ts`), and `_Default`, which gives a reducer field its
+ * default. Python's `operator.add` is not used for `add`: JavaScript's `+` also joins a
+ * number to a string, turns `null` into 0 and lists into text, where Python raises or
+ * concatenates lists.
+ */
+
+export type PyHelper = '_append' | '_add' | '_union' | '_merge' | '_Default'
+
+interface HelperSource {
+  needs: string[]
+  imports: string[]
+  lines: string[]
+}
+
+const AS_LIST = [
+  'def _as_list(value: Any) -> list:',
+  '    return value if isinstance(value, list) else [value]',
+]
+
+const JS_TEXT = [
+  'def _js_primitive(value: Any) -> Any:',
+  '    # JavaScript turns an array into its items joined by commas, an object into this.',
+  '    if isinstance(value, list):',
+  '        return ",".join("" if item is None else _js_text(item) for item in value)',
+  '    if isinstance(value, dict):',
+  '        return "[object Object]"',
+  '    return value',
+  '',
+  '',
+  'def _js_text(value: Any) -> str:',
+  '    """JavaScript\'s String(value), for JSON values."""',
+  '    if value is None:',
+  '        return "null"',
+  '    if isinstance(value, bool):',
+  '        return "true" if value else "false"',
+  '    if isinstance(value, (int, float)):',
+  '        return _js_number_text(value)',
+  '    if isinstance(value, str):',
+  '        return value',
+  '    if isinstance(value, (list, dict)):',
+  '        return _js_primitive(value)',
+  '    raise TypeError(f"cannot write a {type(value).__name__} as JavaScript text")',
+  '',
+  '',
+  'def _js_number_text(number: Any) -> str:',
+  '    """JavaScript\'s text of a number: shortest digits, `1e+21` from 1e21 on, no `.0`."""',
+  '    if isinstance(number, int) and abs(number) <= 2**53:',
+  '        return str(number)',
+  '    x = float(number)',
+  '    if x != x:',
+  '        return "NaN"',
+  '    if x in (float("inf"), float("-inf")):',
+  '        return "Infinity" if x > 0 else "-Infinity"',
+  '    if x == 0:',
+  '        return "0"',
+  '    mantissa, _, exponent = repr(abs(x)).partition("e")',
+  '    whole, _, fraction = mantissa.partition(".")',
+  '    raw = whole + fraction',
+  '    digits = raw.lstrip("0")',
+  '    # the value is 0.<digits> times 10 ** point',
+  '    point = len(whole) + int(exponent or 0) - (len(raw) - len(digits))',
+  '    digits = digits.rstrip("0")',
+  '    k = len(digits)',
+  '    if k <= point <= 21:',
+  '        text = digits + "0" * (point - k)',
+  '    elif 0 < point <= 21:',
+  '        text = digits[:point] + "." + digits[point:]',
+  '    elif -6 < point <= 0:',
+  '        text = "0." + "0" * -point + digits',
+  '    else:',
+  '        e = point - 1',
+  '        head = digits[0] + ("." + digits[1:] if k > 1 else "")',
+  '        text = head + "e" + ("+" if e >= 0 else "-") + str(abs(e))',
+  '    return ("-" if x < 0 else "") + text',
+]
+
+const JSON_KEY = [
+  'def _json_canonical(value: Any) -> Any:',
+  '    # What JSON.stringify sees: numbers are doubles (1 and 1.0 are one), NaN is null.',
+  '    if value is None or isinstance(value, (bool, str)):',
+  '        return value',
+  '    if isinstance(value, (int, float)):',
+  '        x = float(value)',
+  '        if x != x or x in (float("inf"), float("-inf")):',
+  '            return None',
+  '        return int(x) if x.is_integer() else x',
+  '    if isinstance(value, list):',
+  '        return [_json_canonical(item) for item in value]',
+  '    if isinstance(value, dict):',
+  '        return {key: _json_canonical(item) for key, item in value.items()}',
+  '    raise TypeError(f"union: a {type(value).__name__} is not a JSON value")',
+  '',
+  '',
+  'def _union_key(value: Any) -> str:',
+  "    # Superstep's key: JSON with sorted keys; a primitive also keeps its JavaScript type.",
+  '    text = json.dumps(_json_canonical(value), sort_keys=True)',
+  '    if isinstance(value, (list, dict)):',
+  '        return text',
+  '    if value is None:',
+  '        return "object:" + text',
+  '    if isinstance(value, bool):',
+  '        return "boolean:" + text',
+  '    return ("string:" if isinstance(value, str) else "number:") + text',
+]
+
+const SOURCES: Record<PyHelper | '_as_list' | '_js_text' | '_union_key', HelperSource> = {
+  _as_list: { needs: [], imports: [], lines: AS_LIST },
+  _js_text: { needs: [], imports: [], lines: JS_TEXT },
+  _union_key: { needs: [], imports: ['json'], lines: JSON_KEY },
+  _append: {
+    needs: ['_as_list'],
+    imports: [],
+    lines: [
+      'def _append(current: Any, update: Any) -> list:',
+      '    """Superstep\'s `append`: list concatenation; a non-list counts as a one-item list."""',
+      '    return _as_list(current) + _as_list(update)',
+    ],
+  },
+  _add: {
+    needs: ['_js_text'],
+    imports: [],
+    lines: [
+      'def _add(current: Any, update: Any) -> Any:',
+      '    """Superstep\'s `add`, which is JavaScript\'s `a + b`: numbers add (null counts as 0,',
+      '    true as 1); when either side is text (a list or dict becomes text first, as in',
+      '    JavaScript), both are joined as text: `_add("n", 1) == "n1"`."""',
+      '    a, b = _js_primitive(current), _js_primitive(update)',
+      '    if isinstance(a, str) or isinstance(b, str):',
+      '        return _js_text(a) + _js_text(b)',
+      '    if not all(x is None or isinstance(x, (bool, int, float)) for x in (a, b)):',
+      '        raise TypeError(f"add: cannot add {a!r} and {b!r} as JavaScript does")',
+      '    total = (a or 0) + (b or 0)',
+      '    # JavaScript numbers are doubles: past 2**53 a sum rounds.',
+      '    return float(total) if isinstance(total, int) and abs(total) > 2**53 else total',
+    ],
+  },
+  _union: {
+    needs: ['_as_list', '_union_key'],
+    imports: [],
+    lines: [
+      'def _union(current: Any, update: Any) -> list:',
+      '    """Superstep\'s `union`: the items of both lists without duplicates (JSON equality),',
+      '    in first-seen order; a non-list counts as a one-item list."""',
+      '    seen = set()',
+      '    out = []',
+      '    for item in _as_list(current) + _as_list(update):',
+      '        key = _union_key(item)',
+      '        if key not in seen:',
+      '            seen.add(key)',
+      '            out.append(item)',
+      '    return out',
+    ],
+  },
+  _merge: {
+    needs: [],
+    imports: [],
+    lines: [
+      'def _merge(current: Any, update: Any) -> Any:',
+      '    """Superstep\'s `merge`: a shallow dict merge, later keys win; a non-dict replaces."""',
+      '    if not isinstance(update, dict):',
+      '        return update',
+      '    return {**current, **update} if isinstance(current, dict) else dict(update)',
+    ],
+  },
+  _Default: {
+    needs: [],
+    imports: ['copy'],
+    lines: [
+      'class _Default:',
+      '    """The default of a reducer field. LangGraph starts a reducer channel from `typ()`',
+      '    (`list()` is `[]`, `int()` is 0), so a field whose default is something else gets',
+      '    this as its type: calling it gives a fresh copy of the default."""',
+      '',
+      '    def __init__(self, value: Any) -> None:',
+      '        self.value = value',
+      '',
+      '    def __call__(self) -> Any:',
+      '        return copy.deepcopy(self.value)',
+      '',
+      '    def __repr__(self) -> str:',
+      '        return f"_Default({self.value!r})"',
+      '',
+      '    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:',
+      "        # For the input schema LangGraph's server derives from State: any value.",
+      '        return {"type": "any"}',
+    ],
+  },
+}
+
+/**
+ * The source of `helpers` and of what they call, in a fixed order, each a block of lines,
+ * and the modules they import.
+ */
+export function preludeFor(helpers: ReadonlySet<PyHelper>): {
+  blocks: string[]
+  imports: Set<string>
+} {
+  const wanted = new Set<string>()
+  const want = (name: string) => {
+    if (wanted.has(name)) return
+    wanted.add(name)
+    for (const n of SOURCES[name as keyof typeof SOURCES].needs) want(n)
+  }
+  for (const h of helpers) want(h)
+  const order = [
+    '_as_list',
+    '_js_text',
+    '_union_key',
+    '_append',
+    '_add',
+    '_union',
+    '_merge',
+    '_Default',
+  ] as const
+  const blocks: string[] = []
+  const imports = new Set<string>()
+  for (const name of order) {
+    if (!wanted.has(name)) continue
+    blocks.push(SOURCES[name].lines.join('\n'))
+    for (const i of SOURCES[name].imports) imports.add(i)
+  }
+  return { blocks, imports }
+}

@@ -1,0 +1,114 @@
+/**
+ * The `State` TypedDict of the Python export: one key per field, annotated with its reducer
+ * (`Annotated[typ, reducer]`) or channel (`Annotated[list, Topic(Any)]`). A class when every
+ * field name can be a class attribute, else the functional form, whose keys are the exact
+ * names.
+ */
+import type { FieldSpec } from '../core/graph/schema'
+import { isPlainFieldName } from './pyNames'
+import { use, type PyModule } from './pyModule'
+import type { PyHelper } from './pyPrelude'
+import { oneLine, pyProse, pyString, pyValue } from './pyText'
+
+const NAMED: Partial<Record<string, PyHelper>> = {
+  append: '_append',
+  add: '_add',
+  union: '_union',
+  merge: '_merge',
+}
+
+/**
+ * The `typ` of a reducer field: LangGraph starts the channel from `typ()`. `Any()` raises,
+ * so a field without a default starts empty and keeps its first write as is (as Superstep
+ * does); `int()`, `str()`, `list()`, `dict()`, `bool()` give the defaults 0, "", [], {},
+ * false; any other default needs `_Default`.
+ */
+function startType(m: PyModule, d: unknown): string {
+  if (d === undefined) return 'Any'
+  if (typeof d === 'number' && Object.is(d, 0)) return 'int'
+  if (d === '') return 'str'
+  if (d === false) return 'bool'
+  if (Array.isArray(d) && d.length === 0) return 'list'
+  if (typeof d === 'object' && d !== null && !Array.isArray(d) && Object.keys(d).length === 0)
+    return 'dict'
+  m.helpers.add('_Default')
+  return `_Default(${pyValue(d)})`
+}
+
+function describeDefault(d: unknown): string {
+  return d === undefined
+    ? 'no default (the first write is kept as is)'
+    : `default ${oneLine(JSON.stringify(d))}`
+}
+
+/** A field's annotation and the comment that says what it does. */
+function annotation(m: PyModule, f: FieldSpec): { type: string; comment: string } {
+  const typing = (name: string) => use(m, 'typing', name)
+  const ignored = f.default !== undefined ? ', its default ignored (as in LangGraph.js)' : ''
+  if (f.channel === 'topic') {
+    ;['Annotated', 'Any'].forEach(typing)
+    use(m, 'langgraph.channels', 'Topic')
+    const args = f.accumulate ? 'Any, accumulate=True' : 'Any'
+    const comment = f.accumulate ? 'topic, kept across steps' : 'topic, cleared every step'
+    return { type: `Annotated[list, Topic(${args})]`, comment: comment + ignored }
+  }
+  if (f.channel === 'ephemeral') {
+    ;['Annotated', 'Any'].forEach(typing)
+    use(m, 'langgraph.channels', 'EphemeralValue')
+    return { type: 'Annotated[Any, EphemeralValue(Any)]', comment: `ephemeral${ignored}` }
+  }
+  if (f.reducer === undefined || f.reducer === 'overwrite') {
+    typing('Any')
+    return { type: 'Any', comment: ignored === '' ? '' : ignored.slice(2) }
+  }
+  typing('Annotated')
+  const typ = startType(m, f.default)
+  if (typ === 'Any') typing('Any')
+  let reducer: string
+  if (f.reducer === 'add_messages') {
+    use(m, 'langgraph.graph.message', 'add_messages')
+    reducer = 'add_messages'
+  } else if (f.reducer === 'custom') {
+    reducer = m.reducers.get(f.name)?.name ?? 'None'
+  } else {
+    const helper = NAMED[f.reducer] as PyHelper
+    m.helpers.add(helper)
+    reducer = helper
+  }
+  const shown = typ.startsWith('_Default') ? '' : `, ${describeDefault(f.default)}`
+  return { type: `Annotated[${typ}, ${reducer}]`, comment: `reducer ${f.reducer}${shown}` }
+}
+
+/** The `State` TypedDict. */
+export function emitState(m: PyModule): string {
+  // pydantic (LangGraph's server derives the input schema with it) wants typing_extensions'
+  // TypedDict before Python 3.12.
+  use(m, 'typing_extensions', 'TypedDict')
+  const fields = m.graph.state
+  const entries = fields.map((f) => ({ f, ...annotation(m, f) }))
+  const described = (f: FieldSpec, indent: string) =>
+    f.description ? pyProse(f.description, indent) : []
+  const trailing = (comment: string) => (comment ? `  # ${comment}` : '')
+  if (fields.every((f) => isPlainFieldName(f.name))) {
+    const lines = ['class State(TypedDict, total=False):']
+    for (const { f, type, comment } of entries) {
+      lines.push(...described(f, '    '), `    ${f.name}: ${type}${trailing(comment)}`)
+    }
+    if (entries.length === 0) lines.push('    pass')
+    return lines.join('\n')
+  }
+  const lines = [
+    '# Some field names are no Python identifiers, so State is built from a dict of the names.',
+    'State = TypedDict(',
+    '    "State",',
+    '    {',
+  ]
+  for (const { f, type, comment } of entries) {
+    lines.push(
+      ...described(f, '        '),
+      `        ${pyString(f.name)}: ${type},${trailing(comment)}`,
+    )
+  }
+  lines.push('    },', '    total=False,', ')')
+  return lines.join('\n')
+}

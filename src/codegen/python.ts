@@ -1,0 +1,313 @@
+/**
+ * The LangGraph Python export: a graph document as one module that builds the same
+ * StateGraph (`State` as a TypedDict with reducers and channels, one function per node,
+ * router and custom reducer, the edges, `graph = builder.compile(…)`). Node code is
+ * JavaScript; `jsToPython.ts` translates what Python does exactly alike, the rest becomes a
+ * function that raises NotImplementedError beside the original code. Pure and deterministic:
+ * the same document gives the same bytes.
+ */
+import { END, START } from '../core/graph/constants'
+import type { BranchSpec, FieldSpec, GraphSpec } from '../core/graph/schema'
+import { findSendTargets, translateFunction, type CodeKind } from './jsToPython'
+import { use, type PyFunction, type PyModule } from './pyModule'
+import { PY_MODULE_NAMES, PyNamer } from './pyNames'
+import { preludeFor } from './pyPrelude'
+import { emitState } from './pyState'
+import { oneLine, pyCall, pyComment, pyDisplay, pyProse, pyString } from './pyText'
+
+/**
+ * Writes a graph document as a LangGraph Python module: imports (only what is used), the
+ * helpers for Superstep's reducers, `State`, the node, router and reducer functions, the
+ * builder calls, and `graph = builder.compile(checkpointer=InMemorySaver(), …)`. The header
+ * lists every function whose JavaScript must be translated by hand.
+ */
+export function emitPython(graph: GraphSpec): string {
+  const m = createModule(graph)
+  const functions = [...m.reducers.values(), ...m.nodes, ...m.routers]
+  const state = emitState(m) // first: the fields decide which helpers the module needs
+  const prelude = preludeFor(m.helpers)
+  for (const i of prelude.imports) use(m, '', i)
+  if (prelude.blocks.length > 0) use(m, 'typing', 'Any')
+  for (const f of functions)
+    if (f.translation.ok) for (const i of f.translation.imports) useLangGraph(m, i)
+  const body = [
+    ...prelude.blocks,
+    ...[...m.reducers.values()].map((f) => functionBlock(m, f)),
+    state,
+    ...m.nodes.map((f) => functionBlock(m, f)),
+    ...m.routers.map((f) => functionBlock(m, f)),
+    builderSection(m),
+  ]
+  // The import section last: the builder's START and END are imports too.
+  return `${header(m, functions)}\n\n${[importSection(m), ...body].join('\n\n\n')}\n`
+}
+
+const IMPORT_FROM: Record<string, string> = {
+  Send: 'langgraph.types',
+  Command: 'langgraph.types',
+  interrupt: 'langgraph.types',
+  END: 'langgraph.graph',
+  START: 'langgraph.graph',
+  RemoveMessage: 'langchain_core.messages',
+}
+
+function useLangGraph(m: PyModule, name: string): void {
+  use(m, IMPORT_FROM[name] ?? 'langgraph.types', name)
+}
+
+function createModule(graph: GraphSpec): PyModule {
+  const names = new PyNamer()
+  const m: PyModule = {
+    graph,
+    helpers: new Set(),
+    imports: new Map(),
+    reducers: new Map(),
+    nodes: [],
+    routers: [],
+  }
+  const fields = graph.state
+  const branches = graph.branches ?? []
+  const reducerNames = fields
+    .filter((f) => f.reducer === 'custom' && !f.channel)
+    .map((f) => [f, names.take(f.name, 'reduce', true)] as const)
+  const nodeNames = graph.nodes.map((n) => names.take(n.id, 'node'))
+  const routerNames = branches.map((b) =>
+    names.take(b.from === START ? 'start' : b.from, 'route', true),
+  )
+  const reserved = [
+    ...PY_MODULE_NAMES,
+    ...reducerNames.map(([, n]) => n),
+    ...nodeNames,
+    ...routerNames,
+  ]
+  const sends = findSendTargets([
+    ...graph.nodes.map((n) => n.code),
+    ...branches.map((b) => b.router),
+  ])
+
+  for (const [f, name] of reducerNames) {
+    const code = f.code ?? ''
+    const translation = translateFunction(code, { kind: 'reducer', fields, reserved })
+    m.reducers.set(f.name, { kind: 'reducer', owner: f.name, name, code, translation, notes: [] })
+  }
+  graph.nodes.forEach((n, i) => {
+    const sendTarget = sends.computed || sends.targets.has(n.id)
+    const translation = translateFunction(n.code, { kind: 'node', fields, sendTarget, reserved })
+    const notes = sendTarget ? ["A Send may start it: `state` is then the Send's argument."] : []
+    m.nodes.push({
+      kind: 'node',
+      owner: n.id,
+      name: nodeNames[i] as string,
+      code: n.code,
+      translation,
+      notes,
+    })
+  })
+  branches.forEach((b, i) =>
+    m.routers.push(routerFunction(b, routerNames[i] as string, fields, reserved)),
+  )
+  return m
+}
+
+function isEmptyPathMap(paths: BranchSpec['paths']): boolean {
+  return (
+    paths !== undefined &&
+    (Array.isArray(paths) ? paths.length === 0 : Object.keys(paths).length === 0)
+  )
+}
+
+function routerFunction(
+  b: BranchSpec,
+  name: string,
+  fields: FieldSpec[],
+  reserved: string[],
+): PyFunction {
+  const hasPaths = b.paths !== undefined
+  const translation = translateFunction(b.router, { kind: 'router', fields, hasPaths, reserved })
+  const f: PyFunction = {
+    kind: 'router',
+    owner: b.from,
+    name,
+    code: b.router,
+    translation,
+    notes: [],
+  }
+  if (isEmptyPathMap(b.paths))
+    f.forced =
+      'its path map is empty, so every route fails (LangGraph Python would read an empty path map as none)'
+  return f
+}
+
+const KIND_LABEL: Record<CodeKind, string> = {
+  node: 'Node',
+  router: 'Router of',
+  reducer: 'Reducer of',
+}
+
+function functionBlock(m: PyModule, f: PyFunction): string {
+  const t = f.translation
+  const params = t.ok ? t.params : f.kind === 'reducer' ? ['a', 'b'] : ['state']
+  const lines: string[] = []
+  const label = `${KIND_LABEL[f.kind]} ${pyString(f.owner)}`
+  if (f.forced) lines.push(...pyProse(`${label}: ${oneLine(f.forced)}.`))
+  else if (!t.ok) lines.push(...pyProse(`${label}, to translate by hand: ${oneLine(t.reason)}.`))
+  else lines.push(`# ${label}.`)
+  const description =
+    f.kind === 'node' ? m.graph.nodes.find((n) => n.id === f.owner)?.description : undefined
+  if (description) lines.push(...pyProse(description))
+  for (const note of f.notes) lines.push(`# ${note}`)
+  lines.push(
+    '# JavaScript:',
+    ...pyComment(f.code).map((l) => (l === '#' ? l : `#     ${l.slice(2)}`)),
+  )
+  lines.push(`def ${f.name}(${params.join(', ')}):`)
+  if (f.forced) {
+    const message = `conditional edge from ${f.owner}: the path map is empty, every route fails`
+    lines.push(`    raise ValueError(${pyString(message)})`)
+  } else if (t.ok) lines.push(...t.body.map((l) => `    ${l}`))
+  else {
+    const what =
+      f.kind === 'node' ? 'node' : f.kind === 'router' ? 'router of node' : 'reducer of field'
+    lines.push(
+      `    raise NotImplementedError(${pyString(`${what} ${f.owner}: translate this JavaScript by hand`)})`,
+    )
+  }
+  return lines.join('\n')
+}
+
+/** The names of what is to be translated by hand, as comment lines. */
+function toTranslate(label: string, owners: string[]): string[] {
+  if (owners.length === 0) return []
+  const lines = [`# ${label}:`]
+  for (const o of owners) {
+    const item = ` ${pyString(o)},`
+    const last = lines.length - 1
+    if ((lines[last] as string).length + item.length > 99) lines.push(`#  ${item.trimStart()}`)
+    else lines[last] += item
+  }
+  lines[lines.length - 1] = (lines[lines.length - 1] as string).replace(/,$/, '')
+  return lines
+}
+
+function header(m: PyModule, functions: PyFunction[]): string {
+  const byHand = (kind: CodeKind) =>
+    functions.filter((f) => f.kind === kind && !f.translation.ok && !f.forced).map((f) => f.owner)
+  const todo = [
+    ...toTranslate('Nodes to translate by hand', byHand('node')),
+    ...toTranslate('Routers to translate by hand (by source node)', byHand('router')),
+    ...toTranslate('Reducers to translate by hand (by field)', byHand('reducer')),
+  ]
+  return [
+    // The first two lines hold no document text: Python reads an encoding declaration there.
+    '# LangGraph (Python) module generated by Superstep from a graph document (format v1).',
+    '# Edit it freely: Superstep does not read it back.',
+    '#',
+    `# Graph: ${oneLine(m.graph.name)}`.trimEnd(),
+    ...(m.graph.description ? pyProse(m.graph.description) : []),
+    '#',
+    '# Node, router and reducer code is JavaScript in Superstep. It is translated where Python',
+    '# does exactly what JavaScript does (null and undefined both become None); anything else',
+    '# raises NotImplementedError, with the JavaScript in a comment above it.',
+    ...(todo.length > 0 ? todo : ['# All of it is translated.']),
+  ].join('\n')
+}
+
+/** Constants, then classes, then functions, each alphabetical (isort's order). */
+function importOrder(a: string, b: string): number {
+  const rank = (s: string) => (s === s.toUpperCase() ? 0 : /^[A-Z]/.test(s) ? 1 : 2)
+  return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0)
+}
+
+function importSection(m: PyModule): string {
+  const plain = [...(m.imports.get('') ?? [])].sort().map((i) => `import ${i}`)
+  const from = (module: string) => {
+    const names = [...(m.imports.get(module) ?? [])].sort(importOrder)
+    return names.length > 0 ? [`from ${module} import ${names.join(', ')}`] : []
+  }
+  const third = [
+    'langchain_core.messages',
+    'langgraph.channels',
+    'langgraph.checkpoint.memory',
+    'langgraph.graph',
+    'langgraph.graph.message',
+    'langgraph.types',
+    'typing_extensions',
+  ]
+  return [[...plain, ...from('typing')].join('\n'), third.flatMap(from).join('\n')].join('\n\n')
+}
+
+/** A node name as Python: START and END by their constants. */
+function nodeRef(m: PyModule, name: string): string {
+  if (name === START || name === END) {
+    use(m, 'langgraph.graph', name === START ? 'START' : 'END')
+    return name === START ? 'START' : 'END'
+  }
+  return pyString(name)
+}
+
+/** A list of node names, `[START, "a"]`. */
+function nodeList(m: PyModule, names: string[]): string {
+  return pyDisplay(
+    '[',
+    names.map((n) => nodeRef(m, n)),
+    ']',
+  )
+}
+
+function interruptArg(m: PyModule, nodes: string[] | undefined): string | null {
+  if (!nodes || nodes.length === 0) return null
+  return nodes.includes('*') ? '"*"' : nodeList(m, nodes)
+}
+
+function pathMap(m: PyModule, paths: BranchSpec['paths']): string[] {
+  if (paths === undefined) return []
+  if (Array.isArray(paths)) return [nodeList(m, paths)]
+  const items = Object.entries(paths).map(([k, v]) => `${pyString(k)}: ${nodeRef(m, v)}`)
+  return [pyDisplay('{', items, '}')]
+}
+
+function leavesStart(g: GraphSpec): boolean {
+  const fromStart = (from: string | string[]) =>
+    Array.isArray(from) ? from.includes(START) : from === START
+  return g.edges.some((e) => fromStart(e.from)) || (g.branches ?? []).some((b) => b.from === START)
+}
+
+function builderSection(m: PyModule): string {
+  const g = m.graph
+  use(m, 'langgraph.graph', 'StateGraph')
+  use(m, 'langgraph.checkpoint.memory', 'InMemorySaver')
+  const lines = ['builder = StateGraph(State)']
+  g.nodes.forEach((n, i) => {
+    const args = [pyString(n.id), (m.nodes[i] as PyFunction).name]
+    if (n.defer) args.push('defer=True')
+    if (n.ends && n.ends.length > 0) {
+      // Only for drawing the graph, as `ends` in LangGraph.js: a Command goes anywhere.
+      const ends = n.ends.map((e) => nodeRef(m, e))
+      args.push(`destinations=${ends.length === 1 ? `(${ends[0]},)` : pyDisplay('(', ends, ')')}`)
+    }
+    lines.push(pyCall('builder.add_node', args))
+  })
+  for (const e of g.edges) {
+    const from = Array.isArray(e.from) ? nodeList(m, e.from) : nodeRef(m, e.from)
+    lines.push(pyCall('builder.add_edge', [from, nodeRef(m, e.to)]))
+  }
+  ;(g.branches ?? []).forEach((b, i) => {
+    const args = [nodeRef(m, b.from), (m.routers[i] as PyFunction).name, ...pathMap(m, b.paths)]
+    lines.push(pyCall('builder.add_conditional_edges', args))
+  })
+  if (!leavesStart(g)) {
+    // LangGraph.js runs nothing when nothing leaves START; LangGraph Python refuses to
+    // compile such a graph ("must have an entrypoint"), so give it an edge to nowhere.
+    use(m, 'langgraph.graph', 'START')
+    lines.push(
+      '# Nothing leaves START, so a run does nothing; LangGraph Python needs an entry point.',
+      'builder.add_conditional_edges(START, lambda state: [])',
+    )
+  }
+  const compileArgs = ['checkpointer=InMemorySaver()']
+  const before = interruptArg(m, g.interruptBefore)
+  const after = interruptArg(m, g.interruptAfter)
+  if (before) compileArgs.push(`interrupt_before=${before}`)
+  if (after) compileArgs.push(`interrupt_after=${after}`)
+  return [lines.join('\n'), pyCall('graph = builder.compile', compileArgs)].join('\n\n')
+}
