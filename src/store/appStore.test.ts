@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { RuntimeClient } from '../worker/client'
-import { createAppStore, type GraphEntry, type GraphsPort } from './appStore'
+import { createAppStore, type GraphEntry } from './appStore'
+import { memoryGraphs } from './memoryGraphs'
 
 /** A runtime client that compiles everything and has no history: enough for editing stories. */
 function fakeClient(): RuntimeClient {
@@ -12,26 +13,6 @@ function fakeClient(): RuntimeClient {
     return {}
   }
   return { request, on: () => () => {}, onBatch: () => () => {} } as unknown as RuntimeClient
-}
-
-function memoryGraphs(): GraphsPort & { rows: Map<string, GraphEntry> } {
-  const rows = new Map<string, GraphEntry>()
-  let t = 0
-  const order = new Map<string, number>()
-  return {
-    rows,
-    list: async () =>
-      [...rows.values()].sort((a, b) => (order.get(b.id) ?? 0) - (order.get(a.id) ?? 0)),
-    save: async (e) => {
-      rows.set(e.id, structuredClone(e))
-      order.set(e.id, ++t)
-    },
-    trust: async (id) => {
-      const r = rows.get(id)
-      if (r) rows.set(id, { ...r, trusted: true })
-    },
-    delete: async (id) => void rows.delete(id),
-  }
 }
 
 const example: GraphEntry = {

@@ -2,28 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { closeAll, setup as setupService } from '../worker/serviceHarness'
 import counter from '../../examples/counter.json'
 import approval from '../../examples/approval.json'
-import { createAppStore, type GraphEntry, type GraphsPort } from './appStore'
+import { createAppStore } from './appStore'
+import { memoryGraphs } from './memoryGraphs'
 
 /** Stories of the debugger: the app store over the real runtime service (fake-indexeddb). */
-
-function memoryGraphs(): GraphsPort {
-  const rows = new Map<string, GraphEntry>()
-  let t = 0
-  const order = new Map<string, number>()
-  return {
-    list: async () =>
-      [...rows.values()].sort((a, b) => (order.get(b.id) ?? 0) - (order.get(a.id) ?? 0)),
-    save: async (e) => {
-      rows.set(e.id, structuredClone(e))
-      order.set(e.id, ++t)
-    },
-    trust: async (id) => {
-      const r = rows.get(id)
-      if (r) rows.set(id, { ...r, trusted: true })
-    },
-    delete: async (id) => void rows.delete(id),
-  }
-}
 
 async function setup(doc: unknown = counter) {
   const service = await setupService()

@@ -67,30 +67,29 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
         </div>
       ) : (
         <div className="export-views">
-          <ExportView
-            title="LangGraph.js (TypeScript)"
-            what="TypeScript"
-            language="typescript"
-            text={out.typescript}
-            fileName={`${out.slug}.ts`}
-            onCopy={copy}
-          />
-          <ExportView
-            title="LangGraph (Python)"
-            what="Python"
-            language="python"
-            text={out.python}
-            fileName={`${out.slug}.py`}
-            onCopy={copy}
-          />
-          <ExportView
-            title="Graph file"
-            what="graph file"
-            language="json"
-            text={out.graphFile}
-            fileName={exportFileName(name)}
-            onCopy={copy}
-          />
+          {(
+            [
+              [
+                'LangGraph.js (TypeScript)',
+                'TypeScript',
+                'typescript',
+                out.typescript,
+                `${out.slug}.ts`,
+              ],
+              ['LangGraph (Python)', 'Python', 'python', out.python, `${out.slug}.py`],
+              ['Graph file', 'graph file', 'json', out.graphFile, exportFileName(name)],
+            ] as const
+          ).map(([title, what, language, text, fileName]) => (
+            <ExportView
+              key={title}
+              title={title}
+              what={what}
+              language={language}
+              text={text}
+              fileName={fileName}
+              onCopy={copy}
+            />
+          ))}
         </div>
       )}
     </dialog>
