@@ -434,13 +434,12 @@ export function createAppStore(deps: AppDeps) {
               state === 'idle' && latest ? (latest.next.length ? 'interrupted' : 'done') : state
             const selected = get().selectedCheckpointId
             const kept = selected && timeline.some((t) => t.checkpointId === selected)
-            set({
+            await get().refreshInspection({
               timeline,
               runState,
               ...(kept ? {} : { selectedCheckpointId: null }),
               ...(limit >= TIMELINE_PAGE && { olderAvailable: fresh.length === limit }),
             })
-            await get().refreshInspection()
           },
 
           edit(e) {

@@ -20,6 +20,8 @@ export interface DebugState {
   /** The checkpoint the diff compares the shown one with; null: its parent. */
   compareWith: string | null
   diff: { from: string | null; to: string; changes: StateChange[] } | null
+  /** The Diff tab is open: the diff follows the shown checkpoint (it costs two reads). */
+  diffWanted: boolean
   /** Wall time a run may take (0: no limit). */
   timeoutMs: number
   /** Where the inspector's code editor should show a line (a clicked error). */
@@ -52,8 +54,13 @@ export interface DebugActions {
   loadOlder(): Promise<void>
   /** Reloads the threads of the open graph. */
   refreshThreads(): Promise<void>
-  /** Reloads the shown checkpoint's inspection and diff. */
-  refreshInspection(): Promise<void>
+  /**
+   * Reloads the shown checkpoint's inspection (and diff, when wanted). `pending` is state to
+   * set in the same update, so a new timeline and its inspection render once.
+   */
+  refreshInspection(pending?: Partial<DebugState> & { runState?: string }): Promise<void>
+  /** The Diff tab opened (true) or closed (false). */
+  setDiffWanted(wanted: boolean): Promise<void>
 }
 
 export const INITIAL_DEBUG_STATE: DebugState = {
@@ -64,6 +71,7 @@ export const INITIAL_DEBUG_STATE: DebugState = {
   inspection: null,
   compareWith: null,
   diff: null,
+  diffWanted: false,
   timeoutMs: 0,
   focusCode: null,
 }
@@ -118,25 +126,36 @@ export function createDebugSlice(set: Set, get: Get, client: RuntimeClient, newI
   }
 
   const actions: DebugActions = {
-    async refreshInspection() {
+    async refreshInspection(pending = {}) {
       const { graphId, threadId } = get()
-      const id = shownId()
-      if (!graphId || !id) return set({ inspection: null, diff: null })
+      const view = { ...get(), ...pending }
+      const selected = view.selectedCheckpointId
+      const id = selected ?? view.timeline[0]?.checkpointId
+      if (!graphId || !id) return set({ ...pending, inspection: null, diff: null })
       try {
         const inspection = await client.request('inspectCheckpoint', {
           graphId,
           threadId,
           checkpointId: id,
         })
-        if (shownId() !== id || get().threadId !== threadId) return
-        set({ inspection })
-        await loadDiff(id, inspection)
+        if (get().threadId !== threadId) return
+        // Another checkpoint was picked meanwhile: its own refresh shows it.
+        if (get().selectedCheckpointId !== selected) return set(pending)
+        set({ ...pending, inspection })
+        if (get().diffWanted) await loadDiff(id, inspection)
       } catch (e) {
         set({
+          ...pending,
           inspection: null,
           message: `Could not read checkpoint ${id}: ${(e as Error).message}`,
         })
       }
+    },
+
+    async setDiffWanted(wanted) {
+      set({ diffWanted: wanted })
+      const to = shownId()
+      if (wanted && to) await loadDiff(to, get().inspection)
     },
 
     async selectCheckpoint(id) {

@@ -41,7 +41,9 @@ describe('the debugger over the runtime worker', () => {
     expect(s.timeline[0]?.ran.map((r) => r.name)).toEqual(['inc'])
     expect(s.timeline[0]?.ran[0]?.durationMs).toBeGreaterThanOrEqual(0)
     expect(field(s, 'count')).toBe(1)
-    // An older checkpoint can be shown; the diff is against its parent.
+    // An older checkpoint can be shown; the diff (read while the Diff tab is open) is
+    // against its parent.
+    await store.getState().setDiffWanted(true)
     await store.getState().selectCheckpoint(s.timeline[1]?.checkpointId ?? null)
     s = store.getState()
     expect(s.inspection?.step).toBe(0)
@@ -69,6 +71,8 @@ describe('the debugger over the runtime worker', () => {
     await store.getState().run()
     s = store.getState()
     expect(field(s, 'log')).toEqual(['inc', 'inc', 'forked', 'inc'])
+    expect(store.getState().diff).toBeNull() // the Diff tab is closed: nothing read
+    await store.getState().setDiffWanted(true)
     await store.getState().setCompareWith(oldTip)
     const changes = store.getState().diff?.changes ?? []
     expect(changes).toEqual([

@@ -1,3 +1,4 @@
+import { useEffect } from 'react'
 import type { StateChange } from '../../core/debug/types'
 import { useApp } from '../storeContext'
 import { NoCheckpoint } from './ChannelTable'
@@ -5,13 +6,21 @@ import { JsonValue } from './JsonValue'
 
 /** The state of the shown checkpoint against its parent, or against any checkpoint picked. */
 export function DiffView() {
-  const { diff, timeline, compareWith, setCompareWith, inspection } = useApp((s) => ({
-    diff: s.diff,
-    timeline: s.timeline,
-    compareWith: s.compareWith,
-    setCompareWith: s.setCompareWith,
-    inspection: s.inspection,
-  }))
+  const { diff, timeline, compareWith, setCompareWith, inspection, setDiffWanted } = useApp(
+    (s) => ({
+      diff: s.diff,
+      timeline: s.timeline,
+      compareWith: s.compareWith,
+      setCompareWith: s.setCompareWith,
+      inspection: s.inspection,
+      setDiffWanted: s.setDiffWanted,
+    }),
+  )
+  // The diff is read only while this tab is open.
+  useEffect(() => {
+    void setDiffWanted(true)
+    return () => void setDiffWanted(false)
+  }, [setDiffWanted])
   if (!inspection || !diff) return <NoCheckpoint />
   const label = (id: string) => {
     const t = timeline.find((x) => x.checkpointId === id)
