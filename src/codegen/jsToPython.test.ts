@@ -7,6 +7,7 @@ import {
   type CodeKind,
   type TranslateOptions,
 } from './jsToPython'
+import { preludeFor, type JsHelper } from './pyPrelude'
 
 /** The schema the snippets run against: each kind of field the translator reads differently. */
 const FIELDS: FieldSpec[] = [
@@ -22,7 +23,7 @@ const FIELDS: FieldSpec[] = [
 type Case = [code: string, python: string[], options?: Partial<TranslateOptions>]
 
 function translate(code: string, options: Partial<TranslateOptions> = {}) {
-  return translateFunction(code, { kind: 'node', fields: FIELDS, ...options })
+  return translateFunction(code, { kind: 'node', fields: FIELDS, where: 'node f', ...options })
 }
 
 /** JavaScript → the Python function body it becomes. */
@@ -173,6 +174,94 @@ const TRANSLATED: Case[] = [
     "(s) => ({ events: ['e'], y: s.events === undefined })",
     ['return {"events": ["e"], "y": state.get("events") is None}'],
   ],
+  // under guards: exact for JSON values, or a TypeError where JavaScript would differ
+  ["(s) => s.x ? { x: 'a' } : {}", ['return {"x": "a"} if _js_truthy(state.get("x")) else {}']],
+  ['(s) => ({ y: !s.x })', ['return {"y": not _js_truthy(state.get("x"))}']],
+  [
+    "(s) => ({ y: s.x && 'a', z: s.meta || 'none' })",
+    [
+      'return {"y": "a" if _js_truthy(state.get("x")) else state.get("x"), "z": state["meta"] if _js_truthy(state["meta"]) else "none"}',
+    ],
+  ],
+  [
+    "(s) => (s.x && s.meta) || !s.tags ? 'yes' : 'no'",
+    [
+      'return "yes" if _js_truthy(state.get("x")) and _js_truthy(state["meta"]) or not _js_truthy(state["tags"]) else "no"',
+    ],
+  ],
+  ['(s) => { if (s.tags) return {} }', ['if _js_truthy(state["tags"]):', '    return {}']],
+  ['(s) => ({ x: s.x + 1 })', ['return {"x": _js_number(state.get("x"), "node f") + 1}']],
+  [
+    '(s) => ({ n: s.count * 10 - -s.count, m: s.count / 4, k: 2 - s.x })',
+    [
+      'return {"n": _js_number(state["count"], "node f") * 10 - -_js_number(state["count"], "node f"), "m": _js_number(state["count"], "node f") / 4, "k": 2 - _js_number(state.get("x"), "node f")}',
+    ],
+  ],
+  [
+    '(s) => ({ y: s.count >= 2, z: s.x < s.count })',
+    [
+      'return {"y": _js_number(state["count"], "node f") >= 2, "z": _js_number(state.get("x"), "node f") < _js_number(state["count"], "node f")}',
+    ],
+  ],
+  ["(s) => ({ x: 'a' + s.x })", ['return {"x": "a" + _js_string(state.get("x", _MISSING))}']],
+  ["(s) => ({ x: 'n' + s.count })", ['return {"x": "n" + _js_text(state["count"])}']],
+  [
+    '(s) => ({ x: `${s.x}/${s.meta}/${s.log}`, y: String(s.x) })',
+    [
+      'return {"x": _js_string(state.get("x", _MISSING)) + "/" + _js_text(state["meta"]) + "/" + _js_text(state["log"]), "y": _js_string(state.get("x", _MISSING))}',
+    ],
+  ],
+  [
+    "(s) => ({ x: 'a' + 1.5 + `${-0}` + 1e21, t: 'n' + 4294967296 })",
+    [
+      'return {"x": "a" + _js_text(1.5) + str(-0) + _js_text(1e+21), "t": "n" + _js_text(4294967296)}',
+    ],
+  ],
+  [
+    '(s) => ({ n: s.log.length * 2, t: `${s.log.length * 2}` })',
+    ['return {"n": len(state["log"]) * 2, "t": _js_text(len(state["log"]) * 2)}'],
+  ],
+  [
+    "(s) => ({ approved: 'Draft ' + (s.count + 1) + ' for: ' + s.x })",
+    [
+      'return {"approved": "Draft " + _js_text(_js_number(state["count"], "node f") + 1) + " for: " + _js_string(state.get("x", _MISSING))}',
+    ],
+  ],
+  [
+    "(s) => ({ y: s.x.y, z: 'z=' + s.x.y })",
+    [
+      'return {"y": _js_get(state.get("x"), "y", "node f"), "z": "z=" + _js_string(_js_get(state.get("x"), "y", "node f", _MISSING))}',
+    ],
+  ],
+  [
+    "(s) => ({ x: s.log.join(', '), y: s.x.join() })",
+    [
+      'return {"x": _js_join(state["log"], ", "), "y": _js_join(_js_list(state.get("x"), "node f"), ",")}',
+    ],
+  ],
+  [
+    "(s) => ({ n: 'a😀é'.length, m: s.x.length, k: s.events.length })",
+    [
+      'return {"n": _js_len("a😀é", "node f"), "m": _js_len(state.get("x"), "node f"), "k": _js_len(state.get("events"), "node f")}',
+    ],
+  ],
+  [
+    "(task) => ({ log: ['a joke about ' + task.subject], n: task.log.length })",
+    [
+      'return {"log": ["a joke about " + _js_string(_js_get(state, "subject", "node f", _MISSING))], "n": _js_len(_js_get(state, "log", "node f"), "node f")}',
+    ],
+    { sendTarget: true },
+  ],
+  [
+    "(s) => s.count < 3 ? 'again' : 'done'",
+    ['return "again" if _js_number(state["count"], "node f") < 3 else "done"'],
+    { kind: 'router', hasPaths: true },
+  ],
+  [
+    "(s) => (s.x ? 'a' : 'b')",
+    ['return "a" if _js_truthy(state.get("x")) else "b"'],
+    { kind: 'router', hasPaths: true },
+  ],
   // routers
   [
     "(s) => [new Send('w', { n: s.log.length }), 'b', END]",
@@ -197,19 +286,7 @@ const TRANSLATED: Case[] = [
 
 /** JavaScript that must not be translated, with a word of the reason. */
 const FALLBACKS: [code: string, reason: RegExp, options?: Partial<TranslateOptions>][] = [
-  ["(s) => s.x ? { x: 'a' } : {}", /truthy in JavaScript/],
-  ['(s) => ({ y: !s.x })', /truthy in JavaScript/],
-  ["(s) => ({ y: s.x && 'a' })", /truthy/],
-  ['(s) => { if (s.tags) return {} }', /truthy/],
-  ["(s) => ({ y: 1.5 ? 'a' : 'b' })", /truthy/],
-  ['(s) => ({ x: s.x + 1 })', /`\+`/],
-  ["(s) => ({ x: 'a' + s.x })", /conversion to text/],
-  ["(s) => ({ x: 'n' + s.count })", /conversion to text/],
-  ['(s) => ({ x: `${s.x}` })', /conversion to text/],
-  ["(s) => ({ x: 'a' + 1.5 })", /conversion to text/],
   ['(s) => ({ x: s.log + s.tags })', /`\+`/],
-  ['(s) => ({ n: s.count * 10 })', /`\*`/],
-  ['(s) => ({ y: s.x.y })', /`\.y` of a value of unknown type/],
   ["(s) => ({ y: s.x['y'] })", /computed member|`\[y\]`/],
   ['(s) => ({ y: s.log[0] })', /`\[0\]`/],
   ['(s) => ({ y: s.x?.y })', /optional chaining/],
@@ -220,9 +297,7 @@ const FALLBACKS: [code: string, reason: RegExp, options?: Partial<TranslateOptio
   ['async (s) => { await null; return {} }', /`await`/],
   ['async (s) => ({ x: await interrupt(1) })', /`await`/],
   ["(s) => ({ x: /a/.test('a') })", /regular expression/],
-  ["(s) => ({ x: s.log.join(',') })", /`\.join\(\)`/],
   ["(s) => ({ x: 'abc'.toUpperCase() })", /`\.toUpperCase\(\)`/],
-  ["(s) => ({ n: 'abc'.length })", /UTF-16/],
   ['(s) => ({ y: s.log === s.tags })', /identity/],
   ['(s) => ({ y: s.x === 1 })', /`===`/],
   ['(s) => ({ y: s.x === null })', /may be undefined/],
@@ -231,7 +306,6 @@ const FALLBACKS: [code: string, reason: RegExp, options?: Partial<TranslateOptio
   ['(s) => ({ n: s.log.length % 2 })', /`%`/],
   ['(s) => ({ n: s.log.length / s.tags.length })', /dividing by zero/],
   ['(s) => ({ n: s.log.length / 0 })', /dividing by zero/],
-  ["(s) => s.count < 3 ? 'again' : 'done'", /`<`/, { kind: 'router', hasPaths: true }],
   ["(s) => ({ y: 'a' < 'b' })", /strings order differently/],
   ['(s) => { var a = 1; return {} }', /`var`/],
   ['(s) => { let a = 1; a = 2; return {} }', /assignment/],
@@ -269,13 +343,12 @@ const FALLBACKS: [code: string, reason: RegExp, options?: Partial<TranslateOptio
   ['(a, b) => a + b', /`\+`/, { kind: 'reducer' }],
   ['(a, b) => Math.max(a, b)', /Math\.max/, { kind: 'reducer' }],
   ['(a, b, c) => a', /more than two/, { kind: 'reducer' }],
-  ['(s) => ({ x: String(s.x) })', /`String\(\)`/],
-  [
-    "(task) => ({ log: ['a joke about ' + task.subject] })",
-    /conversion to text/,
-    { sendTarget: true },
-  ],
-  ['(s) => ({ n: s.log.length })', /`\.length` of a value of unknown type/, { sendTarget: true }],
+  ['(a, b) => ({ t: `${a}` })', /undefined and null read alike/, { kind: 'reducer' }],
+  ["(s) => { const v = s.x; return { t: 'v=' + v } }", /undefined and null read alike/],
+  ["(s) => ({ y: s.x < 'b' })", /strings order differently/],
+  ['(s) => ({ y: interrupt(1) && 2 })', /with effects/],
+  ['(s) => ({ y: s.x + s.count })', /`\+`/],
+  ['(s) => ({ y: s.log.join(s.x) })', /separator/],
   ["(s) => ({ y: 'x' in s })", /`in` on anything but the state/, { sendTarget: true }],
   ['(s) => ({ y: typeof s.x })', /`typeof`/],
   ['(s) => ({ y: Math.max(s.x, 1) })', /Math\.max/],
@@ -294,18 +367,14 @@ const FALLBACKS: [code: string, reason: RegExp, options?: Partial<TranslateOptio
   ['(s) => { try {} catch {} }', /`try`/],
   ['(s) => ({ x: [1, , 2] })', /holes/],
   ['(s) => ({ x: 10n })', /BigInt/],
-  ['(s) => ({ x: `a${1.5}` })', /conversion to text/],
   ['(s) => ({ x: tag`a` })', /tagged template/],
   ['function* (s) { yield 1 }', /generator/],
   ['1 + 2', /not a function literal/],
   ['(s) => { (() => 1)() }', /closures|computed function/],
-  ['(s) => ({ x: s.events.length })', /`\.length` of a value of undefined or array/],
   ["(s) => ({ x: '\\ud83d' + '\\ude00' })", /lone surrogate/],
   ["(s) => { const a = '\\ud83d'; return { x: `${a}\\ude00` } }", /lone surrogate/],
   ["(s) => ({ x: (s.log.length ? '\\ud83d' : 'a') + 'b' })", /lone surrogate/],
   ["(s) => ({ x: ['\\ude00'].includes('\\ude00') })", /lone surrogate/],
-  ['(s) => ({ n: s.log.length * 2, t: `${s.log.length * 2}` })', /conversion to text/],
-  ["(s) => ({ t: 'n' + 4294967296 })", /conversion to text/],
   [
     "(s) => ({ y: interrupt(1) === 'a' && s.tags.concat([interrupt(2)]).includes(interrupt('x') === 1 ? 'a' : 'b') })",
     /effects on both sides|`===`/,
@@ -385,8 +454,18 @@ const STATE_SAMPLES: Record<string, unknown>[] = (() => {
     'hello',
     [1, 'b'],
     { k: 'v' },
+    // for the guards: text where a number is expected, non-ASCII text, nested objects
+    '2',
+    'a😀é',
+    '\ud83d',
+    { y: 'deep' },
+    { y: null },
+    { y: { z: [1.5, null] } },
+    3,
+    2 ** 40,
+    [[1, [2, null]], {}],
   ]
-  const lists: unknown[][] = [[], ['a'], [1, 'b', null], ['x', 'y', 'z', 'w']]
+  const lists: unknown[][] = [[], ['a'], [1, 'b', null], ['x', 'y', 'z', 'w'], [[], {}, 1.5]]
   return lastValues.map((x, i) => {
     const s: Record<string, unknown> = {
       log: lists[i % lists.length],
@@ -469,27 +548,53 @@ def interrupt(value):
     return True
 
 START, END = "__start__", "__end__"
+data = json.loads(sys.stdin.read())
 out = []
-for case in json.loads(sys.stdin.read()):
+for case in data["cases"]:
     scope = {"Send": Send, "Command": Command, "RemoveMessage": RemoveMessage, "interrupt": interrupt, "START": START, "END": END}
+    exec(data["prelude"], scope)
     exec(case["source"], scope)
     results = []
     for args in case["samples"]:
         try:
             results.append({"ok": scope["f"](*args)})
+        except TypeError as e:
+            # A guard's TypeError says what JavaScript would have done differently.
+            results.append({"guard": True} if "JavaScript" in str(e) else {"error": True})
         except Exception as e:
             results.append({"error": True})
     out.append(json.loads(json.dumps(results)))
 sys.stdout.write(json.dumps(out))
 `
 
-function runPython(cases: { source: string; samples: unknown[][] }[]): unknown[][] {
+/** Every helper translated code may call, as the emitted module defines them. */
+const JS_HELPERS: JsHelper[] = [
+  '_MISSING',
+  '_js_text',
+  '_js_string',
+  '_js_truthy',
+  '_js_number',
+  '_js_len',
+  '_js_get',
+  '_js_list',
+  '_js_join',
+]
+const PRELUDE = ['from typing import Any', ...preludeFor(new Set(JS_HELPERS)).blocks].join('\n\n\n')
+
+type Outcome = { ok: unknown } | { error: true } | { guard: true }
+
+function runPython(cases: { source: string; samples: unknown[][] }[]): Outcome[][] {
   const py = spawnSync('python3', ['-c', PY_RUNNER], {
-    input: JSON.stringify(cases),
+    input: JSON.stringify({ prelude: PRELUDE, cases }),
     encoding: 'utf8',
   })
   expect(py.stderr).toBe('')
-  return JSON.parse(py.stdout) as unknown[][]
+  return JSON.parse(py.stdout) as Outcome[][]
+}
+
+/** Python's outcomes with each guard's TypeError replaced by what JavaScript did there. */
+function unlessGuarded(py: Outcome[], js: unknown[]): unknown[] {
+  return py.map((o, i) => ('guard' in o ? js[i] : o))
 }
 
 describe('translations run like the JavaScript', () => {
@@ -505,11 +610,11 @@ describe('translations run like the JavaScript', () => {
     )
     for (const [i, [code]] of naive.entries()) {
       const js = await Promise.all(samples.map((args) => runJs(code as string, args, 'node')))
-      expect(results[i]).not.toEqual(js)
+      expect(unlessGuarded(results[i] as Outcome[], js)).not.toEqual(js)
     }
   })
 
-  it('returns the same JSON (or fails alike) on every sample state, for every translated snippet', async () => {
+  it('returns the same JSON (or fails alike, or a guard raises) on every sample state, for every translated snippet', async () => {
     const cases = TRANSLATED.map(([code, , options]) => {
       const t = translate(code, options)
       if (!t.ok) throw new Error(`not translated: ${code}: ${t.reason}`)
@@ -520,9 +625,21 @@ describe('translations run like the JavaScript', () => {
       return { code, source, samples, kind }
     })
     const pyResults = runPython(cases.map(({ source, samples }) => ({ source, samples })))
+    let guarded = 0
     for (const [i, c] of cases.entries()) {
       const js = await Promise.all(c.samples.map((args) => runJs(c.code, args, c.kind)))
-      expect({ code: c.code, results: pyResults[i] }).toEqual({ code: c.code, results: js })
+      const py = pyResults[i] as Outcome[]
+      expect({ code: c.code, results: unlessGuarded(py, js) }).toEqual({
+        code: c.code,
+        results: js,
+      })
+      // A guard that always raises would pass: on some sample, no guard may raise.
+      expect({ code: c.code, runs: py.some((o) => !('guard' in o)) }).toEqual({
+        code: c.code,
+        runs: true,
+      })
+      guarded += py.filter((o) => 'guard' in o).length
     }
+    expect(guarded).toBeGreaterThan(50)
   })
 })

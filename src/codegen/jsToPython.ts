@@ -3,8 +3,10 @@
  * Python would do exactly what JavaScript does; otherwise the reason it is not translated.
  * Translated: a function of one `state` parameter (or a reducer's two) whose body is an
  * expression or a block of `const`/`let` bindings, `if`/`else`, `return` and
- * `throw new Error(…)`, over the expressions `jsToPythonExpr.ts` knows. Never guessed: a
- * construct that could behave differently for some value falls back.
+ * `throw new Error(…)`, over the expressions `jsToPythonExpr.ts` knows. Never guessed: where
+ * the schema does not prove a value's type, it goes through a guard of the prelude
+ * (`_js_number`, `_js_len`, …) that passes it unchanged or raises a TypeError where JavaScript
+ * would do something else; a construct no guard makes exact falls back.
  */
 import type { AnyNode, Pattern } from 'acorn'
 import { parseCode } from '../core/graph/codeFacts'
@@ -35,6 +37,7 @@ export function translateFunction(code: string, options: TranslateOptions): Tran
     fields: new Map(options.fields.map((f) => [f.name, f])),
     namer: new PyNamer(options.reserved),
     imports: new Set(),
+    helpers: new Set(),
   }
   try {
     const root = parseCode(code)
@@ -54,6 +57,7 @@ export function translateFunction(code: string, options: TranslateOptions): Tran
       params,
       body: lines.length > 0 ? lines : ['return None'],
       imports: fn.imports,
+      helpers: fn.helpers,
     }
   } catch (e) {
     if (e instanceof Untranslatable) return { ok: false, reason: e.message }

@@ -4,6 +4,8 @@
  * refer to, and how a translation gives up (`refuse`).
  */
 import type { AnyNode, Expression } from 'acorn'
+import type { JsHelper } from './pyPrelude'
+import { pyString } from './pyText'
 
 /** A translated expression: Python text, its precedence, the kinds of its value. */
 export interface PyExpr {
@@ -17,6 +19,11 @@ export interface PyExpr {
    * halves into one character where Python keeps two, so it is never joined.
    */
   lone?: boolean
+  /**
+   * The same read with a missing key as `_MISSING` instead of None, for where undefined and
+   * null differ (`String()`): set on reads of a key that may be missing.
+   */
+  missingPy?: string
 }
 
 /** Python's precedence levels, loosest first (the ones the translator writes). */
@@ -55,10 +62,14 @@ export type PyImport = 'Send' | 'Command' | 'interrupt' | 'END' | 'START' | 'Rem
 export interface ExprContext {
   lookup(name: string): Binding | undefined
   /** Reads field `name` of the state: its Python expression and kinds (or refuses). */
-  readField(name: string): { py: string; kinds: number }
+  readField(name: string): { py: string; kinds: number; missingPy?: string }
   /** Whether the state parameter is surely a dict (not the argument of some Send). */
   stateIsDict: boolean
   use(name: PyImport): void
+  /** Records that the code calls a prelude helper, and returns its name. */
+  helper(name: JsHelper): string
+  /** What a guard's TypeError names: `node write`, `router of inc`. */
+  where: string
   /** Translates `new Command({ … })` (it needs the state schema). */
   command(node: Expression & { type: 'NewExpression' }): PyExpr
   /** Translates a sub-expression (`translateExpr` with this context). */
@@ -83,6 +94,18 @@ export const INHERITED = new Set([
   '__lookupGetter__',
   '__lookupSetter__',
 ])
+
+/**
+ * `helper(e, where)`: a guard from the prelude that returns `e` unchanged where JavaScript and
+ * Python agree on it and raises a TypeError otherwise; its value has the kinds `kinds`.
+ */
+export function guard(ctx: ExprContext, name: JsHelper, e: PyExpr, kinds: number): PyExpr {
+  return atom(
+    `${ctx.helper(name)}(${wrap(e, PREC.ternary)}, ${pyString(ctx.where)})`,
+    kinds,
+    e.pure,
+  )
+}
 
 /** `e`'s text, parenthesised unless its precedence is at least `min`. */
 export function wrap(e: PyExpr, min: number): string {

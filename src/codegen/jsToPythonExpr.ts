@@ -1,6 +1,7 @@
 /**
  * JavaScript expressions (acorn trees) as Python expressions, only where the two languages
- * give the same result for every value the expression may see. Each result carries the
+ * give the same result for every value the expression may see, or where a guard raises a
+ * TypeError for the values on which they would differ. Each result carries the
  * kinds its value may have (`jsKinds.ts`); a construct whose meaning depends on a kind the
  * two languages treat differently throws `Untranslatable` with the reason, and the caller
  * falls back to a function the user translates by hand.
@@ -25,6 +26,7 @@ import {
   INHERITED,
   PREC,
   atom,
+  guard,
   refuse,
   staticKey,
   wrap,
@@ -124,7 +126,8 @@ function identifier(name: string, ctx: ExprContext): PyExpr {
 export function stateRead(key: string, ctx: ExprContext): PyExpr {
   if (INHERITED.has(key)) refuse(`\`state.${key}\` (every JavaScript object inherits it)`)
   const read = ctx.readField(key)
-  return atom(read.py, read.kinds)
+  const e = atom(read.py, read.kinds)
+  return read.missingPy ? { ...e, missingPy: read.missingPy } : e
 }
 
 function member(node: AnyNode & { type: 'MemberExpression' }, ctx: ExprContext): PyExpr {
@@ -140,8 +143,18 @@ function member(node: AnyNode & { type: 'MemberExpression' }, ctx: ExprContext):
   const target = translateExpr(obj, ctx)
   if (key === 'length' && !node.computed) {
     if (only(target.kinds, LIST)) return atom(`len(${target.py})`, INT, target.pure)
-    if (only(target.kinds, STR))
-      return refuse('`.length` of a string (UTF-16 units in JavaScript, code points in Python)')
+    // Strings count UTF-16 units in JavaScript: `_js_len` does too, and guards the rest.
+    return guard(ctx, '_js_len', target, INT)
+  }
+  if (key !== null && !node.computed && !INHERITED.has(key) && !only(target.kinds, LIST | STR)) {
+    // A dict's key, undefined (None, or _MISSING where that matters) when it is not there.
+    const where = pyString(ctx.where)
+    const get = ctx.helper('_js_get')
+    const obj = wrap(target, PREC.ternary)
+    return {
+      ...atom(`${get}(${obj}, ${pyString(key)}, ${where})`, ANY, target.pure),
+      missingPy: `${get}(${obj}, ${pyString(key)}, ${where}, _MISSING)`,
+    }
   }
   const what = key === null ? 'a computed member' : node.computed ? `\`[${key}]\`` : `\`.${key}\``
   return refuse(
@@ -214,7 +227,7 @@ function call(node: AnyNode & { type: 'CallExpression' }, ctx: ExprContext): PyE
       ctx.use('interrupt')
       return atom(`interrupt(${wrap(a[0] as PyExpr, PREC.ternary)})`, JSON_KINDS, false)
     }
-    if (callee.name === 'String' && a.length === 1) return asText(a[0] as PyExpr, '`String()`')
+    if (callee.name === 'String' && a.length === 1) return asText(a[0] as PyExpr, '`String()`', ctx)
     return refuse(`a call of \`${callee.name}\``)
   }
   if (callee.type !== 'MemberExpression' || callee.optional)
@@ -237,6 +250,16 @@ function call(node: AnyNode & { type: 'CallExpression' }, ctx: ExprContext): PyE
   const target = translateExpr(callee.object, ctx)
   const a = args(node.arguments, ctx)
   if (name === 'concat' && only(target.kinds, LIST)) return concatLists(target, a)
+  if (name === 'join' && a.length <= 1 && !only(target.kinds, STR)) {
+    const sep = a[0] ?? atom('","', STR)
+    if (!only(sep.kinds, STR)) refuse('`.join()` with a separator that may not be a string')
+    const list = only(target.kinds, LIST) ? target : guard(ctx, '_js_list', target, LIST)
+    return atom(
+      `${ctx.helper('_js_join')}(${wrap(list, PREC.ternary)}, ${wrap(sep, PREC.ternary)})`,
+      STR,
+      list.pure && sep.pure,
+    )
+  }
   if (
     name === 'includes' &&
     a.length === 1 &&

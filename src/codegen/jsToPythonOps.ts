@@ -21,6 +21,7 @@ import {
   INHERITED,
   PREC,
   atom,
+  guard,
   refuse,
   wrap,
   type ExprContext,
@@ -28,23 +29,50 @@ import {
 } from './jsToPythonCore'
 import { pyString } from './pyText'
 
-/** Translates an expression used as a condition: its truthiness must agree. */
+/**
+ * Translates an expression used as a condition: as it is where JavaScript's truthiness and
+ * Python's agree on every kind it may have, else through `_js_truthy` (exact for JSON values
+ * and objects). `a && b` and `a || b` test each side so.
+ */
 export function truthTest(node: AnyNode, ctx: ExprContext, what: string): PyExpr {
+  if (node.type === 'LogicalExpression' && node.operator !== '??') {
+    const l = truthTest(node.left, ctx, what)
+    const r = truthTest(node.right, ctx, what)
+    const [pyOp, prec] = node.operator === '&&' ? ['and', PREC.and] : ['or', PREC.or]
+    return {
+      py: `${wrap(l, prec)} ${pyOp} ${wrap(r, prec + 1)}`,
+      prec,
+      kinds: l.kinds | r.kinds,
+      pure: l.pure && r.pure,
+    }
+  }
   const e = ctx.translate(node)
-  if (!only(e.kinds, SAME_TRUTHINESS))
-    refuse(
-      `${what} on a value of ${describeKinds(e.kinds)} (\`[]\` and \`{}\` are truthy in JavaScript and falsy in Python)`,
-    )
-  return e
+  if (only(e.kinds, SAME_TRUTHINESS)) return e
+  return atom(`${ctx.helper('_js_truthy')}(${wrap(e, PREC.ternary)})`, BOOL, e.pure)
 }
 
-/** `str(x)` for an integer, `x` for a string: JavaScript's string conversion, where exact. */
-export function asText(e: PyExpr, what: string): PyExpr {
+/**
+ * JavaScript's String(value): `x` for a string, `str(x)` for a small integer, else
+ * `_js_text(x)` (exact for JSON values; it raises for others), or `_js_string` of the read
+ * with `_MISSING` where a missing key (undefined) and null must give different text.
+ */
+export function asText(e: PyExpr, what: string, ctx: ExprContext): PyExpr {
   if (only(e.kinds, STR)) return e
   if (only(e.kinds, INT)) return atom(`str(${e.py})`, STR, e.pure)
+  if (!(e.kinds & UNDEF))
+    return atom(`${ctx.helper('_js_text')}(${wrap(e, PREC.ternary)})`, STR, e.pure)
+  if (e.missingPy) {
+    ctx.helper('_MISSING')
+    return atom(`${ctx.helper('_js_string')}(${e.missingPy})`, STR, e.pure)
+  }
   return refuse(
-    `${what} of a value of ${describeKinds(e.kinds)} (JavaScript's conversion to text differs from Python's)`,
+    `${what} of a value of ${describeKinds(e.kinds)} (undefined and null read alike here; JavaScript writes "undefined" and "null")`,
   )
+}
+
+/** `e` as a number: as it is when proven one, else through the `_js_number` guard. */
+function asNumber(e: PyExpr, ctx: ExprContext): PyExpr {
+  return only(e.kinds, NUM) ? e : guard(ctx, '_js_number', e, NUM)
 }
 
 function concat(parts: PyExpr[]): PyExpr {
@@ -67,7 +95,7 @@ export function template(node: AnyNode & { type: 'TemplateLiteral' }, ctx: ExprC
     if (text === null || text === undefined) refuse('an invalid escape in a template')
     if (text !== '') parts.push({ ...atom(pyString(text), STR), lone: /\p{Cs}/u.test(text) })
     const e = node.expressions[i]
-    if (e) parts.push(asText(ctx.translate(e), 'a template placeholder'))
+    if (e) parts.push(asText(ctx.translate(e), 'a template placeholder', ctx))
   })
   return concat(parts)
 }
@@ -82,8 +110,9 @@ export function binary(
 ): PyExpr {
   if (op === 'in') return inState(leftNode, rightNode, ctx)
   if (leftNode.type === 'PrivateIdentifier') return refuse('a private name')
-  const l = ctx.translate(leftNode)
-  const r = ctx.translate(rightNode)
+  const l0 = ctx.translate(leftNode)
+  const r0 = ctx.translate(rightNode)
+  let [l, r] = [l0, r0]
   const pure = l.pure && r.pure
   const arith = (pyOp: string, prec: number, kinds: number): PyExpr => ({
     py: `${wrap(l, prec)} ${pyOp} ${wrap(r, prec + 1)}`,
@@ -94,11 +123,21 @@ export function binary(
   const bothNumbers = only(l.kinds, NUM) && only(r.kinds, NUM)
   // Sums of small integers stay small; a product may leave JavaScript's exact range.
   const intOrNum = only(l.kinds, INT) && only(r.kinds, INT) && op !== '*' ? INT : NUM
+  // The guards: an operand that may not be a number becomes `_js_number(operand, where)`.
+  const numbers = () => {
+    ;[l, r] = [asNumber(l0, ctx), asNumber(r0, ctx)]
+  }
   if (op === '+') {
     if (bothNumbers) return arith('+', PREC.add, intOrNum)
     if (only(l.kinds, STR) || only(r.kinds, STR)) {
-      const text = (e: PyExpr) => asText(e, '`+` with a string')
+      const text = (e: PyExpr) => asText(e, '`+` with a string', ctx)
       return concat([text(l), text(r)])
+    }
+    // With a number on one side, JavaScript adds unless the other is text (or converts it):
+    // the guard lets numbers through and raises for the rest.
+    if (only(l.kinds, NUM) || only(r.kinds, NUM)) {
+      numbers()
+      return arith('+', PREC.add, NUM)
     }
     return refuse(
       `\`+\` on ${describeKinds(l.kinds)} and ${describeKinds(r.kinds)} (JavaScript converts the operands, Python raises or does something else)`,
@@ -106,15 +145,24 @@ export function binary(
   }
   if (op === '-' || op === '*') {
     if (bothNumbers) return arith(op, op === '-' ? PREC.add : PREC.mul, intOrNum)
-    return refuse(`\`${op}\` on values that may not be numbers`)
+    numbers()
+    return arith(op, op === '-' ? PREC.add : PREC.mul, NUM)
   }
   if (op === '/') {
     const divisor = rightNode.type === 'Literal' && typeof rightNode.value === 'number'
-    if (bothNumbers && divisor && rightNode.value !== 0) return arith('/', PREC.mul, NUM)
+    if (divisor && rightNode.value !== 0) {
+      numbers()
+      return arith('/', PREC.mul, NUM)
+    }
     return refuse('`/` (dividing by zero gives Infinity in JavaScript and raises in Python)')
   }
   if (COMPARE.has(op)) {
     if (bothNumbers) return compare(l, op, r)
+    // Strings order by UTF-16 units in JavaScript, by code points in Python: never guessed.
+    if (!only(l.kinds, STR) && !only(r.kinds, STR)) {
+      numbers()
+      return compare(l, op, r)
+    }
     return refuse(
       `\`${op}\` on values that may not be numbers (JavaScript converts, Python raises; strings order differently)`,
     )
@@ -227,15 +275,29 @@ export function logical(
       pure: r.pure,
     }
   }
-  const l = truthTest(leftNode, ctx, `\`${op}\``)
+  const l = ctx.translate(leftNode)
   const r = ctx.translate(rightNode)
-  const [pyOp, prec] = op === '&&' ? ['and', PREC.and] : ['or', PREC.or]
+  const lone = l.lone === true || r.lone === true
+  if (only(l.kinds, SAME_TRUTHINESS)) {
+    const [pyOp, prec] = op === '&&' ? ['and', PREC.and] : ['or', PREC.or]
+    return {
+      py: `${wrap(l, prec)} ${pyOp} ${wrap(r, prec + 1)}`,
+      prec,
+      kinds: l.kinds | r.kinds,
+      lone,
+      pure: l.pure && r.pure,
+    }
+  }
+  // JavaScript's `a && b` is `a` when `a` is falsy, else `b`: with `a` evaluated twice.
+  if (!l.pure) refuse(`\`${op}\` on a value of ${describeKinds(l.kinds)} with effects`)
+  const test = truthTest(leftNode, ctx, `\`${op}\``)
+  const [yes, no] = op === '&&' ? [r, l] : [l, r]
   return {
-    py: `${wrap(l, prec)} ${pyOp} ${wrap(r, prec + 1)}`,
-    prec,
+    py: `${wrap(yes, PREC.ternary + 1)} if ${wrap(test, PREC.ternary + 1)} else ${wrap(no, PREC.ternary)}`,
+    prec: PREC.ternary,
     kinds: l.kinds | r.kinds,
-    lone: l.lone === true || r.lone === true,
-    pure: l.pure && r.pure,
+    lone,
+    pure: r.pure,
   }
 }
 
@@ -245,8 +307,7 @@ export function unary(op: string, argNode: AnyNode, ctx: ExprContext): PyExpr {
     return { py: `not ${wrap(a, PREC.not)}`, prec: PREC.not, kinds: BOOL, pure: a.pure }
   }
   if (op === '-' || op === '+') {
-    const a = ctx.translate(argNode)
-    if (!only(a.kinds, NUM)) refuse(`unary \`${op}\` on a value that may not be a number`)
+    const a = asNumber(ctx.translate(argNode), ctx)
     if (op === '+') return a
     return { py: `-${wrap(a, PREC.unary)}`, prec: PREC.unary, kinds: a.kinds, pure: a.pure }
   }

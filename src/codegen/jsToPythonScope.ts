@@ -14,6 +14,7 @@ import {
 } from './jsToPythonExpr'
 import { translateCommand } from './jsToPythonUpdate'
 import type { PyNamer } from './pyNames'
+import type { JsHelper } from './pyPrelude'
 import { pyString } from './pyText'
 
 export type CodeKind = 'node' | 'router' | 'reducer'
@@ -28,10 +29,19 @@ export interface TranslateOptions {
   hasPaths?: boolean
   /** Python names the function's locals must not take (the module's own). */
   reserved?: Iterable<string>
+  /** What a guard's TypeError names, `node write` or `router of inc`. */
+  where?: string
 }
 
 export type Translation =
-  | { ok: true; params: string[]; body: string[]; imports: ReadonlySet<PyImport> }
+  | {
+      ok: true
+      params: string[]
+      body: string[]
+      imports: ReadonlySet<PyImport>
+      /** The prelude helpers (guards, JavaScript semantics) the body calls. */
+      helpers: ReadonlySet<JsHelper>
+    }
   | { ok: false; reason: string }
 
 /** Lexical scopes: a block's names are known (in the dead zone) before their declaration. */
@@ -51,6 +61,7 @@ export interface FnState {
   fields: ReadonlyMap<string, FieldSpec>
   namer: PyNamer
   imports: Set<PyImport>
+  helpers: Set<JsHelper>
 }
 
 /** What a node or router reads from the state: its kinds, and whether it is always there. */
@@ -85,11 +96,26 @@ export function exprContext(fn: FnState, scope: Scope): ExprContext {
           `the router reads \`${name}\`, which is not a state field (LangGraph Python also shows the router the node's other output keys)`,
         )
       const read = fieldRead(f, sendTarget)
-      const py = read.present ? `state[${pyString(name)}]` : `state.get(${pyString(name)})`
-      return { py, kinds: read.kinds }
+      if (read.present) return { py: `state[${pyString(name)}]`, kinds: read.kinds }
+      const key = pyString(name)
+      if (sendTarget) {
+        // A Send's argument need not be a dict: `_js_get` guards that.
+        const get = `${ctx.helper('_js_get')}(state, ${key}, ${pyString(ctx.where)}`
+        return { py: `${get})`, kinds: read.kinds, missingPy: `${get}, _MISSING)` }
+      }
+      return {
+        py: `state.get(${key})`,
+        kinds: read.kinds,
+        missingPy: `state.get(${key}, _MISSING)`,
+      }
     },
     stateIsDict: kind !== 'reducer' && !sendTarget,
     use: (name) => fn.imports.add(name),
+    helper: (name) => {
+      fn.helpers.add(name)
+      return name
+    },
+    where: fn.options.where ?? `${kind} function`,
     command: (node) => translateCommand(node, ctx, fn.fields),
     translate: (node) => translateExpr(node, ctx),
   }

@@ -6,7 +6,24 @@
  * concatenates lists.
  */
 
-export type PyHelper = '_append' | '_add' | '_union' | '_merge' | '_Default'
+export type PyHelper = '_append' | '_add' | '_union' | '_merge' | '_Default' | JsHelper
+
+/**
+ * The helpers translated node code calls: exact JavaScript semantics for JSON values
+ * (`_js_text`, `_js_string`, `_js_truthy`, `_js_join`) and guards (`_js_number`, `_js_len`,
+ * `_js_get`, `_js_list`), which return their value unchanged where JavaScript and Python agree
+ * on it and otherwise raise a TypeError naming the function and what JavaScript would do.
+ */
+export type JsHelper =
+  | '_MISSING'
+  | '_js_text'
+  | '_js_string'
+  | '_js_truthy'
+  | '_js_number'
+  | '_js_len'
+  | '_js_get'
+  | '_js_list'
+  | '_js_join'
 
 interface HelperSource {
   needs: string[]
@@ -76,6 +93,89 @@ const JS_TEXT = [
   '    return ("-" if x < 0 else "") + text',
 ]
 
+const MISSING = [
+  'class _Missing:',
+  '    """A key that is not there: JavaScript\'s undefined, where None is null."""',
+  '',
+  '    def __repr__(self) -> str:',
+  '        return "undefined"',
+  '',
+  '',
+  '_MISSING = _Missing()',
+]
+
+const JS_STRING = [
+  'def _js_string(value: Any) -> str:',
+  '    """JavaScript\'s String(value), for JSON values and _MISSING (undefined)."""',
+  '    return "undefined" if value is _MISSING else _js_text(value)',
+]
+
+const JS_TRUTHY = [
+  'def _js_truthy(value: Any) -> bool:',
+  '    """JavaScript\'s truthiness: [] and {} are true; 0, NaN, "", None, False are false."""',
+  '    if value is None or value is False:',
+  '        return False',
+  '    if isinstance(value, (int, float)) and not isinstance(value, bool):',
+  '        return value == value and value != 0',
+  '    return not (isinstance(value, str) and value == "")',
+]
+
+const JS_NUMBER = [
+  'def _js_number(value: Any, where: str) -> Any:',
+  '    """`value` when it is a number JavaScript and Python compute alike (a float, or an int',
+  '    within 2**31, whose sums stay exact in both); else TypeError, where JavaScript would',
+  '    convert it (`"2" < 3`, `null + 1`, `"a" + 1`) and go on."""',
+  '    if isinstance(value, float) or (',
+  '        isinstance(value, int) and not isinstance(value, bool) and abs(value) <= 2**31',
+  '    ):',
+  '        return value',
+  '    raise TypeError(',
+  '        f"{where}: expected a number, got {value!r:.60}; JavaScript would convert it"',
+  '        " (or round a large integer) where this Python does not"',
+  '    )',
+]
+
+const JS_LEN = [
+  'def _js_len(value: Any, where: str) -> int:',
+  '    """JavaScript\'s `.length`: of a list, or of a string in UTF-16 code units; else',
+  '    TypeError (JavaScript would read undefined, or throw on null)."""',
+  '    if isinstance(value, list):',
+  '        return len(value)',
+  '    if isinstance(value, str):',
+  '        return len(value.encode("utf-16-le", "surrogatepass")) // 2',
+  '    raise TypeError(',
+  '        f"{where}: .length of {value!r:.60}, neither a list nor a string;"',
+  '        " JavaScript would read undefined or throw"',
+  '    )',
+]
+
+const JS_GET = [
+  'def _js_get(value: Any, key: str, where: str, missing: Any = None) -> Any:',
+  '    """`value[key]` of a dict, `missing` when the key is not there (undefined in',
+  '    JavaScript); else TypeError (JavaScript would read undefined, or throw on null)."""',
+  '    if isinstance(value, dict):',
+  '        return value.get(key, missing)',
+  '    raise TypeError(',
+  '        f"{where}: .{key} of {value!r:.60}, which is not a dict;"',
+  '        " JavaScript would read undefined or throw"',
+  '    )',
+]
+
+const JS_LIST = [
+  'def _js_list(value: Any, where: str) -> list:',
+  '    """`value` when it is a list; else TypeError (JavaScript would call the method of',
+  '    another type, or throw)."""',
+  '    if isinstance(value, list):',
+  '        return value',
+  '    raise TypeError(f"{where}: expected a list, got {value!r:.60}; JavaScript differs here")',
+]
+
+const JS_JOIN = [
+  'def _js_join(items: list, separator: str) -> str:',
+  '    """JavaScript\'s items.join(separator): null items are empty, others String(item)."""',
+  '    return separator.join("" if item is None else _js_text(item) for item in items)',
+]
+
 const JSON_KEY = [
   'def _json_canonical(value: Any) -> Any:',
   '    # What JSON.stringify sees: numbers are doubles (1 and 1.0 are one), NaN is null.',
@@ -105,9 +205,17 @@ const JSON_KEY = [
   '    return ("string:" if isinstance(value, str) else "number:") + text',
 ]
 
-const SOURCES: Record<PyHelper | '_as_list' | '_js_text' | '_union_key', HelperSource> = {
+const SOURCES: Record<PyHelper | '_as_list' | '_union_key', HelperSource> = {
   _as_list: { needs: [], imports: [], lines: AS_LIST },
+  _MISSING: { needs: [], imports: [], lines: MISSING },
   _js_text: { needs: [], imports: [], lines: JS_TEXT },
+  _js_string: { needs: ['_MISSING', '_js_text'], imports: [], lines: JS_STRING },
+  _js_truthy: { needs: [], imports: [], lines: JS_TRUTHY },
+  _js_number: { needs: [], imports: [], lines: JS_NUMBER },
+  _js_len: { needs: [], imports: [], lines: JS_LEN },
+  _js_get: { needs: [], imports: [], lines: JS_GET },
+  _js_list: { needs: [], imports: [], lines: JS_LIST },
+  _js_join: { needs: ['_js_text'], imports: [], lines: JS_JOIN },
   _union_key: { needs: [], imports: ['json'], lines: JSON_KEY },
   _append: {
     needs: ['_as_list'],
@@ -206,7 +314,15 @@ export function preludeFor(helpers: ReadonlySet<PyHelper>): {
   for (const h of helpers) want(h)
   const order = [
     '_as_list',
+    '_MISSING',
     '_js_text',
+    '_js_string',
+    '_js_truthy',
+    '_js_number',
+    '_js_len',
+    '_js_get',
+    '_js_list',
+    '_js_join',
     '_union_key',
     '_append',
     '_add',

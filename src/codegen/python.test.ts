@@ -501,9 +501,10 @@ describe('emitPython output', () => {
       # A one-node cycle: inc adds 1 to count until it reaches 3.
       #
       # Node, router and reducer code is JavaScript in Superstep. It is translated where Python
-      # does exactly what JavaScript does (null and undefined both become None); anything else
-      # raises NotImplementedError, with the JavaScript in a comment above it.
-      # Routers to translate by hand (by source node): "inc"
+      # does what JavaScript does: exactly, or under a guard (\`_js_number\`, \`_js_len\`, …) that
+      # raises TypeError where JavaScript would do something else with the value it gets.
+      # Anything else raises NotImplementedError, with the JavaScript in a comment above it.
+      # All of it is translated.
 
       from typing import Annotated, Any
 
@@ -572,6 +573,20 @@ describe('emitPython output', () => {
           return ("-" if x < 0 else "") + text
 
 
+      def _js_number(value: Any, where: str) -> Any:
+          """\`value\` when it is a number JavaScript and Python compute alike (a float, or an int
+          within 2**31, whose sums stay exact in both); else TypeError, where JavaScript would
+          convert it (\`"2" < 3\`, \`null + 1\`, \`"a" + 1\`) and go on."""
+          if isinstance(value, float) or (
+              isinstance(value, int) and not isinstance(value, bool) and abs(value) <= 2**31
+          ):
+              return value
+          raise TypeError(
+              f"{where}: expected a number, got {value!r:.60}; JavaScript would convert it"
+              " (or round a large integer) where this Python does not"
+          )
+
+
       def _append(current: Any, update: Any) -> list:
           """Superstep's \`append\`: list concatenation; a non-list counts as a one-item list."""
           return _as_list(current) + _as_list(update)
@@ -603,12 +618,11 @@ describe('emitPython output', () => {
           return {"count": 1, "log": ["inc"]}
 
 
-      # Router of "inc", to translate by hand: \`<\` on values that may not be numbers (JavaScript
-      # converts, Python raises; strings order differently).
+      # Router of "inc".
       # JavaScript:
       #     (state) => state.count < 3 ? 'again' : 'done'
       def route_inc(state):
-          raise NotImplementedError("router of node inc: translate this JavaScript by hand")
+          return "again" if _js_number(state["count"], "router of inc") < 3 else "done"
 
 
       builder = StateGraph(State)
