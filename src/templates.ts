@@ -3,6 +3,7 @@ import chatbot from '../examples/chatbot.json'
 import counter from '../examples/counter.json'
 import fanoutJoin from '../examples/fanout-join.json'
 import mapReduce from '../examples/map-reduce.json'
+import reactAgent from '../examples/react-agent.json'
 
 /** A graph to start from: bundled with the app, trusted, runs offline. */
 export interface Template {
@@ -33,5 +34,11 @@ export const TEMPLATES: readonly Template[] = [
     name: chatbot.name,
     doc: chatbot,
     input: { messages: [{ role: 'user', content: 'hi' }] },
+  },
+  {
+    id: 'react-agent',
+    name: reactAgent.name,
+    doc: reactAgent,
+    input: { messages: [{ role: 'user', content: 'What is the weather in Paris?' }] },
   },
 ]

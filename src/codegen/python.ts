@@ -6,6 +6,7 @@
  * function that raises NotImplementedError beside the original code. Pure and deterministic:
  * the same document gives the same bytes.
  */
+import { exportCode, routerCode } from '../core/graph/nodeKinds'
 import { END, START } from '../core/graph/constants'
 import type { BranchSpec, FieldSpec, GraphSpec } from '../core/graph/schema'
 import { findSendTargets, translateFunction, type CodeKind } from './jsToPython'
@@ -25,6 +26,8 @@ export function emitPython(graph: GraphSpec): string {
   const m = createModule(graph)
   const functions = [...m.reducers.values(), ...m.nodes, ...m.routers]
   const state = emitState(m) // first: the fields decide which helpers the module needs
+  for (const f of functions)
+    if (f.translation.ok) for (const h of f.translation.helpers) m.helpers.add(h)
   const prelude = preludeFor(m.helpers)
   for (const i of prelude.imports) use(m, '', i)
   if (prelude.blocks.length > 0) use(m, 'typing', 'Any')
@@ -81,24 +84,31 @@ function createModule(graph: GraphSpec): PyModule {
     ...routerNames,
   ]
   const sends = findSendTargets([
-    ...graph.nodes.map((n) => n.code),
-    ...branches.map((b) => b.router),
+    ...graph.nodes.map((n) => exportCode(n)),
+    ...branches.map((b) => routerCode(b)),
   ])
 
   for (const [f, name] of reducerNames) {
     const code = f.code ?? ''
-    const translation = translateFunction(code, { kind: 'reducer', fields, reserved })
+    const where = `reducer of ${f.name}`
+    const translation = translateFunction(code, { kind: 'reducer', fields, reserved, where })
     m.reducers.set(f.name, { kind: 'reducer', owner: f.name, name, code, translation, notes: [] })
   }
   graph.nodes.forEach((n, i) => {
     const sendTarget = sends.computed || sends.targets.has(n.id)
-    const translation = translateFunction(n.code, { kind: 'node', fields, sendTarget, reserved })
+    const translation = translateFunction(exportCode(n), {
+      kind: 'node',
+      fields,
+      sendTarget,
+      reserved,
+      where: `node ${n.id}`,
+    })
     const notes = sendTarget ? ["A Send may start it: `state` is then the Send's argument."] : []
     m.nodes.push({
       kind: 'node',
       owner: n.id,
       name: nodeNames[i] as string,
-      code: n.code,
+      code: exportCode(n),
       translation,
       notes,
     })
@@ -123,12 +133,18 @@ function routerFunction(
   reserved: string[],
 ): PyFunction {
   const hasPaths = b.paths !== undefined
-  const translation = translateFunction(b.router, { kind: 'router', fields, hasPaths, reserved })
+  const translation = translateFunction(routerCode(b), {
+    kind: 'router',
+    fields,
+    hasPaths,
+    reserved,
+    where: `router of ${b.from}`,
+  })
   const f: PyFunction = {
     kind: 'router',
     owner: b.from,
     name,
-    code: b.router,
+    code: routerCode(b),
     translation,
     notes: [],
   }
@@ -206,8 +222,9 @@ function header(m: PyModule, functions: PyFunction[]): string {
     ...(m.graph.description ? pyProse(m.graph.description) : []),
     '#',
     '# Node, router and reducer code is JavaScript in Superstep. It is translated where Python',
-    '# does exactly what JavaScript does (null and undefined both become None); anything else',
-    '# raises NotImplementedError, with the JavaScript in a comment above it.',
+    '# does what JavaScript does: exactly, or under a guard (`_js_number`, `_js_len`, …) that',
+    '# raises TypeError where JavaScript would do something else with the value it gets.',
+    '# Anything else raises NotImplementedError, with the JavaScript in a comment above it.',
     ...(todo.length > 0 ? todo : ['# All of it is translated.']),
   ].join('\n')
 }

@@ -4,6 +4,7 @@
  * reducer and export. Names are claimed in one fixed order, so the plan (and the module)
  * is the same for the same document.
  */
+import { exportCode, routerCode } from '../core/graph/nodeKinds'
 import { END, START } from '../core/graph/constants'
 import type { FieldSpec, GraphSpec } from '../core/graph/schema'
 import { isHelperReducer, type HelperReducer } from './tsReducers'
@@ -81,8 +82,8 @@ export function usedHelpers(graph: GraphSpec): HelperReducer[] {
 
 function userCode(graph: GraphSpec): string[] {
   return [
-    ...graph.nodes.map((n) => n.code),
-    ...(graph.branches ?? []).map((b) => b.router),
+    ...graph.nodes.map((n) => exportCode(n)),
+    ...(graph.branches ?? []).map((b) => routerCode(b)),
     ...graph.state.filter(isCustom).map((f) => f.code ?? ''),
   ]
 }

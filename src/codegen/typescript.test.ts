@@ -417,8 +417,8 @@ describe('emitTypeScript: fuzz, 200 nasty documents', () => {
         /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/,
       )
       for (const n of doc.nodes) {
-        const sequence = /^"[^]*?", \(state\)/.test(n.code)
-        const code = escapeLoneSurrogates(n.code)
+        const sequence = /^"[^]*?", \(state\)/.test(n.code ?? '')
+        const code = escapeLoneSurrogates(n.code ?? '')
         expect(src).toContain(sequence ? `= (${code}\n)` : `= ${code}\n`)
       }
     }

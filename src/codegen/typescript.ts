@@ -3,6 +3,7 @@
  * the same StateGraph the differential suite's oracle builds (`src/differential/oracle.ts`),
  * written as source. Pure and deterministic: the same document gives the same bytes.
  */
+import { exportCode, routerCode } from '../core/graph/nodeKinds'
 import { END, START } from '../core/graph/constants'
 import type { BranchSpec, FieldSpec, GraphSpec, NodeSpec } from '../core/graph/schema'
 import { blockCommentLines, jsKey, jsLiteral, jsString, lineComment } from './jsLiteral'
@@ -186,14 +187,14 @@ function nodeFunction(ctx: Context, node: NodeSpec): string {
   const name = local(ctx, `node:${node.id}`)
   const comments = [`// Node ${jsString(node.id)}.`]
   if (typeof node.description === 'string') comments.push(lineComment(node.description))
-  return `${comments.join('\n')}\n${codeConst(ctx, name, local(ctx, 'NodeFn'), node.code)}`
+  return `${comments.join('\n')}\n${codeConst(ctx, name, local(ctx, 'NodeFn'), exportCode(node))}`
 }
 
 function routerFunction(ctx: Context, branch: BranchSpec, index: number): string {
   const name = local(ctx, `router:${index}`)
   const source = branch.from === START ? 'START' : jsString(branch.from)
   const comment = `// Router of the conditional edge from ${source}.`
-  return `${comment}\n${codeConst(ctx, name, local(ctx, 'RouterFn'), branch.router)}`
+  return `${comment}\n${codeConst(ctx, name, local(ctx, 'RouterFn'), routerCode(branch))}`
 }
 
 /** A node name as the builder takes it: START and END by their constants. */

@@ -22,6 +22,7 @@ import type { RunnableConfig } from '@langchain/core/runnables'
 import { NAMED_REDUCERS } from '../core/reducers/named'
 import type { Reducer } from '../core/reducers/named'
 import type { CheckpointReport, ErrorReport, RunReport } from '../core/report'
+import { kindNode, prebuiltRouterOf, type NodeKindJson } from './oracleKinds'
 
 /** One state field of a graph document. */
 export interface FieldJson {
@@ -34,9 +35,10 @@ export interface FieldJson {
 }
 
 /** One node of a graph document. */
-export interface NodeJson {
+export interface NodeJson extends NodeKindJson {
   id: string
-  code: string
+  /** Code nodes only. */
+  code?: string
   ends?: string[]
   defer?: boolean
   position?: { x: number; y: number }
@@ -166,7 +168,11 @@ interface LooseBuilder {
 function createBuilder(graph: GraphDocumentJson): LooseBuilder {
   const builder = new StateGraph(stateSchema(graph)) as unknown as LooseBuilder
   for (const node of graph.nodes) {
-    const fn = evaluateFunction(node.code, `node "${node.id}"`)
+    if ((node.kind ?? 'code') !== 'code') {
+      builder.addNode(node.id, kindNode(node.id, node, evaluateFunction), nodeOptions(node))
+      continue
+    }
+    const fn = evaluateFunction(node.code ?? '', `node "${node.id}"`)
     builder.addNode(node.id, (state: unknown) => fn(state), nodeOptions(node))
   }
   for (const edge of graph.edges ?? []) {
@@ -174,10 +180,11 @@ function createBuilder(graph: GraphDocumentJson): LooseBuilder {
     builder.addEdge(from, endpoint(edge.to))
   }
   for (const branch of graph.branches ?? []) {
-    const router = evaluateFunction(branch.router, `router of "${branch.from}"`)
+    const prebuilt = prebuiltRouterOf(branch.router)
+    const router = prebuilt ?? evaluateFunction(branch.router, `router of "${branch.from}"`)
     builder.addConditionalEdges(
       endpoint(branch.from),
-      (state: unknown) => router(state),
+      prebuilt ?? ((state: unknown) => (router as (s: unknown) => unknown)(state)),
       pathsOf(branch),
     )
   }
@@ -254,6 +261,7 @@ function normalizeMessage(msg: BaseMessage): Record<string, unknown> {
   const m = msg as BaseMessage & {
     tool_calls?: { name: string; args: unknown; id?: string }[]
     tool_call_id?: string
+    status?: string
   }
   return {
     type: m._getType(),
@@ -264,6 +272,7 @@ function normalizeMessage(msg: BaseMessage): Record<string, unknown> {
       ? { tool_calls: m.tool_calls.map(({ name, args, id }) => ({ name, args, id })) }
       : {}),
     ...(m.tool_call_id ? { tool_call_id: m.tool_call_id } : {}),
+    ...(m._getType() === 'tool' && m.status !== undefined ? { status: m.status } : {}),
   }
 }
 

@@ -3,6 +3,7 @@ import type { CodeEvaluator } from '../core/compile/evaluate'
 import type { CodeHost } from '../core/compile/host'
 import type { GraphSpec } from '../core/graph/schema'
 import { parseGraph } from '../core/graph/validate'
+import { nodeKind, prebuiltRouter } from '../core/graph/nodeKinds'
 import { WorkerRequestError } from './errors'
 import type { CompileIssue } from './protocol'
 
@@ -68,23 +69,37 @@ interface CodeSite {
 
 function codeSites(spec: GraphSpec): CodeSite[] {
   const sites: CodeSite[] = []
-  spec.nodes.forEach((n, i) =>
-    sites.push({
-      owner: n.id,
-      kind: 'node',
-      code: n.code,
-      what: `Node \`${n.id}\``,
-      issue: { path: ['nodes', i, 'code'], nodeId: n.id },
-    }),
-  )
+  spec.nodes.forEach((n, i) => {
+    if (nodeKind(n) === 'code' && n.code !== undefined) {
+      sites.push({
+        owner: n.id,
+        kind: 'node',
+        code: n.code,
+        what: `Node \`${n.id}\``,
+        issue: { path: ['nodes', i, 'code'], nodeId: n.id },
+      })
+    }
+    if (nodeKind(n) !== 'tools') return
+    n.tools?.forEach((t, j) =>
+      sites.push({
+        owner: n.id,
+        kind: 'node',
+        code: t.code,
+        what: `Tool \`${t.name}\` of \`${n.id}\``,
+        issue: { path: ['nodes', i, 'tools', j, 'code'], nodeId: n.id },
+      }),
+    )
+  })
   ;(spec.branches ?? []).forEach((b, i) =>
-    sites.push({
-      owner: b.from,
-      kind: 'router',
-      code: b.router,
-      what: `The router of \`${b.from}\``,
-      issue: { path: ['branches', i, 'router'], nodeId: b.from },
-    }),
+    prebuiltRouter(b)
+      ? undefined
+      : sites.push({
+          owner: b.from,
+          kind: 'router',
+          code: b.router,
+          what: `The router of \`${b.from}\``,
+          issue: { path: ['branches', i, 'router'], nodeId: b.from },
+        }),
   )
   spec.state.forEach((f, i) => {
     if (f.reducer !== 'custom' || f.channel || f.code === undefined) return

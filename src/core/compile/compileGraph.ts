@@ -14,6 +14,16 @@ import { branchTargets } from '../graph/wiring'
 import { reducerFor, type Reducer } from '../reducers'
 import type { CodeEvaluator } from './evaluate'
 import type { CodeHost } from './host'
+import { nodeKind, prebuiltRouter } from '../graph/nodeKinds'
+import type { NodeSpec } from '../graph/schema'
+import {
+  humanRunner,
+  modelRunner,
+  toolsCondition,
+  toolsRunner,
+  type ChatModelProvider,
+  type KindOptions,
+} from './kinds'
 import {
   localNodeRunner,
   remoteFold,
@@ -25,6 +35,7 @@ import {
 } from './runners'
 
 export type { NodeRunner, NodeCallContext } from './runners'
+export type { AiMessageJson, ChatModelProvider, ChatModelRequest, ToolDefinition } from './kinds'
 
 export const TASKS = '__pregel_tasks'
 export const branchChannel = (node: string): string => `branch:to:${node}`
@@ -77,6 +88,11 @@ export interface CompileOptions {
   newId: () => string
   /** Where untrusted code runs (the browser's sandbox); when given, all user code runs there. */
   host?: CodeHost
+  /**
+   * Calls the chat models the runtime cannot run itself (`provider: "openai"`); without it
+   * such a model node fails with `ModelProviderUnavailableError`. Scripted models never use it.
+   */
+  models?: ChatModelProvider
 }
 
 /**
@@ -105,9 +121,7 @@ export function compileGraph(spec: GraphSpec, opts: CompileOptions): CompiledGra
     nodes.set(n.id, {
       name: n.id,
       triggers: [ch],
-      fn: host
-        ? remoteNodeRunner(n.code, n.id, host)
-        : localNodeRunner(n.code, n.id, opts.evaluate),
+      fn: nodeRunner(n, spec, opts),
       writes: [],
       branches: [],
     })
@@ -131,9 +145,11 @@ export function compileGraph(spec: GraphSpec, opts: CompileOptions): CompiledGra
   }
   for (const b of spec.branches ?? []) {
     node(b.from).branches.push({
-      router: host
-        ? remoteRouter(b.router, b.from, host)
-        : opts.evaluate(b.router, { kind: 'router', owner: b.from }),
+      router: prebuiltRouter(b)
+        ? toolsCondition
+        : host
+          ? remoteRouter(b.router, b.from, host)
+          : opts.evaluate(b.router, { kind: 'router', owner: b.from }),
       paths: b.paths ? Object.fromEntries(branchTargets(b.paths)) : null,
     })
   }
@@ -152,6 +168,24 @@ export function compileGraph(spec: GraphSpec, opts: CompileOptions): CompiledGra
     interruptBefore: interruptList(spec.interruptBefore),
     interruptAfter: interruptList(spec.interruptAfter),
     remoteFolds,
+  }
+}
+
+function nodeRunner(n: NodeSpec, spec: GraphSpec, opts: CompileOptions): NodeRunner {
+  const kindOpts: KindOptions = { ...opts, nodes: spec.nodes }
+  switch (nodeKind(n)) {
+    case 'model':
+      return modelRunner(n, kindOpts)
+    case 'tools':
+      return toolsRunner(n, kindOpts)
+    case 'human':
+      return humanRunner(n)
+    case 'code': {
+      const code = n.code ?? ''
+      return opts.host
+        ? remoteNodeRunner(code, n.id, opts.host)
+        : localNodeRunner(code, n.id, opts.evaluate)
+    }
   }
 }
 

@@ -4,6 +4,7 @@ import { END, START } from './constants'
 import type { GraphIssue } from './issues'
 import type { GraphSpec } from './schema'
 import { branchTargets } from './wiring'
+import { routerCode, standInCode } from './nodeKinds'
 
 export { usesInterrupt } from './codeFacts'
 
@@ -16,8 +17,9 @@ export { usesInterrupt } from './codeFacts'
  */
 export function checkDesign(spec: GraphSpec): GraphIssue[] {
   const nodes = new Map<string, CodeFacts>()
-  for (const n of spec.nodes) if (!nodes.has(n.id)) nodes.set(n.id, readCode(n.code))
-  const facts: DocFacts = { nodes, routers: (spec.branches ?? []).map((b) => readCode(b.router)) }
+  for (const n of spec.nodes) if (!nodes.has(n.id)) nodes.set(n.id, readCode(standInCode(n)))
+  const routers = (spec.branches ?? []).map((b) => readCode(routerCode(b)))
+  const facts: DocFacts = { nodes, routers }
   return [
     ...checkWaysOut(spec, facts),
     ...checkEmptyPaths(spec),

@@ -39,6 +39,19 @@ export type GraphIssueCode =
   | 'NO_PATH_TO_END'
   | 'EMPTY_PATH_MAP'
   | 'CONCURRENT_WRITE_RISK'
+  | 'UNKNOWN_NODE_KIND'
+  | 'MISSING_NODE_SETTING'
+  | 'CODE_IGNORED'
+  | 'MESSAGES_FIELD_MISSING'
+  | 'MESSAGES_FIELD_NOT_MESSAGES'
+  | 'BIND_TOOLS_NOT_TOOLS_NODE'
+  | 'DUPLICATE_TOOL'
+  | 'TOOL_PARAMETERS_NOT_OBJECT'
+  | 'HUMAN_FIELD_MISSING'
+  | 'TOOLS_CONDITION_NO_MESSAGES'
+  | 'TOOLS_CONDITION_NO_TOOLS_ROUTE'
+  | 'TOOLS_CONDITION_NO_END_ROUTE'
+  | 'SECRET_IN_DOCUMENT'
 
 export function hasErrors(issues: readonly GraphIssue[]): boolean {
   return issues.some((i) => i.severity === 'error')

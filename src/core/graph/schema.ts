@@ -31,10 +31,76 @@ export const FieldSpecSchema = z
 
 const Position = z.object({ x: z.number(), y: z.number() })
 
+/** What a node is: user code, or one of the agent building blocks. */
+export const NODE_KINDS = ['code', 'model', 'tools', 'human'] as const
+/** Router values that name a LangGraph prebuilt router instead of holding code. */
+export const PREBUILT_ROUTERS = ['tools_condition'] as const
+
+const ToolCallSpecSchema = z
+  .object({
+    name: z.string().min(1),
+    args: z.record(z.string(), json).optional().describe('The arguments (default `{}`).'),
+    id: z.string().optional().describe('Tool call id; generated when absent.'),
+  })
+  .loose()
+
+export const ScriptedReplySchema = z
+  .object({
+    content: z.string().optional().describe('The reply text (default "").'),
+    tool_calls: z.array(ToolCallSpecSchema).optional(),
+    id: z.string().optional().describe('Message id; generated when absent.'),
+  })
+  .loose()
+
+export const ModelSettingsSchema = z.discriminatedUnion('provider', [
+  z
+    .object({
+      provider: z.literal('scripted'),
+      replies: z
+        .array(ScriptedReplySchema)
+        .min(1)
+        .describe('Played in order, one per call, starting over after the last.'),
+    })
+    .loose(),
+  z
+    .object({
+      provider: z.literal('openai'),
+      baseUrl: z.string().describe('An OpenAI-compatible chat-completions endpoint.'),
+      model: z.string(),
+      temperature: z.number().optional(),
+    })
+    .loose(),
+])
+
+export const ToolSpecSchema = z
+  .object({
+    name: z.string().min(1),
+    description: z.string().optional(),
+    parameters: z
+      .record(z.string(), json)
+      .optional()
+      .describe('JSON Schema of the arguments: an object schema (default: no arguments).'),
+    code: z.string().describe('A JavaScript expression evaluating to `(args) => result`.'),
+  })
+  .loose()
+
 export const NodeSpecSchema = z
   .object({
     id: z.string().describe('Unique node name.'),
-    code: z.string().describe('A JavaScript expression evaluating to `(state) => update`.'),
+    kind: z.enum(NODE_KINDS).optional().describe('What the node is (default "code").'),
+    code: z
+      .string()
+      .optional()
+      .describe('Code nodes: a JavaScript expression evaluating to `(state) => update`.'),
+    model: ModelSettingsSchema.optional().describe('Model nodes: the chat model.'),
+    messagesField: z
+      .string()
+      .optional()
+      .describe('Model and tools nodes: the messages field (default "messages").'),
+    bindTools: z.string().optional().describe('Model nodes: the tools node whose tools are bound.'),
+    tools: z.array(ToolSpecSchema).optional().describe('Tools nodes: the tools.'),
+    show: z.string().optional().describe('Human nodes: the field whose value `interrupt` shows.'),
+    writeTo: z.string().optional().describe('Human nodes: the field the reply is written to.'),
     ends: z.array(z.string()).optional().describe('Where a returned `Command({ goto })` may go.'),
     defer: z.boolean().optional().describe('Run only when the rest of the graph has finished.'),
     position: Position.optional(),
@@ -52,7 +118,11 @@ export const EdgeSpecSchema = z
 export const BranchSpecSchema = z
   .object({
     from: z.string(),
-    router: z.string().describe('A JavaScript expression evaluating to `(state) => route`.'),
+    router: z
+      .string()
+      .describe(
+        'A JavaScript expression evaluating to `(state) => route`, or `"tools_condition"` (LangGraph\'s prebuilt router).',
+      ),
     paths: z
       .union([z.record(z.string(), z.string()), z.array(z.string())])
       .optional()
@@ -76,6 +146,10 @@ export const GraphSpecSchema = z
 
 export type FieldSpec = z.infer<typeof FieldSpecSchema>
 export type NodeSpec = z.infer<typeof NodeSpecSchema>
+export type NodeKind = (typeof NODE_KINDS)[number]
+export type ModelSettings = z.infer<typeof ModelSettingsSchema>
+export type ScriptedReply = z.infer<typeof ScriptedReplySchema>
+export type ToolSpec = z.infer<typeof ToolSpecSchema>
 export type EdgeSpec = z.infer<typeof EdgeSpecSchema>
 export type BranchSpec = z.infer<typeof BranchSpecSchema>
 export type GraphSpec = z.infer<typeof GraphSpecSchema>

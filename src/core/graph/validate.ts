@@ -5,6 +5,7 @@ import { hasErrors } from './issues'
 import { END, START } from './constants'
 import { checkWiring } from './wiring'
 import { checkDesign } from './checks'
+import { checkNodeKinds, findSecrets, nodeKind, prebuiltRouter } from './nodeKinds'
 
 export type ParseResult =
   { ok: true; spec: GraphSpec; issues: GraphIssue[] } | { ok: false; issues: GraphIssue[] }
@@ -15,26 +16,39 @@ export type ParseResult =
  * ignores. Never throws on bad input.
  */
 export function parseGraph(doc: unknown): ParseResult {
+  const secrets = findSecrets(doc)
   const parsed = GraphSpecSchema.safeParse(doc)
   if (!parsed.success) {
     return {
       ok: false,
-      issues: parsed.error.issues.map((i) => ({
-        code: i.path.at(-1) === 'reducer' ? 'UNKNOWN_REDUCER' : 'SCHEMA',
-        severity: 'error',
-        message: i.message,
-        path: i.path.filter((p): p is string | number => typeof p !== 'symbol'),
-      })),
+      issues: [
+        ...secrets,
+        ...parsed.error.issues.map((i): GraphIssue => ({
+          code: schemaIssueCode(i.path),
+          severity: 'error',
+          message: i.message,
+          path: i.path.filter((p): p is string | number => typeof p !== 'symbol'),
+        })),
+      ],
     }
   }
   const spec = parsed.data
   const issues = [
+    ...secrets,
     ...checkFields(spec),
     ...checkNodes(spec),
+    ...checkNodeKinds(spec),
     ...checkWiring(spec),
     ...checkDesign(spec),
   ]
   return hasErrors(issues) ? { ok: false, issues } : { ok: true, spec, issues }
+}
+
+function schemaIssueCode(path: readonly PropertyKey[]): GraphIssue['code'] {
+  const last = path.at(-1)
+  if (last === 'reducer') return 'UNKNOWN_REDUCER'
+  if (last === 'kind' && path[0] === 'nodes' && path.length === 3) return 'UNKNOWN_NODE_KIND'
+  return 'SCHEMA'
 }
 
 /** All problems of a document, errors and warnings. */
@@ -128,9 +142,16 @@ function checkNodes(spec: GraphSpec): GraphIssue[] {
     const problem = nodeNameProblem(n.id, fields, seen)
     if (problem) issues.push({ ...base, ...problem, severity: 'error', path: at('id') })
     seen.add(n.id)
-    issues.push(...codeIssues(n.code, at('code'), `Code of node \`${n.id}\``, base))
+    if (nodeKind(n) === 'code' && n.code !== undefined)
+      issues.push(...codeIssues(n.code, at('code'), `Code of node \`${n.id}\``, base))
+    n.tools?.forEach((t, j) =>
+      issues.push(
+        ...codeIssues(t.code, at('tools', j, 'code'), `Code of tool \`${t.name}\``, base),
+      ),
+    )
   })
   spec.branches?.forEach((b, i) => {
+    if (prebuiltRouter(b)) return
     issues.push(
       ...codeIssues(b.router, ['branches', i, 'router'], `Router of \`${b.from}\``, {
         nodeId: b.from,

@@ -11,6 +11,8 @@ export interface Message {
   name?: string
   tool_calls?: { name: string; args: unknown; id?: string }[]
   tool_call_id?: string
+  /** Tool messages: whether the tool succeeded (LangChain's ToolMessage `status`). */
+  status?: 'success' | 'error'
 }
 
 export const REMOVE_ALL_MESSAGES = '__remove_all__'
@@ -55,6 +57,7 @@ export function toMessage(like: unknown): Message {
     }))
   }
   if (typeof o.tool_call_id === 'string') m.tool_call_id = o.tool_call_id
+  if (m.type === 'tool' && (o.status === 'success' || o.status === 'error')) m.status = o.status
   return m
 }
 

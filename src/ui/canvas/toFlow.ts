@@ -104,7 +104,7 @@ export function toFlow(
         kind: 'step',
         docId: n.id,
         index: i,
-        hitl: callsInterrupt(n.code),
+        hitl: callsInterrupt(n.code ?? ''),
         command: (n.ends?.length ?? 0) > 0,
         defer: n.defer === true,
         branch: branchSources.has(n.id),

@@ -33,7 +33,7 @@ export function NodeInspector(props: NodeInspectorProps) {
   const { doc, node, issues, onEdit, typings, reveal, runError } = props
   const id = node.id
   const code = useDraft(
-    node.code,
+    node.code ?? '',
     (text) => onEdit({ type: 'setNodeCode', id, code: text }),
     CODE_DELAY_MS,
   )

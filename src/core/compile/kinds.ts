@@ -1,0 +1,227 @@
+/**
+ * The agent building blocks as node runners: a chat model (scripted, or a provider the
+ * embedding app injects), LangGraph's ToolNode, a human-in-the-loop node, and the prebuilt
+ * `tools_condition` router. Pure: ids come from the injected `newId`, a network model only
+ * through {@link ChatModelProvider}.
+ */
+import { END } from '../graph/constants'
+import { messagesFieldOf } from '../graph/nodeKinds'
+import type { ModelSettings, NodeSpec, ScriptedReply, ToolSpec } from '../graph/schema'
+import { GraphInterrupt } from '../pregel/errors'
+import { createInterrupt } from '../pregel/interrupt'
+import { toMessage, type Message } from '../reducers/addMessages'
+import type { CodeEvaluator } from './evaluate'
+import type { CodeHost } from './host'
+import type { NodeRunner } from './runners'
+
+/** An AI message in LangChain's serialised plain form. */
+export type AiMessageJson = Message & { type: 'ai' }
+
+/** A tool as a model sees it when the tools are bound. */
+export interface ToolDefinition {
+  name: string
+  description: string
+  parameters: Record<string, unknown>
+}
+
+/** One call of a model node on a provider the runtime does not implement itself. */
+export interface ChatModelRequest {
+  /** The model node's id. */
+  node: string
+  /** The node's settings as the document has them (never an API key). */
+  settings: Exclude<ModelSettings, { provider: 'scripted' }>
+  /** The messages field's value, canonical. */
+  messages: Message[]
+  /** The tools of the node's `bindTools` tools node; empty when none are bound. */
+  tools: ToolDefinition[]
+}
+
+/**
+ * Calls network-backed chat models (the worker's OpenAI-compatible client, which holds the
+ * keys). Resolves to the reply; a missing `id` is assigned from `newId` (LangChain leaves it to
+ * add_messages, which gives a uuid). Rejects with a clear error on any failure.
+ */
+export interface ChatModelProvider {
+  call(request: ChatModelRequest): Promise<AiMessageJson>
+}
+
+/** A model node whose provider the runtime was not given (e.g. `openai` outside the worker). */
+export class ModelProviderUnavailableError extends Error {
+  override name = 'ModelProviderUnavailableError'
+  lc_error_code = 'MODEL_PROVIDER_UNAVAILABLE'
+}
+
+export interface KindOptions {
+  evaluate: CodeEvaluator
+  newId: () => string
+  host?: CodeHost
+  models?: ChatModelProvider
+  /** The graph's nodes, to find a model's bound tools. */
+  nodes: readonly NodeSpec[]
+}
+
+function messagesOf(state: unknown, field: string): Message[] {
+  const value = (state as Record<string, unknown> | null)?.[field]
+  if (value === undefined || value === null) return []
+  return (Array.isArray(value) ? value : [value]).map(toMessage)
+}
+
+/**
+ * Which reply a scripted model plays: the number of AI messages already in its messages
+ * field, modulo the script's length. Derived from the state (not counted in the model, as
+ * LangChain's fake models do), so a replay or a fork of a checkpoint plays the same reply.
+ */
+export function scriptedReplyIndex(messages: readonly Message[], replies: number): number {
+  return messages.filter((m) => m.type === 'ai').length % replies
+}
+
+function scriptedMessage(reply: ScriptedReply, newId: () => string): AiMessageJson {
+  const message: AiMessageJson = { type: 'ai', content: reply.content ?? '' }
+  if (reply.tool_calls?.length) {
+    message.tool_calls = reply.tool_calls.map((c) => ({
+      name: c.name,
+      args: structuredClone(c.args ?? {}),
+      id: c.id ?? `call_${newId()}`,
+    }))
+  }
+  message.id = reply.id ?? newId()
+  return message
+}
+
+export function modelRunner(node: NodeSpec, opts: KindOptions): NodeRunner {
+  const field = messagesFieldOf(node)
+  const settings = node.model
+  if (!settings) throw new Error(`BUG: model node \`${node.id}\` has no settings.`)
+  if (settings.provider === 'scripted') {
+    const replies = settings.replies
+    return (state) => {
+      const reply = replies[scriptedReplyIndex(messagesOf(state, field), replies.length)]
+      return { [field]: [scriptedMessage(reply as ScriptedReply, opts.newId)] }
+    }
+  }
+  const bound = opts.nodes.find((n) => n.id === node.bindTools)?.tools ?? []
+  const tools = bound.map(toolDefinition)
+  return async (state) => {
+    if (!opts.models) {
+      throw new ModelProviderUnavailableError(
+        `Model node \`${node.id}\` uses the ${settings.provider} provider, which this runtime cannot call: run it in the app (with an API key in the local settings), or use a scripted model.`,
+      )
+    }
+    const reply = await opts.models.call({
+      node: node.id,
+      settings,
+      messages: messagesOf(state, field),
+      tools,
+    })
+    const message = toMessage(reply)
+    if (message.type !== 'ai') {
+      throw new Error(
+        `Model node \`${node.id}\`: the provider replied with a ${message.type} message.`,
+      )
+    }
+    if (message.id === undefined) message.id = opts.newId()
+    return { [field]: [message] }
+  }
+}
+
+function toolDefinition(t: ToolSpec): ToolDefinition {
+  return {
+    name: t.name,
+    description: t.description ?? `${t.name} tool`,
+    parameters: t.parameters ?? { type: 'object', properties: {} },
+  }
+}
+
+type ToolFn = (args: unknown) => Promise<unknown>
+
+function toolFunction(node: NodeSpec, t: ToolSpec, opts: KindOptions): ToolFn {
+  const { host } = opts
+  if (host) {
+    return async (args) => {
+      const r = await host.runNode(node.id, t.code, args, { resume: [] })
+      if (r.kind === 'interrupt')
+        throw new Error(`Tool \`${t.name}\` called interrupt(), which tools cannot do.`)
+      return r.output
+    }
+  }
+  const fn = opts.evaluate(t.code, { kind: 'node', owner: node.id })
+  return async (args) => fn(args)
+}
+
+/** LangChain's tool output formatting: strings and content blocks as they are, else JSON. */
+function toolContent(output: unknown, hasCallId: boolean): unknown {
+  if (typeof output === 'string') return output
+  if (!hasCallId) return JSON.stringify(output)
+  const isBlocks =
+    Array.isArray(output) && output.every((b) => typeof b === 'object' && b !== null && 'type' in b)
+  if (isBlocks) return output
+  try {
+    return JSON.stringify(output) ?? ''
+  } catch {
+    return String(output)
+  }
+}
+
+/**
+ * LangGraph's ToolNode: runs the tool calls of the last AI message that no tool message
+ * answers yet, concurrently, and appends one tool message per call in call order. A tool that
+ * throws (or is missing) becomes an error tool message with ToolNode's text.
+ */
+export function toolsRunner(node: NodeSpec, opts: KindOptions): NodeRunner {
+  const field = messagesFieldOf(node)
+  const tools = new Map((node.tools ?? []).map((t) => [t.name, toolFunction(node, t, opts)]))
+  return async (state) => {
+    const messages = messagesOf(state, field)
+    const answered = new Set(messages.filter((m) => m.type === 'tool').map((m) => m.tool_call_id))
+    const ai = messages.findLast((m) => m.type === 'ai')
+    if (!ai) throw new Error('ToolNode only accepts AIMessages as input.')
+    const calls = (ai.tool_calls ?? []).filter((c) => c.id == null || !answered.has(c.id))
+    const outputs = await Promise.all(
+      calls.map(async (call): Promise<Message> => {
+        try {
+          const fn = tools.get(call.name)
+          if (!fn) throw new Error(`Tool "${call.name}" not found.`)
+          const output = await fn(structuredClone(call.args))
+          const m: Message = {
+            type: 'tool',
+            content: toolContent(output, Boolean(call.id)),
+            name: call.name,
+            status: 'success',
+          }
+          if (call.id !== undefined) m.tool_call_id = call.id
+          return m
+        } catch (e) {
+          if (e instanceof GraphInterrupt) throw e
+          const message = (e as { message?: unknown } | null)?.message
+          return {
+            type: 'tool',
+            content: `Error: ${String(message)}\n Please fix your mistakes.`,
+            name: call.name,
+            tool_call_id: call.id ?? '',
+            status: 'error',
+          }
+        }
+      }),
+    )
+    return { [field]: outputs }
+  }
+}
+
+/** `interrupt(state[show])`, then the answer written to `writeTo`. */
+export function humanRunner(node: NodeSpec): NodeRunner {
+  const show = node.show ?? ''
+  const writeTo = node.writeTo ?? ''
+  return (state, ctx) => {
+    const interrupt = createInterrupt(ctx.pad, ctx.write)
+    return { [writeTo]: interrupt((state as Record<string, unknown>)[show]) }
+  }
+}
+
+/** LangGraph's `toolsCondition`: "tools" when the last message has tool calls, else END. */
+export function toolsCondition(state: unknown): string {
+  const messages = (state as { messages: Message[] }).messages
+  const message = messages[messages.length - 1]
+  const calls = (message as { tool_calls?: unknown[] } | undefined)?.tool_calls
+  if (message !== undefined && calls !== undefined && calls.length > 0) return 'tools'
+  return END
+}
