@@ -12,7 +12,7 @@ import {
 } from './editCommon'
 import type { EditResult, XY } from './edits'
 import { rewireBranches, rewireEdges, rewireList, rewireRefs, type RefMap } from './editRefs'
-import type { BranchSpec, GraphSpec, NodeSpec } from './schema'
+import type { BranchSpec, GraphSpec, NodeKind, NodeSpec } from './schema'
 
 /** The code of a new node: a function that updates nothing. */
 export const DEFAULT_NODE_CODE = '(state) => ({})'
@@ -178,5 +178,38 @@ export function paste(
     nodes: [...doc.nodes, ...copies],
     edges: [...doc.edges, ...newEdges],
     ...(newBranches.length > 0 ? { branches: [...(doc.branches ?? []), ...newBranches] } : {}),
+  })
+}
+
+/** The keys that belong to a node's kind (everything but id, code, ends, defer, position). */
+export const KIND_KEYS = [
+  'model',
+  'messagesField',
+  'bindTools',
+  'tools',
+  'show',
+  'writeTo',
+] as const
+
+/**
+ * Makes node `id` a node of `kind` with these settings (the keys of KIND_KEYS; others are
+ * ignored): the old kind's settings go, a code node keeps or gets its `code`. What the
+ * settings must hold is the validator's business (problems list), not the edit's.
+ */
+export function setNodeKind(
+  doc: GraphSpec,
+  id: string,
+  kind: NodeKind,
+  settings: Readonly<Record<string, unknown>>,
+): EditResult {
+  return withNode(doc, id, (n) => {
+    const next: Record<string, unknown> = { ...n }
+    delete next.kind
+    for (const k of KIND_KEYS) delete next[k]
+    if (kind !== 'code') next.kind = kind
+    for (const k of KIND_KEYS) if (settings[k] !== undefined) next[k] = settings[k]
+    if (kind === 'code' && typeof next.code !== 'string') next.code = '(state) => ({})'
+    if (kind !== 'code' && next.code === '') delete next.code
+    return JSON.stringify(next) === JSON.stringify(n) ? n : (next as NodeSpec)
   })
 }

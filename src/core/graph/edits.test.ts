@@ -200,6 +200,26 @@ describe('moving and changing nodes', () => {
     expect(refused(doc, { type: 'setNodeEnds', id: 'a', ends: [START] })).toContain('START')
   })
 
+  it("setNodeKind swaps a node's kind and settings, and back to code", () => {
+    const tools = [{ name: 'echo', code: '({ t }) => t' }]
+    const d = edit(doc, { type: 'setNodeKind', id: 'b', kind: 'tools', settings: { tools, x: 1 } })
+    expect(d.nodes[1]).toEqual({ ...doc.nodes[1], kind: 'tools', tools })
+    expect(edit(d, { type: 'setNodeKind', id: 'b', kind: 'tools', settings: { tools } })).toBe(d)
+    const h = edit(d, {
+      type: 'setNodeKind',
+      id: 'b',
+      kind: 'human',
+      settings: { show: 'x', writeTo: 'x' },
+    })
+    expect(h.nodes[1]).toMatchObject({ kind: 'human', show: 'x', writeTo: 'x' })
+    expect('tools' in (h.nodes[1] ?? {})).toBe(false)
+    const back = edit(h, { type: 'setNodeKind', id: 'b', kind: 'code', settings: {} })
+    expect(back.nodes[1]).toEqual(doc.nodes[1])
+    expect(refused(doc, { type: 'setNodeKind', id: 'zz', kind: 'code', settings: {} })).toContain(
+      'zz',
+    )
+  })
+
   it('addNode picks node_1, node_2… past taken names, with default code and position', () => {
     const d0 = { ...doc, state: [...doc.state, { name: 'node_2' }] }
     const d1 = edit(d0, { type: 'addNode' })

@@ -10,6 +10,7 @@ import {
   setBreakpoint,
   setNodeCode,
   setNodeEnds,
+  setNodeKind,
 } from './editNodes'
 import {
   addBranch,
@@ -21,7 +22,7 @@ import {
   setBranchPath,
   setBranchRouter,
 } from './editWiring'
-import type { BranchSpec, FieldSpec, GraphSpec, NodeSpec } from './schema'
+import type { BranchSpec, FieldSpec, GraphSpec, NodeKind, NodeSpec } from './schema'
 
 /** A position on the canvas. */
 export interface XY {
@@ -42,6 +43,7 @@ export type GraphEdit =
   | { type: 'moveNodes'; moves: { id: string; position: XY }[] }
   | { type: 'setNodeCode'; id: string; code: string }
   | { type: 'setNodeEnds'; id: string; ends: string[] }
+  | { type: 'setNodeKind'; id: string; kind: NodeKind; settings: Record<string, unknown> }
   | { type: 'addEdge'; from: string; to: string }
   | { type: 'addJoin'; from: string[]; to: string }
   | { type: 'deleteEdges'; indexes: number[] }
@@ -95,6 +97,8 @@ export function applyEdit(doc: GraphSpec, edit: GraphEdit): EditResult {
       return setNodeCode(doc, edit.id, edit.code)
     case 'setNodeEnds':
       return setNodeEnds(doc, edit.id, edit.ends)
+    case 'setNodeKind':
+      return setNodeKind(doc, edit.id, edit.kind, edit.settings)
     case 'addEdge':
       return addEdge(doc, edit.from, edit.to)
     case 'addJoin':

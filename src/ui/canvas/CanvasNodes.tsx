@@ -33,6 +33,14 @@ function StepBadge({ o }: { o: NodeOverlay }) {
   )
 }
 
+const KIND_MARK = { code: 'ƒ', model: '✦', tools: '⚒', human: '☺' } as const
+const KIND_TITLE = {
+  code: 'Code node',
+  model: 'Model node: calls a chat model',
+  tools: 'Tools node: runs the tool calls of the last AI message (ToolNode)',
+  human: 'Human node: pauses with interrupt() for a reply',
+} as const
+
 /** A document node: its id (double-click to rename), kind markers, issues and run state. */
 export const StepNode = memo(function StepNode({
   data,
@@ -64,8 +72,12 @@ export const StepNode = memo(function StepNode({
         />
       )}
       <Handle type="target" position={targetPosition} aria-label={`Connect into ${data.docId}`} />
-      <span className="ss-kind" aria-hidden="true" title="Code node">
-        ƒ
+      <span
+        className={`ss-kind ss-kind-${data.nodeKind}`}
+        aria-hidden="true"
+        title={KIND_TITLE[data.nodeKind]}
+      >
+        {KIND_MARK[data.nodeKind]}
       </span>
       {editing ? (
         <RenameInput id={data.docId} onDone={() => setEditing(false)} />

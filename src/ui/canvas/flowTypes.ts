@@ -32,6 +32,8 @@ export type StepData = {
   /** The document id (the flow id differs only for duplicates). */
   docId: string
   index: number
+  /** What the node is: code, model, tools or human. */
+  nodeKind: 'code' | 'model' | 'tools' | 'human'
   /** The code calls `interrupt(...)`: a human-in-the-loop node. */
   hitl: boolean
   /** Has `ends`: it may return `Command({ goto })`. */

@@ -3,6 +3,7 @@ import type { GraphEdit } from '../../core/graph/edits'
 import type { GraphIssue } from '../../core/graph/issues'
 import type { GraphSpec, NodeSpec } from '../../core/graph/schema'
 import { CodeEditor } from '../editor/CodeEditor'
+import { KindSettings } from './KindSettings'
 import { CommitInput, IssueList } from './controls'
 import { codeMarkers } from './selection'
 import { useDraft } from './useDraft'
@@ -54,30 +55,35 @@ export function NodeInspector(props: NodeInspectorProps) {
         validate={validateId}
         onCommit={(to) => onEdit({ type: 'renameNode', from: id, to })}
       />
-      <h2>Code</h2>
-      <CodeEditor
-        label={`Code of ${id}`}
-        value={code.text}
-        onChange={code.change}
-        onBlur={code.flush}
-        code={{ kind: 'node' }}
-        typings={typings}
-        markers={[
-          ...codeMarkers(issues, 'code'),
-          ...(runError
-            ? [
-                {
-                  message: runError.message,
-                  line: runError.line,
-                  column: runError.column ?? 1,
-                  severity: 'error' as const,
-                },
-              ]
-            : []),
-        ]}
-        reveal={reveal}
-        height={180}
-      />
+      <KindSettings doc={doc} node={node} onEdit={onEdit} />
+      {(node.kind ?? 'code') === 'code' && (
+        <>
+          <h2>Code</h2>
+          <CodeEditor
+            label={`Code of ${id}`}
+            value={code.text}
+            onChange={code.change}
+            onBlur={code.flush}
+            code={{ kind: 'node' }}
+            typings={typings}
+            markers={[
+              ...codeMarkers(issues, 'code'),
+              ...(runError
+                ? [
+                    {
+                      message: runError.message,
+                      line: runError.line,
+                      column: runError.column ?? 1,
+                      severity: 'error' as const,
+                    },
+                  ]
+                : []),
+            ]}
+            reveal={reveal}
+            height={180}
+          />
+        </>
+      )}
       <Breakpoints doc={doc} id={id} onEdit={onEdit} />
       <EndsEditor doc={doc} node={node} onEdit={onEdit} />
       <Branches doc={doc} id={id} onEdit={onEdit} />

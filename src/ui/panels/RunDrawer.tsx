@@ -244,6 +244,20 @@ function InterruptReply({ onEditState }: { onEditState(): void }) {
       </label>
       <div className="row">
         <button type="submit">Resume</button>
+        <span className="muted">or</span>
+        <button type="button" onClick={() => void resume('true')} title="Resume with true">
+          Approve
+        </button>
+        <button type="button" onClick={() => void resume('false')} title="Resume with false">
+          Reject
+        </button>
+        <button
+          type="button"
+          title="Put the shown value in the reply, to edit and send back"
+          onClick={() => setReply(JSON.stringify(interrupts[0]?.value ?? null))}
+        >
+          Edit
+        </button>
         <button type="button" onClick={onEditState}>
           Edit state first
         </button>
