@@ -21,6 +21,7 @@ import {
   type DebugState,
 } from './debugSlice'
 import type { RuntimeClient } from '../worker/client'
+import { loadModelKeys, saveModelKeys, type ModelKeys } from './modelKeys'
 import type {
   InterruptInfo,
   Json,
@@ -122,6 +123,8 @@ export interface AppActions extends DebugActions {
   /** The open document as a file to download. */
   exportCurrent(): { fileName: string; text: string } | null
   dismissImportProblems(): void
+  /** Saves the chat-model API keys (base URL → key) locally and hands them to the worker. */
+  setModelKeys(keys: ModelKeys): Promise<void>
 }
 
 export type AppStore = ReturnType<typeof createAppStore>
@@ -240,6 +243,8 @@ export function createAppStore(deps: AppDeps) {
           saveState: 'saved',
 
           async init() {
+            // The worker keeps keys in memory only: send the saved ones before anything runs.
+            await client.request('setModelKeys', { keys: loadModelKeys() }).catch(() => undefined)
             let list = await graphs.list()
             if (list.length === 0) {
               for (const e of deps.examples) await graphs.save(e)
@@ -248,6 +253,11 @@ export function createAppStore(deps: AppDeps) {
             set({ graphs: list })
             const first = list[0]
             if (first) await get().select(first.id)
+          },
+
+          async setModelKeys(keys) {
+            saveModelKeys(keys)
+            await client.request('setModelKeys', { keys })
           },
 
           async select(id) {

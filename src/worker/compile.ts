@@ -1,5 +1,6 @@
 import { compileGraph, type CompiledGraph } from '../core/compile/compileGraph'
 import type { CodeEvaluator } from '../core/compile/evaluate'
+import type { ChatModelProvider } from '../core/compile/kinds'
 import type { CodeHost } from '../core/compile/host'
 import type { GraphSpec } from '../core/graph/schema'
 import { parseGraph } from '../core/graph/validate'
@@ -16,6 +17,8 @@ export interface CompileDocumentOptions {
   sandboxAllowsNetwork?: boolean
   /** Only for tests without a sandboxed core: evaluates code in the worker's realm. */
   evaluate?: CodeEvaluator
+  /** Calls the network chat models (`provider: "openai"`): the worker's key-holding client. */
+  models?: ChatModelProvider
 }
 
 export type CompileDocumentResult =
@@ -55,6 +58,7 @@ export async function compileDocument(
     evaluate: o.evaluate ?? refuseLocalEvaluation,
     newId: o.newId,
     host: o.host,
+    ...(o.models && { models: o.models }),
   })
   return { ok: true, graph, issues }
 }

@@ -193,6 +193,12 @@ export interface RequestMap {
   }
   /** Forgets a compiled graph (runs already going keep it). */
   releaseGraph: { params: { graphId: string }; result: { released: boolean } }
+  /**
+   * Replaces the API keys of the chat-completions provider: base URL (a trailing slash does
+   * not matter) → key. Held in the worker's memory only; a key is sent only in the
+   * `Authorization` header of calls to its base URL. `count`: the keys now held.
+   */
+  setModelKeys: { params: { keys: Record<string, string> }; result: { count: number } }
   run: { params: RunParams; result: RunOutcome }
   continue: { params: { threadId: string; mode: RunMode }; result: RunOutcome }
   /** Asks an advancing run to pause at the next barrier; resolves at once. */

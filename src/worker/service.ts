@@ -11,6 +11,7 @@ import { DeferredCodeHost } from './deferredHost'
 import { toWorkerError, WorkerRequestError } from './errors'
 import { EventBatcher } from './eventBatcher'
 import { toJsonSafe } from './jsonSafe'
+import { OpenAiProvider } from './openaiProvider'
 import {
   isWorkerRequest,
   type CommandJson,
@@ -43,6 +44,8 @@ export interface RuntimeServiceOptions {
   batchIntervalMs?: number
   /** Tests only: evaluates code locally where core would (it never does with a host). */
   evaluate?: CodeEvaluator
+  /** The chat-completions client (default: one over the worker's `fetch`). */
+  models?: OpenAiProvider
 }
 
 type Handlers = { [K in RequestType]: (p: ParamsOf<K>) => Promise<ResultOf<K>> | ResultOf<K> }
@@ -63,9 +66,12 @@ export class RuntimeService {
   private sandboxTimeoutMs: number | undefined
   private readonly batcher: EventBatcher
   private readonly env: RuntimeEnv
+  /** Holds the API keys (memory only); model nodes call it from the trusted runtime. */
+  private readonly models: OpenAiProvider
 
   constructor(private readonly o: RuntimeServiceOptions) {
     this.env = o.env ?? systemEnv
+    this.models = o.models ?? new OpenAiProvider()
     this.host = new DeferredCodeHost(o.sandboxWaitMs, o.timer)
     this.batcher = new EventBatcher({
       post: (events) => o.post({ type: 'events', events }),
@@ -163,6 +169,7 @@ export class RuntimeService {
         allowNetwork: options?.allowNetwork,
         sandboxAllowsNetwork: this.sandboxAllowsNetwork,
         evaluate: this.o.evaluate,
+        models: this.models,
       })
       if (!r.ok) return r
       const graphId = this.env.newId()
@@ -170,6 +177,10 @@ export class RuntimeService {
       return { ok: true, graphId, issues: r.issues }
     },
     releaseGraph: ({ graphId }) => ({ released: this.graphs.delete(graphId) }),
+    setModelKeys: ({ keys }) => {
+      this.models.setKeys(isKeyMap(keys) ? keys : {})
+      return { count: this.models.keyCount }
+    },
     run: (p) => {
       const graph = this.graph(p.graphId)
       return this.registry().start(p.threadId, {
@@ -269,4 +280,13 @@ export function toCommand(c: CommandJson): Command {
       goto: Array.isArray(goto) ? goto.map((g) => send(g)) : send(goto),
     }),
   })
+}
+
+function isKeyMap(v: unknown): v is Record<string, string> {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    Object.values(v).every((k) => typeof k === 'string')
+  )
 }

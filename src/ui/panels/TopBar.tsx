@@ -1,6 +1,7 @@
 import { lazy, Suspense, useRef, useState, type ChangeEvent } from 'react'
 import { TEMPLATES } from '../../templates'
 import { useApp, useUndoState } from '../storeContext'
+import { SettingsDialog } from './SettingsDialog'
 import { ShortcutsDialog } from './ShortcutsDialog'
 import { useRunKeys } from '../useRunKeys'
 
@@ -32,6 +33,7 @@ export function TopBar() {
   const [renaming, setRenaming] = useState(false)
   const [help, setHelp] = useState(false)
   const [exporting, setExporting] = useState(false)
+  const [settings, setSettings] = useState(false)
   useRunKeys(opener(setHelp), opener(setExporting))
   const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
     const f = e.target.files?.[0]
@@ -134,6 +136,13 @@ export function TopBar() {
         </button>
         <button
           type="button"
+          onClick={() => setSettings(true)}
+          title="API keys for model endpoints (kept in this browser)"
+        >
+          Settings
+        </button>
+        <button
+          type="button"
           onClick={() => setHelp(true)}
           title="Keyboard shortcuts (?)"
           aria-label="Keyboard shortcuts"
@@ -180,6 +189,7 @@ export function TopBar() {
         </button>
       </div>
       {help && <ShortcutsDialog onClose={() => setHelp(false)} />}
+      {settings && <SettingsDialog onClose={() => setSettings(false)} />}
       {exporting && (
         <Suspense fallback={null}>
           <ExportDialog onClose={() => setExporting(false)} />
