@@ -27,6 +27,7 @@ export function result(node: Expression, fn: FnState, scope: Scope): string {
     case 'router':
       return wrap(routerResult(node, fn, ctx, true), PREC.ternary)
     case 'reducer':
+    case 'tool':
       return wrap(translateExpr(node, ctx), PREC.ternary)
   }
 }

@@ -17,7 +17,8 @@ import type { PyNamer } from './pyNames'
 import type { JsHelper } from './pyPrelude'
 import { pyString } from './pyText'
 
-export type CodeKind = 'node' | 'router' | 'reducer'
+/** `tool`: a tool's code, `(args) => value`; its one parameter is the call's arguments. */
+export type CodeKind = 'node' | 'router' | 'reducer' | 'tool'
 
 export interface TranslateOptions {
   kind: CodeKind

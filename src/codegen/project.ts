@@ -12,6 +12,13 @@ export interface ProjectFile {
 export const LANGGRAPH_JS_VERSION = '1.7.3'
 export const LANGCHAIN_CORE_VERSION = '1.4.0'
 export const LANGGRAPH_PY_REQUIREMENT = 'langgraph>=1.0,<2'
+export const LANGCHAIN_OPENAI_VERSION = '1.6.0'
+export const LANGCHAIN_OPENAI_PY_REQUIREMENT = 'langchain-openai>=1.0,<2'
+
+/** The graph has a model node on OpenAI (the export then needs LangChain's OpenAI package). */
+export function usesOpenAI(graph: GraphSpec): boolean {
+  return graph.nodes.some((n) => n.kind === 'model' && n.model?.provider === 'openai')
+}
 
 /** A name fit for a package, a file and a `langgraph.json` graph id: `my-graph`. */
 export function projectSlug(name: string): string {
@@ -37,7 +44,7 @@ export function emitProject(graph: GraphSpec, graphText: string = json(graph)): 
   const graphFile = `${slug}.superstep.json`
   return [
     { path: 'README.md', text: readme(graph, slug, graphFile) },
-    { path: 'package.json', text: packageJson(slug) },
+    { path: 'package.json', text: packageJson(slug, usesOpenAI(graph)) },
     { path: 'tsconfig.json', text: tsconfig() },
     { path: 'langgraph.json', text: json(jsLanggraphJson(slug)) },
     { path: 'src/graph.ts', text: emitTypeScript(graph) },
@@ -45,8 +52,8 @@ export function emitProject(graph: GraphSpec, graphText: string = json(graph)): 
     { path: '.gitignore', text: 'node_modules/\n.langgraph_api/\n.env\n__pycache__/\n' },
     { path: graphFile, text: graphText },
     { path: 'python/graph.py', text: emitPython(graph) },
-    { path: 'python/requirements.txt', text: `${LANGGRAPH_PY_REQUIREMENT}\n` },
-    { path: 'python/pyproject.toml', text: pyproject(slug) },
+    { path: 'python/requirements.txt', text: `${pyRequirements(graph).join('\n')}\n` },
+    { path: 'python/pyproject.toml', text: pyproject(slug, pyRequirements(graph)) },
     { path: 'python/langgraph.json', text: json(pyLanggraphJson(slug)) },
   ]
 }
@@ -61,7 +68,11 @@ export function pyLanggraphJson(slug: string) {
   return { python_version: '3.11', dependencies: ['.'], graphs: { [slug]: './graph.py:graph' } }
 }
 
-function packageJson(slug: string): string {
+function pyRequirements(graph: GraphSpec): string[] {
+  return [LANGGRAPH_PY_REQUIREMENT, ...(usesOpenAI(graph) ? [LANGCHAIN_OPENAI_PY_REQUIREMENT] : [])]
+}
+
+function packageJson(slug: string, openai: boolean): string {
   return json({
     name: slug,
     version: '0.1.0',
@@ -76,6 +87,7 @@ function packageJson(slug: string): string {
     dependencies: {
       '@langchain/core': LANGCHAIN_CORE_VERSION,
       '@langchain/langgraph': LANGGRAPH_JS_VERSION,
+      ...(openai ? { '@langchain/openai': LANGCHAIN_OPENAI_VERSION } : {}),
     },
     devDependencies: {
       '@langchain/langgraph-cli': '^1.0.0',
@@ -101,14 +113,14 @@ function tsconfig(): string {
   })
 }
 
-function pyproject(slug: string): string {
+function pyproject(slug: string, requirements: string[]): string {
   return [
     '[project]',
     `name = ${JSON.stringify(slug)}`,
     'version = "0.1.0"',
     'description = "A LangGraph graph exported from Superstep."',
     'requires-python = ">=3.11"',
-    `dependencies = [${JSON.stringify(LANGGRAPH_PY_REQUIREMENT)}]`,
+    `dependencies = [${requirements.map((r) => JSON.stringify(r)).join(', ')}]`,
     '',
     '[project.optional-dependencies]',
     'dev = ["langgraph-cli[inmem]>=0.4"]',

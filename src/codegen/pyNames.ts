@@ -38,7 +38,8 @@ export const PY_BUILTINS: ReadonlySet<string> = new Set(
 export const PY_MODULE_NAMES: ReadonlySet<string> = new Set(
   (
     'copy json Annotated Any TypedDict RemoveMessage EphemeralValue Topic InMemorySaver ' +
-    'END START StateGraph add_messages Command Send interrupt State builder graph state'
+    'END START StateGraph add_messages Command Send interrupt State builder graph state ' +
+    'uuid AIMessage convert_to_messages tool ToolNode tools_condition ChatOpenAI _play_scripted'
   ).split(' '),
 )
 

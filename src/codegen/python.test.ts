@@ -80,8 +80,44 @@ class EphemeralValue:
         self.guard = guard
 `,
   'langchain_core/__init__.py': '',
-  'langchain_core/messages.py':
-    'class RemoveMessage:\n    def __init__(self, id):\n        self.id = id\n',
+  'langchain_core/messages.py': String.raw`
+class RemoveMessage:
+    def __init__(self, id):
+        self.id = id
+
+class AIMessage:
+    def __init__(self, **fields):
+        self.fields = fields
+
+def convert_to_messages(messages):
+    return list(messages)
+`,
+  'langchain_core/tools.py': String.raw`
+def tool(name, *, description, args_schema):
+    def wrap(func):
+        func.tool = {"name": name, "description": description, "args_schema": args_schema}
+        return func
+    return wrap
+`,
+  'langchain_openai/__init__.py': String.raw`
+class ChatOpenAI:
+    def __init__(self, **options):
+        self.options = options
+
+    def bind_tools(self, tools):
+        return self
+`,
+  'langgraph/prebuilt/__init__.py': String.raw`
+class ToolNode:
+    __name__ = "ToolNode"
+
+    def __init__(self, tools, messages_key="messages"):
+        self.tools = tools
+        self.messages_key = messages_key
+
+def tools_condition(state, messages_key="messages"):
+    return "__end__"
+`,
 }
 
 /**

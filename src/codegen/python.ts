@@ -6,11 +6,12 @@
  * function that raises NotImplementedError beside the original code. Pure and deterministic:
  * the same document gives the same bytes.
  */
-import { exportCode, routerCode } from '../core/graph/nodeKinds'
+import { nodeKind, prebuiltRouter } from '../core/graph/nodeKinds'
 import { END, START } from '../core/graph/constants'
 import type { BranchSpec, FieldSpec, GraphSpec } from '../core/graph/schema'
 import { findSendTargets, translateFunction, type CodeKind } from './jsToPython'
-import { use, type PyFunction, type PyModule } from './pyModule'
+import { kindBlocks, planKindNode, scriptedHelper } from './pyKinds'
+import { use, type PyFunction, type PyModule, type PyTool } from './pyModule'
 import { PY_MODULE_NAMES, PyNamer } from './pyNames'
 import { preludeFor } from './pyPrelude'
 import { emitState } from './pyState'
@@ -26,23 +27,30 @@ export function emitPython(graph: GraphSpec): string {
   const m = createModule(graph)
   const functions = [...m.reducers.values(), ...m.nodes, ...m.routers]
   const state = emitState(m) // first: the fields decide which helpers the module needs
-  for (const f of functions)
+  const tools = m.kinds.flatMap((k) => k.tools)
+  for (const f of [...functions, ...tools])
     if (f.translation.ok) for (const h of f.translation.helpers) m.helpers.add(h)
   const prelude = preludeFor(m.helpers)
   for (const i of prelude.imports) use(m, '', i)
   if (prelude.blocks.length > 0) use(m, 'typing', 'Any')
-  for (const f of functions)
+  for (const f of [...functions, ...tools])
     if (f.translation.ok) for (const i of f.translation.imports) useLangGraph(m, i)
+  // Tools first: a model binds the tools of its tools node.
+  const kinds = [...m.kinds].sort(
+    (a, b) => Number(nodeKind(b.node) === 'tools') - Number(nodeKind(a.node) === 'tools'),
+  )
   const body = [
     ...prelude.blocks,
     ...[...m.reducers.values()].map((f) => functionBlock(m, f)),
     state,
+    ...scriptedHelper(m),
+    ...kinds.flatMap((k) => kindBlocks(m, k)),
     ...m.nodes.map((f) => functionBlock(m, f)),
     ...m.routers.map((f) => functionBlock(m, f)),
     builderSection(m),
   ]
   // The import section last: the builder's START and END are imports too.
-  return `${header(m, functions)}\n\n${[importSection(m), ...body].join('\n\n\n')}\n`
+  return `${header(m, functions, tools)}\n\n${[importSection(m), ...body].join('\n\n\n')}\n`
 }
 
 const IMPORT_FROM: Record<string, string> = {
@@ -67,6 +75,9 @@ function createModule(graph: GraphSpec): PyModule {
     reducers: new Map(),
     nodes: [],
     routers: [],
+    kinds: [],
+    nodeNames: [],
+    routerNames: [],
   }
   const fields = graph.state
   const branches = graph.branches ?? []
@@ -75,8 +86,12 @@ function createModule(graph: GraphSpec): PyModule {
     .map((f) => [f, names.take(f.name, 'reduce', true)] as const)
   const nodeNames = graph.nodes.map((n) => names.take(n.id, 'node'))
   const routerNames = branches.map((b) =>
-    names.take(b.from === START ? 'start' : b.from, 'route', true),
+    prebuiltRouter(b)
+      ? 'tools_condition'
+      : names.take(b.from === START ? 'start' : b.from, 'route', true),
   )
+  m.nodeNames = nodeNames
+  m.routerNames = routerNames
   const reserved = [
     ...PY_MODULE_NAMES,
     ...reducerNames.map(([, n]) => n),
@@ -84,8 +99,8 @@ function createModule(graph: GraphSpec): PyModule {
     ...routerNames,
   ]
   const sends = findSendTargets([
-    ...graph.nodes.map((n) => exportCode(n)),
-    ...branches.map((b) => routerCode(b)),
+    ...graph.nodes.flatMap((n) => (nodeKind(n) === 'code' ? [n.code ?? ''] : [])),
+    ...branches.flatMap((b) => (prebuiltRouter(b) ? [] : [b.router])),
   ])
 
   for (const [f, name] of reducerNames) {
@@ -95,8 +110,13 @@ function createModule(graph: GraphSpec): PyModule {
     m.reducers.set(f.name, { kind: 'reducer', owner: f.name, name, code, translation, notes: [] })
   }
   graph.nodes.forEach((n, i) => {
+    if (nodeKind(n) !== 'code') {
+      m.kinds.push(planKindNode(n, nodeNames[i] as string, names, reserved))
+      return
+    }
+    const code = n.code ?? ''
     const sendTarget = sends.computed || sends.targets.has(n.id)
-    const translation = translateFunction(exportCode(n), {
+    const translation = translateFunction(code, {
       kind: 'node',
       fields,
       sendTarget,
@@ -108,14 +128,15 @@ function createModule(graph: GraphSpec): PyModule {
       kind: 'node',
       owner: n.id,
       name: nodeNames[i] as string,
-      code: exportCode(n),
+      code,
       translation,
       notes,
     })
   })
-  branches.forEach((b, i) =>
-    m.routers.push(routerFunction(b, routerNames[i] as string, fields, reserved)),
-  )
+  branches.forEach((b, i) => {
+    if (prebuiltRouter(b)) use(m, 'langgraph.prebuilt', 'tools_condition')
+    else m.routers.push(routerFunction(b, routerNames[i] as string, fields, reserved))
+  })
   return m
 }
 
@@ -133,7 +154,7 @@ function routerFunction(
   reserved: string[],
 ): PyFunction {
   const hasPaths = b.paths !== undefined
-  const translation = translateFunction(routerCode(b), {
+  const translation = translateFunction(b.router, {
     kind: 'router',
     fields,
     hasPaths,
@@ -144,7 +165,7 @@ function routerFunction(
     kind: 'router',
     owner: b.from,
     name,
-    code: routerCode(b),
+    code: b.router,
     translation,
     notes: [],
   }
@@ -158,6 +179,7 @@ const KIND_LABEL: Record<CodeKind, string> = {
   node: 'Node',
   router: 'Router of',
   reducer: 'Reducer of',
+  tool: 'Tool',
 }
 
 function functionBlock(m: PyModule, f: PyFunction): string {
@@ -205,11 +227,13 @@ function toTranslate(label: string, owners: string[]): string[] {
   return lines
 }
 
-function header(m: PyModule, functions: PyFunction[]): string {
+function header(m: PyModule, functions: PyFunction[], tools: PyTool[]): string {
   const byHand = (kind: CodeKind) =>
     functions.filter((f) => f.kind === kind && !f.translation.ok && !f.forced).map((f) => f.owner)
+  const toolsByHand = tools.filter((t) => !t.translation.ok).map((t) => t.spec.name)
   const todo = [
     ...toTranslate('Nodes to translate by hand', byHand('node')),
+    ...toTranslate('Tools to translate by hand', toolsByHand),
     ...toTranslate('Routers to translate by hand (by source node)', byHand('router')),
     ...toTranslate('Reducers to translate by hand (by field)', byHand('reducer')),
   ]
@@ -243,10 +267,13 @@ function importSection(m: PyModule): string {
   }
   const third = [
     'langchain_core.messages',
+    'langchain_core.tools',
+    'langchain_openai',
     'langgraph.channels',
     'langgraph.checkpoint.memory',
     'langgraph.graph',
     'langgraph.graph.message',
+    'langgraph.prebuilt',
     'langgraph.types',
     'typing_extensions',
   ]
@@ -295,7 +322,7 @@ function builderSection(m: PyModule): string {
   use(m, 'langgraph.checkpoint.memory', 'InMemorySaver')
   const lines = ['builder = StateGraph(State)']
   g.nodes.forEach((n, i) => {
-    const args = [pyString(n.id), (m.nodes[i] as PyFunction).name]
+    const args = [pyString(n.id), m.nodeNames[i] as string]
     if (n.defer) args.push('defer=True')
     if (n.ends && n.ends.length > 0) {
       // Only for drawing the graph, as `ends` in LangGraph.js: a Command goes anywhere.
@@ -309,7 +336,7 @@ function builderSection(m: PyModule): string {
     lines.push(pyCall('builder.add_edge', [from, nodeRef(m, e.to)]))
   }
   ;(g.branches ?? []).forEach((b, i) => {
-    const args = [nodeRef(m, b.from), (m.routers[i] as PyFunction).name, ...pathMap(m, b.paths)]
+    const args = [nodeRef(m, b.from), m.routerNames[i] as string, ...pathMap(m, b.paths)]
     lines.push(pyCall('builder.add_conditional_edges', args))
   })
   if (!leavesStart(g)) {

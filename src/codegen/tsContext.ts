@@ -4,7 +4,7 @@
  * reducer and export. Names are claimed in one fixed order, so the plan (and the module)
  * is the same for the same document.
  */
-import { exportCode, routerCode } from '../core/graph/nodeKinds'
+import { nodeKind, prebuiltRouter } from '../core/graph/nodeKinds'
 import { END, START } from '../core/graph/constants'
 import type { FieldSpec, GraphSpec } from '../core/graph/schema'
 import { isHelperReducer, type HelperReducer } from './tsReducers'
@@ -47,8 +47,10 @@ export function createContext(graph: GraphSpec): Context {
   claimImports(ctx, mentioned)
   for (const name of ['State', 'builder', 'graph']) ctx.local.set(name, ctx.names.claim(name))
   if (graph.nodes.length > 0) ctx.local.set('NodeFn', ctx.names.claim('NodeFn'))
-  if (graph.branches?.length) ctx.local.set('RouterFn', ctx.names.claim('RouterFn'))
+  if (graph.branches?.some((b) => !prebuiltRouter(b)))
+    ctx.local.set('RouterFn', ctx.names.claim('RouterFn'))
   if (graph.state.some(isCustom)) ctx.local.set('ReducerFn', ctx.names.claim('ReducerFn'))
+  for (const name of kindNeeds(graph).locals) ctx.local.set(name, ctx.names.claim(name))
   claimFunctions(ctx)
   return ctx
 }
@@ -58,7 +60,22 @@ function claimFunctions(ctx: Context): void {
   const { graph, names } = ctx
   for (const n of graph.nodes)
     ctx.local.set(`node:${n.id}`, names.claim(toIdentifier(n.id, 'node')))
+  for (const n of graph.nodes) {
+    const id = toIdentifier(n.id, 'node')
+    n.tools?.forEach((t, j) => {
+      ctx.local.set(`tool:${n.id}:${j}`, names.claim(toIdentifier(t.name, 'tool')))
+    })
+    if (nodeKind(n) === 'tools') ctx.local.set(`tools:${n.id}`, names.claim(`${id}Tools`))
+    if (nodeKind(n) === 'model' && n.model) {
+      const what = n.model.provider === 'scripted' ? 'Replies' : 'Model'
+      ctx.local.set(`model:${n.id}`, names.claim(`${id}${what}`))
+    }
+  }
   graph.branches?.forEach((b, i) => {
+    if (prebuiltRouter(b) === 'tools_condition') {
+      ctx.local.set(`router:${i}`, imported(ctx, 'toolsCondition', '@langchain/langgraph/prebuilt'))
+      return
+    }
     const from = b.from === START ? 'Start' : upperFirst(toIdentifier(b.from, 'node'))
     ctx.local.set(`router:${i}`, names.claim(`route${from}`))
   })
@@ -80,10 +97,17 @@ export function usedHelpers(graph: GraphSpec): HelperReducer[] {
   return used
 }
 
-function userCode(graph: GraphSpec): string[] {
+/** The document's own code: code nodes', tools', code routers', custom reducers'. */
+export function userCode(graph: GraphSpec): string[] {
   return [
-    ...graph.nodes.map((n) => exportCode(n)),
-    ...(graph.branches ?? []).map((b) => routerCode(b)),
+    ...graph.nodes.flatMap((n) =>
+      nodeKind(n) === 'code'
+        ? [n.code ?? '']
+        : nodeKind(n) === 'tools'
+          ? (n.tools ?? []).map((t) => t.code)
+          : [],
+    ),
+    ...(graph.branches ?? []).filter((b) => !prebuiltRouter(b)).map((b) => b.router),
     ...graph.state.filter(isCustom).map((f) => f.code ?? ''),
   ]
 }
@@ -113,6 +137,10 @@ function claimImports(ctx: Context, mentioned: ReadonlySet<string>): void {
     use('@langchain/langgraph/channels', 'EphemeralValue')
   }
   if (graph.state.some((f) => f.channel === 'topic')) use('@langchain/langgraph/channels', 'Topic')
+  if (graph.nodes.some((n) => nodeKind(n) === 'human') && !mentioned.has('interrupt')) {
+    use('@langchain/langgraph', 'interrupt', 'interrupt')
+  }
+  for (const [module, name] of kindNeeds(graph).imports) use(module, name)
 }
 
 /** Every endpoint the builder names: edges, joins, branches, path maps, `ends`. */
@@ -143,4 +171,28 @@ export function local(ctx: Context, name: string): string {
   const n = ctx.local.get(name)
   if (n === undefined) throw new Error(`BUG: no local name for ${name}`)
   return n
+}
+
+/** What the kinds of the graph need: imports (module, name) and local names to claim. */
+export function kindNeeds(graph: GraphSpec): { imports: [string, string][]; locals: string[] } {
+  const imports: [string, string][] = []
+  const locals: string[] = []
+  const kinds = new Set(graph.nodes.map(nodeKind))
+  const models = graph.nodes.flatMap((n) => (n.model ? [n.model] : []))
+  if (kinds.has('tools')) {
+    imports.push(['@langchain/langgraph/prebuilt', 'ToolNode'], ['@langchain/core/tools', 'tool'])
+    locals.push('ToolFn')
+  }
+  if (models.some((m) => m.provider === 'scripted')) {
+    imports.push(
+      ['@langchain/core/messages', 'AIMessage'],
+      ['@langchain/core/messages', 'coerceMessageLikeToMessage'],
+    )
+    locals.push('ScriptedReply', 'playScripted')
+  }
+  if (models.some((m) => m.provider === 'openai')) imports.push(['@langchain/openai', 'ChatOpenAI'])
+  if (graph.branches?.some((b) => b.router.trim() === 'tools_condition')) {
+    imports.push(['@langchain/langgraph/prebuilt', 'toolsCondition'])
+  }
+  return { imports, locals }
 }

@@ -13,10 +13,10 @@ import { MemorySaver } from '@langchain/langgraph'
 import { afterAll, describe, expect, it } from 'vitest'
 import { escapeLoneSurrogates } from '../codegen/text'
 import { emitTypeScript } from '../codegen/typescript'
+import { userCode } from '../codegen/tsContext'
 import { fuzzGraph } from '../codegen/fuzzGraphs'
 import type { GraphSpec } from '../core/graph/schema'
 import { parseGraph } from '../core/graph/validate'
-import { exportCode, nodeKind, prebuiltRouter, routerCode } from '../core/graph/nodeKinds'
 import type { RunReport } from '../core/report'
 import { runGraph, runSession, type SessionReport } from '../core/run'
 import { createCountingEnv } from '../lib/env'
@@ -81,13 +81,9 @@ function moduleFor(spec: GraphSpec, label: string): string {
   return file
 }
 
-/** The spans of node, router and custom reducer code in a module (each is `= <code>\n`). */
+/** The spans of node, tool, router and custom reducer code in a module (each is `= <code>\n`). */
 function codeSpans(spec: GraphSpec, source: string): [number, number][] {
-  const codes = [
-    ...spec.nodes.map(exportCode),
-    ...(spec.branches ?? []).map(routerCode),
-    ...spec.state.flatMap((f) => (f.reducer === 'custom' && f.code ? [f.code] : [])),
-  ].map(escapeLoneSurrogates)
+  const codes = userCode(spec).map(escapeLoneSurrogates)
   return codes.flatMap((code) => {
     const spans: [number, number][] = []
     for (let at = source.indexOf(code); at >= 0; at = source.indexOf(code, at + 1)) {
@@ -153,18 +149,56 @@ const KITCHEN_SINK: SessionCase = {
 }
 
 /**
- * Graphs with model, tools or human nodes or a prebuilt router are not exported faithfully
- * yet (their nodes export as functions that throw): they are emitted and typechecked (the
- * examples) but not run here.
+ * A scripted model's reply comes from the state (the AI messages already there), not from
+ * a count of calls: a conversation handed in with an AI message in it plays the second
+ * reply first. (The oracle counts calls, as LangChain's fake models do, so this is no shared
+ * session: the emitted module plays as Superstep does.)
  */
-const exportable = (spec: GraphSpec) =>
-  spec.nodes.every((n) => nodeKind(n) === 'code') && !(spec.branches ?? []).some(prebuiltRouter)
-const cases = loadCases()
-  .map((c) => ({ c, spec: specOf(c.graph) }))
-  .filter(({ spec }) => exportable(spec))
-const sessions = [...loadSessions(), KITCHEN_SINK]
-  .map((s) => ({ s, spec: specOf(s.graph) }))
-  .filter(({ spec }) => exportable(spec))
+const SCRIPTED_FROM_STATE: SessionCase = {
+  description: 'a scripted model picks its reply from the AI messages in the state',
+  file: 'scripted-from-state',
+  graph: {
+    superstep: 1,
+    name: 'scripted from state',
+    state: [{ name: 'messages', reducer: 'add_messages', default: [] }],
+    nodes: [
+      {
+        id: 'bot',
+        kind: 'model',
+        model: {
+          provider: 'scripted',
+          replies: [
+            { content: 'one' },
+            { content: 'two', tool_calls: [{ name: 't' }] },
+            { content: 'three' },
+          ],
+        },
+      },
+    ],
+    edges: [
+      { from: '__start__', to: 'bot' },
+      { from: 'bot', to: '__end__' },
+    ],
+  },
+  ops: [
+    {
+      op: 'invoke',
+      input: {
+        messages: [
+          { type: 'human', content: 'hi', id: 'h1' },
+          { type: 'ai', content: 'earlier', id: 'a0' },
+        ],
+      },
+    },
+    { op: 'invoke', input: { messages: [{ role: 'user', content: 'again', id: 'h2' }] } },
+  ],
+}
+
+const cases = loadCases().map((c) => ({ c, spec: specOf(c.graph) }))
+const sessions = [...loadSessions(), KITCHEN_SINK, SCRIPTED_FROM_STATE].map((s) => ({
+  s,
+  spec: specOf(s.graph),
+}))
 const fuzz = Array.from({ length: 24 }, (_, i) => fuzzGraph(1000 + i))
 const caseFiles = cases.map(({ c, spec }) => moduleFor(spec, `case-${c.file ?? ''}`))
 const sessionFiles = sessions.map(({ s, spec }) => moduleFor(spec, `session-${s.file ?? ''}`))
@@ -176,6 +210,45 @@ for (const f of readdirSync(EXAMPLES)
   .sort()) {
   moduleFor(specOf(JSON.parse(readFileSync(join(EXAMPLES, f), 'utf8'))), `example-${f}`)
 }
+
+// Typechecked, not run: a model on OpenAI (bound to its tools), and tools and human nodes on
+// a messages field other than `messages`.
+const react = specOf(JSON.parse(readFileSync(join(EXAMPLES, 'react-agent.json'), 'utf8')))
+moduleFor(
+  {
+    ...react,
+    nodes: react.nodes.map((n) =>
+      n.kind === 'model'
+        ? {
+            ...n,
+            model: {
+              provider: 'openai',
+              baseUrl: 'http://localhost:1/v1',
+              model: 'm',
+              temperature: 0,
+            },
+          }
+        : n,
+    ),
+  },
+  'openai-react',
+)
+moduleFor(
+  {
+    ...react,
+    name: 'other messages field',
+    state: [
+      { name: 'chat', reducer: 'add_messages', default: [] },
+      { name: 'messages', reducer: 'add_messages', default: [] },
+      { name: 'answer' },
+    ],
+    nodes: [
+      ...react.nodes.map((n) => ({ ...n, messagesField: 'chat' })),
+      { id: 'ask', kind: 'human', show: 'chat', writeTo: 'answer' },
+    ],
+  },
+  'other-messages-field',
+)
 
 writeFileSync(
   join(DIR, 'tsconfig.json'),

@@ -143,6 +143,8 @@ export function createAppStore(deps: AppDeps) {
   const { client, graphs } = deps
   // The compiled graph belongs to one version of the document; an edit makes it stale.
   let compiledDoc: unknown = undefined
+  // Timeline reads overlap (a live refresh and a run's end): only the newest one is shown.
+  let historyReads = 0
   const history = () => (store as unknown as HistoryApi).temporal.getState()
   const store = createStore<AppState & AppActions>()(
     temporal(
@@ -426,10 +428,11 @@ export function createAppStore(deps: AppDeps) {
           },
 
           async refreshHistory(limit = TIMELINE_PAGE) {
+            const mine = ++historyReads
             const { graphId, threadId } = get()
             if (!graphId) return set({ timeline: [], inspection: null, diff: null })
             const fresh = await client.request('getTimeline', { graphId, threadId, limit })
-            if (get().threadId !== threadId) return
+            if (get().threadId !== threadId || mine !== historyReads) return
             // A live refresh reads only the newest few: the older ones are kept.
             const old = get().timeline
             const ids = new Set(fresh.map((t) => t.checkpointId))
@@ -438,18 +441,21 @@ export function createAppStore(deps: AppDeps) {
                 ? fresh
                 : [...fresh, ...old.filter((t) => !ids.has(t.checkpointId))]
             const latest = timeline[0]
-            const state = get().runState
-            // After a reload a thread with a pending `next` shows as interrupted at its last checkpoint.
-            const runState =
-              state === 'idle' && latest ? (latest.next.length ? 'interrupted' : 'done') : state
             const selected = get().selectedCheckpointId
             const kept = selected && timeline.some((t) => t.checkpointId === selected)
-            await get().refreshInspection({
-              timeline,
-              runState,
-              ...(kept ? {} : { selectedCheckpointId: null }),
-              ...(limit >= TIMELINE_PAGE && { olderAvailable: fresh.length === limit }),
-            })
+            await get().refreshInspection(
+              {
+                timeline,
+                ...(kept ? {} : { selectedCheckpointId: null }),
+                ...(limit >= TIMELINE_PAGE && { olderAvailable: fresh.length === limit }),
+              },
+              () => mine === historyReads,
+            )
+            // After a reload a thread with a pending `next` shows as interrupted at its last
+            // checkpoint. Read now, not before the reads above: a run may have ended meanwhile,
+            // and a status from before it must not overwrite its end.
+            if (get().runState === 'idle' && latest && get().threadId === threadId)
+              set({ runState: latest.next.length ? 'interrupted' : 'done' })
           },
 
           edit(e) {

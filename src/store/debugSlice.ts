@@ -58,7 +58,7 @@ export interface DebugActions {
    * Reloads the shown checkpoint's inspection (and diff, when wanted). `pending` is state to
    * set in the same update, so a new timeline and its inspection render once.
    */
-  refreshInspection(pending?: Partial<DebugState> & { runState?: string }): Promise<void>
+  refreshInspection(pending?: Partial<DebugState>, isCurrent?: () => boolean): Promise<void>
   /** The Diff tab opened (true) or closed (false). */
   setDiffWanted(wanted: boolean): Promise<void>
 }
@@ -126,7 +126,7 @@ export function createDebugSlice(set: Set, get: Get, client: RuntimeClient, newI
   }
 
   const actions: DebugActions = {
-    async refreshInspection(pending = {}) {
+    async refreshInspection(pending = {}, isCurrent = () => true) {
       const { graphId, threadId } = get()
       const view = { ...get(), ...pending }
       const selected = view.selectedCheckpointId
@@ -138,7 +138,8 @@ export function createDebugSlice(set: Set, get: Get, client: RuntimeClient, newI
           threadId,
           checkpointId: id,
         })
-        if (get().threadId !== threadId) return
+        // A newer refresh, or another thread: theirs is the one to show.
+        if (get().threadId !== threadId || !isCurrent()) return
         // Another checkpoint was picked meanwhile: its own refresh shows it.
         if (get().selectedCheckpointId !== selected) return set(pending)
         set({ ...pending, inspection })

@@ -56,17 +56,6 @@ export function standInCode(node: NodeSpec): string {
   }
 }
 
-/**
- * What the code exports emit for a node until they map its kind: a code node's own code,
- * else a function that throws a clear error.
- */
-export function exportCode(node: NodeSpec): string {
-  const kind = nodeKind(node)
-  if (kind === 'code') return node.code ?? ''
-  const message = `node ${node.id}: kind ${kind} is not exported yet`
-  return `() => { throw new Error(${JSON.stringify(message)}) }`
-}
-
 const SECRET_KEY =
   /^(api[-_]?key|openai[-_]?api[-_]?key|secret|client[-_]?secret|access[-_]?token|authorization|bearer|password)$/i
 
