@@ -7,18 +7,10 @@
  */
 import { parseGraph } from '../core/graph/validate'
 import type { GraphSpec } from '../core/graph/schema'
+import { seededRandom } from '../lib/random'
 
 /** A small fast PRNG (mulberry32): the same seed, the same sequence. */
-export function createRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+export const createRandom: (seed: number) => () => number = seededRandom
 
 const PIECES = [
   ...'aZq_$09 -.#%@!?~^&=+,;()[]{}<>'.split(''),

@@ -8,6 +8,7 @@ import type { FieldSpec, GraphSpec } from '../core/graph/schema'
 import { parseGraph } from '../core/graph/validate'
 import { NAMED_REDUCERS } from '../core/reducers'
 import { preludeFor } from './pyPrelude'
+import { createRandom } from './fuzzGraphs'
 import { emitPython } from './python'
 
 const ROOT = join(import.meta.dirname, '..', '..')
@@ -294,17 +295,6 @@ describe('emitPython on the repository graphs', () => {
 // ---------------------------------------------------------------------------------------
 // Fuzz: documents with nasty names everywhere.
 // ---------------------------------------------------------------------------------------
-
-function createRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const PIECES = [
   ...'aZq_09 -.#%(){}[]<>,;=+'.split(''),

@@ -3,6 +3,7 @@
  * saver and throws `Error('injected fault')` on chosen calls of `put`/`putWrites`, before the
  * wrapped saver sees them (so a faulted call stores nothing). Reads always delegate.
  */
+import { seededRandom } from '../../lib/random'
 import type {
   ChannelVersions,
   Checkpoint,
@@ -61,7 +62,7 @@ export class FaultySaver implements CheckpointSaver {
       const failOn = new Set(plan.failOn)
       this.shouldFail = (call) => failOn.has(call)
     } else {
-      const next = mulberry32(plan.seed)
+      const next = seededRandom(plan.seed)
       this.shouldFail = () => next() < plan.rate
     }
   }
@@ -104,17 +105,5 @@ export class FaultySaver implements CheckpointSaver {
     const fault = { call, method }
     this.faults.push(fault)
     throw new InjectedFaultError(fault)
-  }
-}
-
-/** mulberry32: a tiny deterministic PRNG, uniform in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
 }
