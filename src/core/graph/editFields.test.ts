@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { START } from './constants'
-import { applyEdit, type GraphEdit } from './edits'
 import type { GraphSpec } from './schema'
+import { edit, refused } from './editTestKit'
 
 const doc: GraphSpec = Object.freeze({
   superstep: 1,
@@ -14,19 +14,6 @@ const doc: GraphSpec = Object.freeze({
   nodes: [{ id: 'a', code: '(s) => ({})' }],
   edges: [{ from: START, to: 'a' }],
 })
-
-function edit(d: GraphSpec, e: GraphEdit): GraphSpec {
-  const r = applyEdit(d, e)
-  if (!r.ok) throw new Error(`refused: ${r.error}`)
-  return r.doc
-}
-
-function refused(d: GraphSpec, e: GraphEdit): string {
-  const r = applyEdit(d, e)
-  expect(r.ok).toBe(false)
-  expect(r.doc).toBe(d)
-  return r.ok ? '' : r.error
-}
 
 describe('state fields', () => {
   it('addField appends; a custom reducer without code gets (a, b) => b', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { END, START } from './constants'
-import { applyEdit, type GraphEdit } from './edits'
 import type { GraphSpec } from './schema'
 import { validateGraph } from './validate'
+import { edit, refused } from './editTestKit'
 
 /** START → a → b, a branch from b with a path map, one with a list; frozen. */
 const doc: GraphSpec = Object.freeze({
@@ -30,19 +30,6 @@ const doc: GraphSpec = Object.freeze({
 })
 
 const errors = (d: GraphSpec) => validateGraph(d).filter((i) => i.severity === 'error')
-
-function edit(d: GraphSpec, e: GraphEdit): GraphSpec {
-  const r = applyEdit(d, e)
-  if (!r.ok) throw new Error(`refused: ${r.error}`)
-  return r.doc
-}
-
-function refused(d: GraphSpec, e: GraphEdit): string {
-  const r = applyEdit(d, e)
-  expect(r.ok).toBe(false)
-  expect(r.doc).toBe(d)
-  return r.ok ? '' : r.error
-}
 
 describe('edges and joins', () => {
   it('addEdge appends; an edge already drawn is a no-op', () => {

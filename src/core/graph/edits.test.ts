@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { END, START } from './constants'
-import { applyEdit, applyEdits, type GraphEdit } from './edits'
+import { applyEdit, applyEdits } from './edits'
 import type { GraphSpec } from './schema'
 import { validateGraph } from './validate'
+import { edit, refused } from './editTestKit'
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
@@ -41,21 +42,6 @@ const doc: GraphSpec = deepFreeze({
 })
 
 const errors = (d: GraphSpec) => validateGraph(d).filter((i) => i.severity === 'error')
-
-/** Applies an edit that must succeed and returns the new document. */
-function edit(d: GraphSpec, e: GraphEdit): GraphSpec {
-  const r = applyEdit(d, e)
-  if (!r.ok) throw new Error(`refused: ${r.error}`)
-  return r.doc
-}
-
-/** Applies an edit that must be refused: same document back, and the message. */
-function refused(d: GraphSpec, e: GraphEdit): string {
-  const r = applyEdit(d, e)
-  expect(r.ok).toBe(false)
-  expect(r.doc).toBe(d)
-  return r.ok ? '' : r.error
-}
 
 describe('renameNode', () => {
   it('updates every reference to a: edges, join, branches, paths, ends, breakpoints', () => {
