@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { chromium } from 'playwright-core'
+import { launchChromium } from './browser'
 
 const NODES = Number(process.argv[2] ?? 1000)
 const STEPS = 60
@@ -58,17 +58,7 @@ const server = spawn(process.execPath, [VITE, 'preview', '--port', String(PORT),
 try {
   const base = `http://localhost:${PORT}`
   await waitForServer(`${base}/canvas-test.html`)
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  })
+  const browser = await launchChromium()
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
   page.on('pageerror', (e) => console.error('page error:', e.stack))
   // First render: the first frame in which a node is laid out and visible.

@@ -4,7 +4,7 @@
  * Chromium against the built app.  Run: npm run build && npm run bench:ui
  */
 import { spawn } from 'node:child_process'
-import { chromium } from 'playwright-core'
+import { launchChromium } from './browser'
 
 const PORT = 4174
 const STEPS = 1000
@@ -24,17 +24,7 @@ const server = spawn('npx', ['vite', 'preview', '--port', String(PORT), '--stric
 })
 try {
   await new Promise((r) => setTimeout(r, 2500))
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  })
+  const browser = await launchChromium()
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
   await page.goto(`http://localhost:${PORT}/`)
   await page.getByRole('button', { name: 'Run', exact: true }).waitFor()
