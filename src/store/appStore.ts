@@ -285,15 +285,8 @@ export function createAppStore(deps: AppDeps) {
             compiledDoc = undefined
             set({ graphId: null })
             await compileCurrent()
-            if (g) {
-              // The thread used last opens again.
-              const listed = await client.request('listThreads', { graph: g.id })
-              const latest = listed
-                .filter((t) => t.latestTs)
-                .sort((a, b) => ((a.latestTs ?? '') < (b.latestTs ?? '') ? 1 : -1))[0]
-              if (latest && get().current?.id === g.id) set({ threadId: latest.threadId })
-            }
-            await get().refreshThreads()
+            // The thread used last opens again.
+            await get().refreshThreads({ openLatest: true })
             await get().refreshHistory()
           },
 

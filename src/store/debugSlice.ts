@@ -52,8 +52,8 @@ export interface DebugActions {
   openCode(node: string, line?: number, column?: number): void
   /** Appends the next page of older checkpoints to the timeline. */
   loadOlder(): Promise<void>
-  /** Reloads the threads of the open graph. */
-  refreshThreads(): Promise<void>
+  /** Reloads the threads of the open graph; with `openLatest`, opens the one used last. */
+  refreshThreads(options?: { openLatest?: boolean }): Promise<void>
   /**
    * Reloads the shown checkpoint's inspection (and diff, when wanted). `pending` is state to
    * set in the same update, so a new timeline and its inspection render once.
@@ -205,10 +205,15 @@ export function createDebugSlice(set: Set, get: Get, client: RuntimeClient, newI
       }
     },
 
-    async refreshThreads() {
+    async refreshThreads(options) {
       const g = get().current
       if (!g) return set({ threads: [] })
       const threads = await client.request('listThreads', { graph: g.id })
+      if (get().current?.id !== g.id) return
+      const latest = threads
+        .filter((t) => t.latestTs)
+        .sort((a, b) => ((a.latestTs ?? '') < (b.latestTs ?? '') ? 1 : -1))[0]
+      if (options?.openLatest && latest) set({ threadId: latest.threadId })
       const mine = get().threadId
       // The open thread is listed even before its first checkpoint.
       if (!threads.some((t) => t.threadId === mine) && mine.startsWith(`${g.id}:`))
