@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+import { fileURLToPath } from 'node:url'
 import { chromium, type Browser } from 'playwright-core'
 
 /** The system Chromium, headless, with the flags this machine needs (never a download). */
@@ -13,4 +16,56 @@ export function launchChromium(): Promise<Browser> {
       '--no-first-run',
     ],
   })
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.unref()
+    srv.on('error', reject)
+    srv.listen(0, () => {
+      const addr = srv.address()
+      const port = typeof addr === 'object' && addr ? addr.port : 0
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+async function waitForServer(url: string, ms = 20_000) {
+  const until = Date.now() + ms
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error(`vite preview did not answer at ${url}`)
+}
+
+/**
+ * `vite preview` of the built app on a free port, answering at `page` before this resolves.
+ * vite itself, not through npx, so that `close()` stops the server and not only a wrapper.
+ */
+export async function startPreview(page = '/'): Promise<{ base: string; close(): void }> {
+  const port = await freePort()
+  const root = fileURLToPath(new URL('..', import.meta.url))
+  const vite = fileURLToPath(new URL('../node_modules/vite/bin/vite.js', import.meta.url))
+  const server = spawn(
+    process.execPath,
+    [vite, 'preview', '--port', String(port), '--strictPort'],
+    {
+      stdio: 'ignore',
+      cwd: root,
+    },
+  )
+  const base = `http://localhost:${port}`
+  try {
+    await waitForServer(`${base}${page}`)
+  } catch (e) {
+    server.kill()
+    throw e
+  }
+  return { base, close: () => server.kill() }
 }

@@ -6,39 +6,10 @@
  * from the event to the end of the next frame (input handling, React, layout and paint).
  * Run: npm run build && npx tsx bench/canvas.bench.ts [nodes]
  */
-import { spawn } from 'node:child_process'
-import { createServer } from 'node:net'
-import { fileURLToPath } from 'node:url'
-import { launchChromium } from './browser'
+import { launchChromium, startPreview } from './browser'
 
 const NODES = Number(process.argv[2] ?? 1000)
 const STEPS = 60
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.unref()
-    srv.on('error', reject)
-    srv.listen(0, () => {
-      const addr = srv.address()
-      const port = typeof addr === 'object' && addr ? addr.port : 0
-      srv.close(() => resolve(port))
-    })
-  })
-}
-
-async function waitForServer(url: string, ms = 20_000) {
-  const until = Date.now() + ms
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error(`vite preview did not answer at ${url}`)
-}
 
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -47,17 +18,9 @@ const stats = (xs: number[]) => {
 }
 const ms = (v: number) => `${v.toFixed(1)} ms`
 
-const PORT = await freePort()
-// vite itself, not through npx, so that kill() stops the server and not only a wrapper.
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const VITE = fileURLToPath(new URL('../node_modules/vite/bin/vite.js', import.meta.url))
-const server = spawn(process.execPath, [VITE, 'preview', '--port', String(PORT), '--strictPort'], {
-  stdio: 'ignore',
-  cwd: ROOT,
-})
+const server = await startPreview('/canvas-test.html')
 try {
-  const base = `http://localhost:${PORT}`
-  await waitForServer(`${base}/canvas-test.html`)
+  const { base } = server
   const browser = await launchChromium()
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
   page.on('pageerror', (e) => console.error('page error:', e.stack))
@@ -162,5 +125,5 @@ try {
   console.log(line)
   await browser.close()
 } finally {
-  server.kill()
+  server.close()
 }

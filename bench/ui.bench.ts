@@ -3,10 +3,8 @@
  * long tasks (PerformanceObserver 'longtask', > 50 ms) observed during the run, in real
  * Chromium against the built app.  Run: npm run build && npm run bench:ui
  */
-import { spawn } from 'node:child_process'
-import { launchChromium } from './browser'
+import { launchChromium, startPreview } from './browser'
 
-const PORT = 4174
 const STEPS = 1000
 const doc = {
   superstep: 1,
@@ -19,14 +17,11 @@ const doc = {
   ],
 }
 
-const server = spawn('npx', ['vite', 'preview', '--port', String(PORT), '--strictPort'], {
-  stdio: 'ignore',
-})
+const server = await startPreview()
 try {
-  await new Promise((r) => setTimeout(r, 2500))
   const browser = await launchChromium()
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-  await page.goto(`http://localhost:${PORT}/`)
+  await page.goto(`${server.base}/`)
   await page.getByRole('button', { name: 'Run', exact: true }).waitFor()
   await page.getByLabel('Import a graph file').setInputFiles({
     name: 'cycle.json',
@@ -71,5 +66,5 @@ try {
     )
   await browser.close()
 } finally {
-  server.kill()
+  server.close()
 }

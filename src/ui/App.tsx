@@ -33,7 +33,7 @@ export function App() {
 
 /** The canvas with the document, its problems, the selection and the selected checkpoint's run. */
 function CanvasPanel({ graph }: { graph: GraphSpec }) {
-  const { issues, selection, edit, setSelection, editError, inspection, timeline } = useApp(
+  const { issues, selection, edit, setSelection, editError, inspection, timeline, live } = useApp(
     (s) => ({
       issues: s.issues,
       selection: s.selection,
@@ -42,11 +42,12 @@ function CanvasPanel({ graph }: { graph: GraphSpec }) {
       editError: s.editError,
       inspection: s.inspection,
       timeline: s.timeline,
+      live: s.runState === 'running',
     }),
   )
   const runOverlay = useMemo(
-    () => overlayOf(graph, inspection, timeline),
-    [graph, inspection, timeline],
+    () => overlayOf(graph, inspection, timeline, live),
+    [graph, inspection, timeline, live],
   )
   const importDocument = useApp((s) => s.importDocument)
   const onDrop = async (e: DragEvent) => {
@@ -112,6 +113,7 @@ function overlayOf(
   graph: GraphSpec,
   inspection: CheckpointInspection | null,
   timeline: readonly TimelineEntry[],
+  live: boolean,
 ) {
   if (!inspection) return undefined
   return {
@@ -119,6 +121,7 @@ function overlayOf(
     next: inspection.next,
     fired: firedEdges(graph, inspection.ran),
     badges: lastRunSteps(timeline, inspection.checkpointId),
+    live,
   }
 }
 

@@ -109,8 +109,8 @@ function CanvasView(props: GraphCanvasProps) {
   const firedKey = runOverlay?.fired?.join('\n') ?? ''
   const fired = useMemo(() => new Set(firedKey ? firedKey.split('\n') : []), [firedKey])
   const edges = useMemo(
-    () => decorator.edges(flow.edges, selectedEdges, fired),
-    [decorator, flow.edges, selectedEdges, fired],
+    () => decorator.edges(flow.edges, selectedEdges, fired, runOverlay?.live === true),
+    [decorator, flow.edges, selectedEdges, fired, runOverlay?.live],
   )
 
   // Handlers read the latest props through a ref, so they never change identity.

@@ -68,7 +68,10 @@ interface NodeInputs {
  */
 export function createDecorator() {
   const nodeCache = new WeakMap<FlowNode, NodeInputs>()
-  const edgeCache = new WeakMap<FlowEdge, { selected: boolean; fired: boolean; out: FlowEdge }>()
+  const edgeCache = new WeakMap<
+    FlowEdge,
+    { selected: boolean; fired: boolean; still: boolean; out: FlowEdge }
+  >()
   return {
     nodes(
       base: readonly FlowNode[],
@@ -101,26 +104,29 @@ export function createDecorator() {
         return out
       })
     },
-    /** `fired`: edges that fired in the shown super-step, drawn animated. */
+    /** `fired`: edges that fired in the shown super-step, drawn animated unless `still`. */
     edges(
       base: readonly FlowEdge[],
       selected: ReadonlySet<string>,
       fired: ReadonlySet<string> = NO_EDGES,
+      still = false,
     ): FlowEdge[] {
       return base.map((edge) => {
         const isSelected = selected.has(edge.id)
         const isFired = fired.has(edge.id)
         const hit = edgeCache.get(edge)
-        if (hit && hit.selected === isSelected && hit.fired === isFired) return hit.out
+        // Whether a run is going matters only to the edges that fired.
+        const same = hit && hit.selected === isSelected && hit.fired === isFired
+        if (same && (!isFired || hit.still === still)) return hit.out
         const out = isFired
           ? {
               ...edge,
               selected: isSelected,
-              animated: true,
+              animated: !still,
               className: `${edge.className ?? ''} ss-fired`,
             }
           : { ...edge, selected: isSelected }
-        edgeCache.set(edge, { selected: isSelected, fired: isFired, out })
+        edgeCache.set(edge, { selected: isSelected, fired: isFired, still, out })
         return out
       })
     },

@@ -7,6 +7,11 @@ export interface RunOverlay {
   badges: Record<string, number>
   /** Canvas edge ids (flowTypes.ts) that fired in the shown super-step: drawn animated. */
   fired?: string[]
+  /**
+   * A run is going: fired edges are drawn highlighted but still. An endless dash animation
+   * repaints the page every frame, which a run stepping 50 times a second cannot afford.
+   */
+  live?: boolean
 }
 
 /** One node's part of the overlay. */

@@ -1,3 +1,4 @@
+import { useDeferredValue } from 'react'
 import type { ChannelRow, CheckpointInspection } from '../../core/debug/types'
 import { useApp } from '../storeContext'
 import { JsonValue } from './JsonValue'
@@ -12,7 +13,8 @@ const ROLE_TITLE: Record<ChannelRow['role'], string> = {
 
 /** Every channel of the shown checkpoint: type, value, version, and whether this step changed it. */
 export function ChannelTable() {
-  const inspection = useApp((s) => s.inspection)
+  // Rendered when the page has time: a live run replaces the inspection twice a second.
+  const inspection = useDeferredValue(useApp((s) => s.inspection))
   if (!inspection) return <NoCheckpoint />
   return (
     <table className="channel-table" aria-label="Channels">

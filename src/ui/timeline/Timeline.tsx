@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
+import { useDeferredValue, useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
 import { layoutHistoryTree } from '../../core/debug/tree'
 import type { TreeRow } from '../../core/debug/types'
 import type { TimelineEntry } from '../../worker/protocol'
@@ -14,13 +14,16 @@ const LANE = 12
  * how long they took. A scrubber walks them in put order. Selecting one shows it everywhere.
  */
 export function Timeline() {
-  const { timeline, selected, selectCheckpoint, olderAvailable, loadOlder } = useApp((s) => ({
-    timeline: s.timeline,
+  const { latest, selectedId, selectCheckpoint, olderAvailable, loadOlder } = useApp((s) => ({
+    latest: s.timeline,
     olderAvailable: s.olderAvailable,
     loadOlder: s.loadOlder,
-    selected: s.selectedCheckpointId ?? s.timeline[0]?.checkpointId,
+    selectedId: s.selectedCheckpointId,
     selectCheckpoint: s.selectCheckpoint,
   }))
+  // A live run refreshes the list twice a second: its render may yield to the page.
+  const timeline = useDeferredValue(latest)
+  const selected = selectedId ?? timeline[0]?.checkpointId
   const rows = useMemo(() => layoutHistoryTree(timeline), [timeline])
   const childLanes = useMemo(() => {
     const out = new Map<string, number[]>()
@@ -43,8 +46,16 @@ export function Timeline() {
     if (index >= 0) virtual.scrollToIndex(index, { align: 'auto' })
   }, [index, virtual])
 
+  // The scroller stays mounted while empty: the virtualizer measures it once, not at the
+  // first checkpoint of a run (a forced layout of the whole page in the middle of it).
   if (timeline.length === 0)
-    return <p className="muted timeline-empty">No checkpoints yet. Press F10 to step.</p>
+    return (
+      <div className="timeline">
+        <div className="timeline-scroll" ref={scroller}>
+          <p className="muted timeline-empty">No checkpoints yet. Press F10 to step.</p>
+        </div>
+      </div>
+    )
 
   const pick = (i: number) => {
     const t = timeline[Math.max(0, Math.min(timeline.length - 1, i))]
