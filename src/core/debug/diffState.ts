@@ -1,4 +1,4 @@
-import diff, { type Difference } from 'microdiff'
+import { diffValues as diff, type Difference } from '../../lib/diff'
 import type { StateChange } from './types'
 
 /**

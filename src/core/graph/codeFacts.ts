@@ -1,4 +1,11 @@
-import { parse, type AnyNode, type Expression } from 'acorn'
+import {
+  childNodes as children,
+  parseExpression,
+  walkTree as walk,
+  type AnyNode,
+  type Expression,
+} from '../../lib/parseJs'
+import { memoByString } from '../../lib/memo'
 import { END } from './constants'
 
 /** How often one run of some code may start a node with `Send`. */
@@ -35,40 +42,10 @@ const LOOPS = new Set([
   'DoWhileStatement',
 ])
 
-function isNode(v: unknown): v is AnyNode {
-  return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string'
-}
-
-function children(node: AnyNode): AnyNode[] {
-  const out: AnyNode[] = []
-  for (const v of Object.values(node)) {
-    if (Array.isArray(v)) out.push(...v.filter(isNode))
-    else if (isNode(v)) out.push(v)
-  }
-  return out
-}
-
-/** Visits `node` and its descendants, each with its ancestors (nearest last). */
-function walk(node: AnyNode, visit: (n: AnyNode, parents: AnyNode[]) => void): void {
-  const parents: AnyNode[] = []
-  const go = (n: AnyNode) => {
-    visit(n, parents)
-    parents.push(n)
-    for (const c of children(n)) go(c)
-    parents.pop()
-  }
-  go(node)
-}
-
 /** The code as an expression tree, or null when it does not parse. */
 export function parseCode(code: string): Expression | null {
-  try {
-    const program = parse(`(${code}\n)`, { ecmaVersion: 'latest', sourceType: 'script' })
-    const [only, ...rest] = program.body
-    return only?.type === 'ExpressionStatement' && rest.length === 0 ? only.expression : null
-  } catch {
-    return null
-  }
+  const parsed = parseExpression(code)
+  return parsed.ok ? parsed.expression : null
 }
 
 /** `name(…)` or `new name(…)` with a plain identifier callee (also `x.name(…)` if `member`). */
@@ -164,8 +141,13 @@ function sendTarget(n: AnyNode): string | null {
   return first?.type === 'Literal' && typeof first.value === 'string' ? first.value : null
 }
 
-/** Reads the facts of one piece of code; code that does not parse has none. */
-export function readCode(code: string): CodeFacts {
+/**
+ * Reads the facts of one piece of code; code that does not parse has none. Remembered per
+ * code (the document is checked on every edit): the facts are read-only.
+ */
+export const readCode: (code: string) => CodeFacts = memoByString(readFacts, 4000)
+
+function readFacts(code: string): CodeFacts {
   const facts: CodeFacts = {
     writes: new Set(),
     sends: new Map(),

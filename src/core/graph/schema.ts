@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../../lib/zod'
 
 /**
  * The graph file format, version 1, as a zod schema. `docs/graph.schema.json` is generated

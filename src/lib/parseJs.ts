@@ -1,0 +1,81 @@
+import { parse } from 'acorn'
+import type { AnyNode, Expression } from 'acorn'
+import { memoByString } from './memo'
+
+export type { AnyNode, Expression, Pattern, Statement } from 'acorn'
+
+/** Where a piece of code stops being one JavaScript expression, 1-based. */
+export interface CodeProblem {
+  message: string
+  line: number
+  column: number
+}
+
+export type ParsedExpression =
+  { ok: true; expression: Expression } | { ok: false; problem: CodeProblem }
+
+/**
+ * Parses `code` as exactly one JavaScript expression (what node, router, reducer and tool
+ * code must be), never running it: the tree, or the syntax problem with its position in
+ * `code`. The result is shared between callers (the graph is validated on every edit and the
+ * canvas asks again per node), so the tree must be treated as read-only.
+ */
+export const parseExpression: (code: string) => ParsedExpression = memoByString(parse1, 4000)
+
+function parse1(code: string): ParsedExpression {
+  if (code.trim() === '') return fail('Code is empty.', 1, 1)
+  // Wrapped in parentheses, so one expression is admitted; the newline keeps a trailing line
+  // comment from swallowing the closing parenthesis.
+  const wrapped = `(${code}\n)`
+  try {
+    const program = parse(wrapped, { ecmaVersion: 'latest', sourceType: 'script' })
+    const [only, ...rest] = program.body
+    // The wrapper's parentheses enclose one expression exactly when the tree starts inside
+    // them: `a), (b` parses too, but as a sequence that starts at the wrapper's own `(`.
+    if (only?.type !== 'ExpressionStatement' || rest.length > 0 || only.expression.start === 0)
+      return fail('Code must be a single expression (a function), not statements.', 1, 1)
+    return { ok: true, expression: only.expression }
+  } catch (e) {
+    const err = e as SyntaxError & { loc?: { line: number; column: number } }
+    const loc = err.loc ?? { line: 1, column: 0 }
+    const message = err.message.replace(/\s*\(\d+:\d+\)$/, '')
+    const lines = code.split('\n')
+    if (loc.line > lines.length) {
+      // The error is on the wrapper's closing line: the code ended too early.
+      const last = lines.length
+      return fail(`${message} (the code ends too early)`, last, (lines[last - 1] ?? '').length + 1)
+    }
+    // The wrapper's `(` shifts the first line by one column.
+    return fail(message, loc.line, loc.line === 1 ? Math.max(loc.column, 1) : loc.column + 1)
+  }
+}
+
+function fail(message: string, line: number, column: number): ParsedExpression {
+  return { ok: false, problem: { message, line, column } }
+}
+
+/** `node` and every node below it, each with its ancestors (nearest last). */
+export function walkTree(node: AnyNode, visit: (n: AnyNode, parents: AnyNode[]) => void): void {
+  const parents: AnyNode[] = []
+  const go = (n: AnyNode) => {
+    visit(n, parents)
+    parents.push(n)
+    for (const c of childNodes(n)) go(c)
+    parents.pop()
+  }
+  go(node)
+}
+
+function isNode(v: unknown): v is AnyNode {
+  return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string'
+}
+
+/** The direct child nodes of `node`, in source order of its fields. */
+export function childNodes(node: AnyNode): AnyNode[] {
+  const out: AnyNode[] = []
+  for (const v of Object.values(node)) {
+    if (Array.isArray(v)) out.push(...v.filter(isNode))
+    else if (isNode(v)) out.push(v)
+  }
+  return out
+}
