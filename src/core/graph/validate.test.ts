@@ -428,3 +428,42 @@ describe('reachability', () => {
     expect(parseGraph(d).ok).toBe(true)
   })
 })
+
+describe('a document the schema refuses', () => {
+  it('still gets the checks of its well-formed parts: one bad reducer hides nothing else', () => {
+    const d = doc({
+      state: [{ name: 'x', reducer: 'nope' }, { name: 'log' }],
+      nodes: [
+        { id: 'a', code: '(s) => (' },
+        { id: 'a', code: '(s) => ({})' },
+        { id: '__start__', code: '() => ({})' },
+        { id: 'log', code: '() => ({})' },
+      ],
+      branches: [{ from: 'a', router: '(s) => +', paths: ['a'] }],
+    })
+    const found = validateGraph(d).map((i) => [i.code, i.path.join('.')])
+    expect(found).toEqual([
+      ['UNKNOWN_REDUCER', 'state.0.reducer'],
+      ['CODE_SYNTAX', 'nodes.0.code'],
+      ['DUPLICATE_NODE', 'nodes.1.id'],
+      ['RESERVED_NODE_NAME', 'nodes.2.id'],
+      ['NODE_NAMED_LIKE_FIELD', 'nodes.3.id'],
+      ['CODE_SYNTAX', 'branches.0.router'],
+    ])
+  })
+
+  it('checks the state when the nodes are the malformed part', () => {
+    const d = doc({
+      state: [{ name: 'x' }, { name: 'x' }],
+      nodes: [{ id: 3 }],
+    })
+    const codes = validateGraph(d).map((i) => i.code)
+    expect(codes).toContain('SCHEMA')
+    expect(codes).toContain('DUPLICATE_FIELD')
+  })
+
+  it('says nothing more of a value that is not a document at all', () => {
+    expect(validateGraph([1, 2]).map((i) => i.code)).toEqual(['SCHEMA'])
+    expect(validateGraph(null).map((i) => i.code)).toEqual(['SCHEMA'])
+  })
+})

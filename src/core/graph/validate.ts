@@ -1,4 +1,11 @@
-import { GraphSpecSchema, type GraphSpec } from './schema'
+import { z } from '../../lib/zod'
+import {
+  BranchSpecSchema,
+  FieldSpecSchema,
+  GraphSpecSchema,
+  NodeSpecSchema,
+  type GraphSpec,
+} from './schema'
 import { checkExpressionSyntax } from './code'
 import type { GraphIssue } from './issues'
 import { hasErrors } from './issues'
@@ -29,6 +36,7 @@ export function parseGraph(doc: unknown): ParseResult {
           message: i.message,
           path: i.path.filter((p): p is string | number => typeof p !== 'symbol'),
         })),
+        ...checkWellFormedParts(doc),
       ],
     }
   }
@@ -42,6 +50,39 @@ export function parseGraph(doc: unknown): ParseResult {
     ...checkDesign(spec),
   ]
   return hasErrors(issues) ? { ok: false, issues } : { ok: true, spec, issues }
+}
+
+/**
+ * What can still be said of a document the schema refused: each part whose every item is
+ * well-formed (the state, the nodes, the routers) gets its usual checks, so one unknown
+ * reducer does not hide a duplicate node or code that does not parse. The wiring checks
+ * need the whole document and wait until it is well-formed.
+ */
+function checkWellFormedParts(doc: unknown): GraphIssue[] {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return []
+  const raw = doc as Record<string, unknown>
+  const state = z.array(FieldSpecSchema).safeParse(raw.state)
+  const nodes = z.array(NodeSpecSchema).safeParse(raw.nodes)
+  const branches = z.array(BranchSpecSchema).safeParse(raw.branches ?? [])
+  const fieldNames = Array.isArray(raw.state)
+    ? raw.state.flatMap((f) => {
+        const name = (f as { name?: unknown } | null)?.name
+        return typeof name === 'string' ? [name] : []
+      })
+    : []
+  const part: GraphSpec = {
+    superstep: 1,
+    name: '',
+    state: state.success ? state.data : [],
+    nodes: nodes.success ? nodes.data : [],
+    edges: [],
+    branches: branches.success ? branches.data : [],
+  }
+  return [
+    ...(state.success ? checkFields(part) : []),
+    ...checkNodes(part, new Set(fieldNames)),
+    ...(state.success && nodes.success ? checkNodeKinds(part) : []),
+  ]
 }
 
 function schemaIssueCode(path: readonly PropertyKey[]): GraphIssue['code'] {
@@ -132,9 +173,11 @@ function checkFields(spec: GraphSpec): GraphIssue[] {
   return issues
 }
 
-function checkNodes(spec: GraphSpec): GraphIssue[] {
+function checkNodes(
+  spec: GraphSpec,
+  fields: ReadonlySet<string> = new Set(spec.state.map((f) => f.name)),
+): GraphIssue[] {
   const issues: GraphIssue[] = []
-  const fields = new Set(spec.state.map((f) => f.name))
   const seen = new Set<string>()
   spec.nodes.forEach((n, i) => {
     const at = (...p: (string | number)[]) => ['nodes', i, ...p]
