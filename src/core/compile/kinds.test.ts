@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createCountingEnv } from '../../lib/env'
 import { parseGraph } from '../graph/validate'
 import { runGraph, runSession } from '../run'
-import type { ChatModelProvider } from './kinds'
+import { parseToolInput, TOOL_INPUT_MISMATCH, type ChatModelProvider } from './kinds'
 import { compileGraph } from './compileGraph'
 import { evaluateLocally } from './evaluate'
 import { MemorySaver } from '../checkpoint/memorySaver'
@@ -126,5 +126,96 @@ describe('model nodes', () => {
         ],
       },
     ])
+  })
+})
+
+describe('tools nodes', () => {
+  const agent = (tools: unknown[], calls: unknown[]) =>
+    specOf({
+      state: [{ name: 'messages', reducer: 'add_messages', default: [] }],
+      nodes: [
+        {
+          id: 'agent',
+          kind: 'model',
+          model: {
+            provider: 'scripted',
+            replies: [{ tool_calls: calls }, { content: 'done' }],
+          },
+        },
+        { id: 'tools', kind: 'tools', tools },
+      ],
+      edges: [
+        { from: '__start__', to: 'agent' },
+        { from: 'tools', to: 'agent' },
+      ],
+      branches: [{ from: 'agent', router: 'tools_condition' }],
+    })
+  const toolMessages = (v: Record<string, unknown>) =>
+    (v.messages as { type: string; status?: string; content: unknown }[])
+      .filter((m) => m.type === 'tool')
+      .map((m) => [m.status, m.content])
+
+  it("arguments that fail the schema are ToolNode's error message, and the tool never runs", async () => {
+    const ran: unknown[] = []
+    const spec = agent(
+      [
+        {
+          name: 'add',
+          parameters: {
+            type: 'object',
+            properties: { a: { type: 'number' } },
+            required: ['a'],
+          },
+          code: '(args) => { globalThis.__ran.push(args); return "ok" }',
+        },
+      ],
+      [
+        { name: 'add', args: {}, id: 'c1' },
+        { name: 'add', args: { a: 1 }, id: 'c2' },
+      ],
+    )
+    ;(globalThis as { __ran?: unknown[] }).__ran = ran
+    const r = await runGraph(spec, { input: { messages: ['go'] }, env: createCountingEnv() })
+    expect(toolMessages(r.values)).toEqual([
+      [
+        'error',
+        'Error: Received tool input did not match expected schema\n Please fix your mistakes.',
+      ],
+      ['success', 'ok'],
+    ])
+    expect(ran).toEqual([{ a: 1 }])
+    delete (globalThis as { __ran?: unknown[] }).__ran
+  })
+
+  it('parseToolInput unwraps tool-call-shaped arguments, as StructuredTool.call does', () => {
+    const schema = { type: 'object', required: ['q'] }
+    expect(parseToolInput({ type: 'tool_call', args: { q: 1 } }, schema)).toEqual({ q: 1 })
+    expect(() => parseToolInput({ type: 'tool_call', args: {} }, schema)).toThrow(
+      TOOL_INPUT_MISMATCH,
+    )
+  })
+
+  it('interrupt() in a tool pauses the tools node; on resume the node runs again', async () => {
+    const spec = agent(
+      [
+        {
+          name: 'ask',
+          code: "() => 'answer: ' + interrupt('sure?')",
+        },
+      ],
+      [{ name: 'ask', args: {}, id: 'c1' }],
+    )
+    const r = await runSession(
+      spec,
+      [
+        { op: 'invoke', input: { messages: ['go'] } },
+        { op: 'resume', value: 'yes' },
+      ],
+      { env: createCountingEnv() },
+    )
+    expect(r.error).toBeNull()
+    const paused = r.checkpoints.find((c) => c.next.includes('tools') && c.interrupts.length)
+    expect(paused?.interrupts).toEqual(['sure?'])
+    expect(toolMessages(r.values)).toEqual([['success', 'answer: yes']])
   })
 })

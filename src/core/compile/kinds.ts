@@ -7,12 +7,13 @@
 import { END } from '../graph/constants'
 import { messagesFieldOf } from '../graph/nodeKinds'
 import type { ModelSettings, NodeSpec, ScriptedReply, ToolSpec } from '../graph/schema'
+import { validateJson } from '../../lib/jsonSchema'
 import { GraphInterrupt } from '../pregel/errors'
-import { createInterrupt } from '../pregel/interrupt'
+import { createInterrupt, interruptId, RESUME } from '../pregel/interrupt'
 import { toMessage, type Message } from '../reducers/addMessages'
 import type { CodeEvaluator } from './evaluate'
 import type { CodeHost } from './host'
-import type { NodeRunner } from './runners'
+import type { NodeCallContext, NodeRunner } from './runners'
 
 /** An AI message in LangChain's serialised plain form. */
 export type AiMessageJson = Message & { type: 'ai' }
@@ -124,28 +125,70 @@ export function modelRunner(node: NodeSpec, opts: KindOptions): NodeRunner {
   }
 }
 
+/** A tool's JSON schema; a tool without one takes no arguments. */
+function parametersOf(t: ToolSpec): Record<string, unknown> {
+  return t.parameters ?? { type: 'object', properties: {} }
+}
+
 function toolDefinition(t: ToolSpec): ToolDefinition {
   return {
     name: t.name,
     description: t.description ?? `${t.name} tool`,
-    parameters: t.parameters ?? { type: 'object', properties: {} },
+    parameters: parametersOf(t),
   }
 }
 
-type ToolFn = (args: unknown) => Promise<unknown>
+/** One tools-node task as its tools see it: the task, and its `interrupt` (one per task). */
+interface ToolTask {
+  ctx: NodeCallContext
+  interrupt: () => (value: unknown) => unknown
+}
 
+type ToolFn = (args: unknown, task: ToolTask) => Promise<unknown>
+
+/**
+ * A tool's code as a function of its arguments. `interrupt()` pauses the whole tools task as
+ * it does in a code node: locally through the task's one `interrupt`, shared by its tool
+ * calls as LangGraph's scratchpad is; in a host with the task's answers, as
+ * `remoteNodeRunner` does. The output is not revived (a tool's result is content).
+ */
 function toolFunction(node: NodeSpec, t: ToolSpec, opts: KindOptions): ToolFn {
   const { host } = opts
   if (host) {
-    return async (args) => {
-      const r = await host.runNode(node.id, t.code, args, { resume: [] })
-      if (r.kind === 'interrupt')
-        throw new Error(`Tool \`${t.name}\` called interrupt(), which tools cannot do.`)
+    return async (args, { ctx: { pad, write, log } }) => {
+      const r = await host.runNode(node.id, t.code, args, {
+        resume: pad.resume,
+        ...(pad.nullResume ? { nullResume: pad.nullResume } : {}),
+      })
+      if (r.logs.length) log(r.logs)
+      if (r.resume) write(RESUME, r.resume)
+      if (r.kind === 'interrupt') {
+        const answered = (r.resume ?? pad.resume).length
+        throw new GraphInterrupt([{ id: interruptId(pad.namespace, answered), value: r.value }])
+      }
       return r.output
     }
   }
-  const fn = opts.evaluate(t.code, { kind: 'node', owner: node.id })
-  return async (args) => fn(args)
+  const ref = { kind: 'node', owner: node.id } as const
+  const fn = opts.evaluate(t.code, ref)
+  if (!/\binterrupt\b/.test(t.code)) return async (args) => fn(args)
+  return async (args, task) => opts.evaluate(t.code, ref, { interrupt: task.interrupt() })(args)
+}
+
+/** LangChain's ToolInputParsingException text (`verboseParsingErrors` is off in `tool()`). */
+export const TOOL_INPUT_MISMATCH = 'Received tool input did not match expected schema'
+
+/**
+ * The input LangChain's StructuredTool.call gives a tool's function for a JSON schema: the
+ * arguments (their own `args` when they are themselves tool-call shaped), validated by
+ * `@cfworker/json-schema`. Throws what the tool would; ToolNode makes it an error message.
+ */
+export function parseToolInput(args: unknown, schema: Record<string, unknown>): unknown {
+  const isToolCall =
+    typeof args === 'object' && args !== null && (args as { type?: unknown }).type === 'tool_call'
+  const input = isToolCall ? (args as { args?: unknown }).args : args
+  if (!validateJson(input, schema).valid) throw new Error(TOOL_INPUT_MISMATCH)
+  return input
 }
 
 /** LangChain's tool output formatting: strings and content blocks as they are, else JSON. */
@@ -164,13 +207,25 @@ function toolContent(output: unknown, hasCallId: boolean): unknown {
 
 /**
  * LangGraph's ToolNode: runs the tool calls of the last AI message that no tool message
- * answers yet, concurrently, and appends one tool message per call in call order. A tool that
- * throws (or is missing) becomes an error tool message with ToolNode's text.
+ * answers yet, concurrently, and appends one tool message per call in call order. Arguments
+ * that fail the tool's schema, a tool that throws, or a missing tool become an error tool
+ * message with ToolNode's text; an `interrupt()` in a tool pauses the task (and on resume
+ * the whole node runs again, as ToolNode does).
  */
 export function toolsRunner(node: NodeSpec, opts: KindOptions): NodeRunner {
   const field = messagesFieldOf(node)
-  const tools = new Map((node.tools ?? []).map((t) => [t.name, toolFunction(node, t, opts)]))
-  return async (state) => {
+  const tools = new Map(
+    (node.tools ?? []).map((t) => [
+      t.name,
+      { run: toolFunction(node, t, opts), schema: parametersOf(t) },
+    ]),
+  )
+  return async (state, ctx) => {
+    let interrupt: ((value: unknown) => unknown) | undefined
+    const task: ToolTask = {
+      ctx,
+      interrupt: () => (interrupt ??= createInterrupt(ctx.pad, ctx.write)),
+    }
     const messages = messagesOf(state, field)
     const answered = new Set(messages.filter((m) => m.type === 'tool').map((m) => m.tool_call_id))
     const ai = messages.findLast((m) => m.type === 'ai')
@@ -179,9 +234,10 @@ export function toolsRunner(node: NodeSpec, opts: KindOptions): NodeRunner {
     const outputs = await Promise.all(
       calls.map(async (call): Promise<Message> => {
         try {
-          const fn = tools.get(call.name)
-          if (!fn) throw new Error(`Tool "${call.name}" not found.`)
-          const output = await fn(structuredClone(call.args))
+          const tool = tools.get(call.name)
+          if (!tool) throw new Error(`Tool "${call.name}" not found.`)
+          const input = parseToolInput(structuredClone(call.args), tool.schema)
+          const output = await tool.run(input, task)
           const m: Message = {
             type: 'tool',
             content: toolContent(output, Boolean(call.id)),
