@@ -9,11 +9,11 @@ import { messagesFieldOf } from '../graph/nodeKinds'
 import type { ModelSettings, NodeSpec, ScriptedReply, ToolSpec } from '../graph/schema'
 import { validateJson } from '../../lib/jsonSchema'
 import { GraphInterrupt } from '../pregel/errors'
-import { createInterrupt, interruptId, RESUME } from '../pregel/interrupt'
+import { createInterrupt } from '../pregel/interrupt'
 import { toMessage, type Message } from '../reducers/addMessages'
 import type { CodeEvaluator } from './evaluate'
 import type { CodeHost } from './host'
-import type { NodeCallContext, NodeRunner } from './runners'
+import { runRemoteCode, type NodeCallContext, type NodeRunner } from './runners'
 
 /** An AI message in LangChain's serialised plain form. */
 export type AiMessageJson = Message & { type: 'ai' }
@@ -155,19 +155,7 @@ type ToolFn = (args: unknown, task: ToolTask) => Promise<unknown>
 function toolFunction(node: NodeSpec, t: ToolSpec, opts: KindOptions): ToolFn {
   const { host } = opts
   if (host) {
-    return async (args, { ctx: { pad, write, log } }) => {
-      const r = await host.runNode(node.id, t.code, args, {
-        resume: pad.resume,
-        ...(pad.nullResume ? { nullResume: pad.nullResume } : {}),
-      })
-      if (r.logs.length) log(r.logs)
-      if (r.resume) write(RESUME, r.resume)
-      if (r.kind === 'interrupt') {
-        const answered = (r.resume ?? pad.resume).length
-        throw new GraphInterrupt([{ id: interruptId(pad.namespace, answered), value: r.value }])
-      }
-      return r.output
-    }
+    return (args, { ctx }) => runRemoteCode(host, node.id, t.code, args, ctx)
   }
   const ref = { kind: 'node', owner: node.id } as const
   const fn = opts.evaluate(t.code, ref)

@@ -30,19 +30,32 @@ export function localNodeRunner(code: string, owner: string, evaluate: CodeEvalu
 
 /** A node whose code runs in a sandbox host; the task's answers travel with the call. */
 export function remoteNodeRunner(code: string, owner: string, host: CodeHost): NodeRunner {
-  return async (input, { pad, write, log }) => {
-    const r = await host.runNode(owner, code, input, {
-      resume: pad.resume,
-      ...(pad.nullResume ? { nullResume: pad.nullResume } : {}),
-    })
-    if (r.logs.length) log(r.logs)
-    if (r.resume) write(RESUME, r.resume)
-    if (r.kind === 'interrupt') {
-      const answered = (r.resume ?? pad.resume).length
-      throw new GraphInterrupt([{ id: interruptId(pad.namespace, answered), value: r.value }])
-    }
-    return reviveControl(r.output)
+  return async (input, ctx) => reviveControl(await runRemoteCode(host, owner, code, input, ctx))
+}
+
+/**
+ * Runs node-like code (a node's, a tool's) of `owner` in the host for one task: its logs
+ * and `__resume__` answers are the task's, an `interrupt()` pauses the task. The output as
+ * the host returned it.
+ */
+export async function runRemoteCode(
+  host: CodeHost,
+  owner: string,
+  code: string,
+  input: unknown,
+  { pad, write, log }: NodeCallContext,
+): Promise<unknown> {
+  const r = await host.runNode(owner, code, input, {
+    resume: pad.resume,
+    ...(pad.nullResume ? { nullResume: pad.nullResume } : {}),
+  })
+  if (r.logs.length) log(r.logs)
+  if (r.resume) write(RESUME, r.resume)
+  if (r.kind === 'interrupt') {
+    const answered = (r.resume ?? pad.resume).length
+    throw new GraphInterrupt([{ id: interruptId(pad.namespace, answered), value: r.value }])
   }
+  return r.output
 }
 
 export function remoteRouter(
