@@ -22,9 +22,13 @@ interface Seen {
   body: { messages?: { role: string; content: unknown; tool_call_id?: string }[]; tools?: unknown }
 }
 
-/** Tool call first, then the final answer once a tool result is in the messages. */
+/**
+ * Tool call first, then the final answer once a tool result is in the messages. `failFrom(n)`
+ * makes the n-th request (1-based) and every later one answer HTTP 500; `failFrom(null)` heals it.
+ */
 async function startMock() {
   const seen: Seen[] = []
+  let failFrom: number | null = null
   const cors = {
     'access-control-allow-origin': '*',
     'access-control-allow-headers': 'authorization, content-type',
@@ -41,6 +45,11 @@ async function startMock() {
     req.on('end', () => {
       const body = JSON.parse(raw || '{}') as Seen['body']
       seen.push({ headers: req.headers, body })
+      if (failFrom !== null && seen.length >= failFrom) {
+        res.writeHead(500, { ...cors, 'content-type': 'application/json' })
+        res.end(JSON.stringify({ error: { message: 'the mock is down' } }))
+        return
+      }
       const answered = body.messages?.some((m) => m.role === 'tool')
       const message = answered
         ? { role: 'assistant', content: 'It is 18 °C and sunny in Paris (mock).' }
@@ -61,7 +70,12 @@ async function startMock() {
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   const { port } = server.address() as AddressInfo
-  return { port, seen, close: () => new Promise((r) => server.close(r)) }
+  return {
+    port,
+    seen,
+    failFrom: (n: number | null) => void (failFrom = n),
+    close: () => new Promise((r) => server.close(r)),
+  }
 }
 
 async function downloaded(page: Page, button: string): Promise<string> {
@@ -201,4 +215,176 @@ test('a refused connection ends the model node with a clear error', async ({ pag
   await expect(error).toContainText('ModelCallError')
   await expect(error).toContainText('agent')
   await expect(error).toContainText('could not reach')
+})
+
+/** Imports the ReAct agent with its model on `baseUrl`, and trusts it. */
+async function importAgent(page: Page, name: string, baseUrl: string): Promise<void> {
+  const doc = {
+    ...reactAgent,
+    name,
+    nodes: reactAgent.nodes.map((n) =>
+      n.id === 'agent' ? { ...n, model: { provider: 'openai', baseUrl, model: 'mock' } } : n,
+    ),
+  }
+  await page.getByLabel('Import a graph file').setInputFiles({
+    name: `${name}.json`,
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(doc)),
+  })
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible()
+  await page.getByRole('button', { name: 'Trust and allow running' }).click()
+}
+
+const checkpointIds = (page: Page) =>
+  page
+    .getByRole('listbox', { name: 'Checkpoints' })
+    .getByRole('option')
+    .evaluateAll((os) => os.map((o) => o.getAttribute('data-checkpoint')))
+
+test('a failed model call loses no checkpoint; after a reload, Run resumes from the last one', async ({
+  page,
+}) => {
+  const mock = await startMock()
+  mock.failFrom(2) // the tool call goes through; the call after the tool fails
+  try {
+    await page.goto('/')
+    await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
+    await importAgent(page, 'flaky agent', `http://localhost:${mock.port}/v1`)
+    await page.getByRole('tab', { name: 'Input', exact: true }).click()
+    await page.getByLabel('Input messages').fill('[{"type":"human","content":"Weather in Paris?"}]')
+    await page.getByRole('button', { name: 'Run', exact: true }).click()
+    await expect(page.getByLabel('Run status')).toHaveText('failed')
+    const error = page.getByLabel('Run error')
+    await expect(error).toContainText('ModelCallError')
+    await expect(error).toContainText('agent')
+    await expect(error).toContainText('HTTP 500')
+    await expect(error).toContainText('the mock is down')
+    expect(mock.seen).toHaveLength(2)
+
+    // The steps before the failure are checkpointed: the tip waits to run the agent again.
+    const options = page.getByRole('listbox', { name: 'Checkpoints' }).getByRole('option')
+    await expect(options.first()).toContainText('next: agent')
+    const before = await checkpointIds(page)
+    expect(before.length).toBeGreaterThanOrEqual(4) // input, START, agent, tools
+
+    // They are in IndexedDB: a reload lists the same ones.
+    await page.reload()
+    await page
+      .getByRole('navigation', { name: 'Graphs and problems' })
+      .getByRole('button', { name: 'flaky agent', exact: true })
+      .click()
+    await expect(options.first()).toContainText('next: agent')
+    expect(await checkpointIds(page)).toEqual(before)
+
+    // The endpoint answers again: Run goes on from the last checkpoint to the end.
+    mock.failFrom(null)
+    await page.getByRole('button', { name: /^(Run|Continue)$/ }).click()
+    await expect(page.getByLabel('Run status')).toHaveText('done')
+    expect(mock.seen).toHaveLength(3)
+    // Newest first: the new steps come on top of the old ones, all kept.
+    await expect.poll(async () => (await checkpointIds(page)).length).toBeGreaterThan(before.length)
+    expect((await checkpointIds(page)).slice(-before.length)).toEqual(before)
+    await expect(options.first()).not.toContainText('next: agent')
+    // The retried call carried the tool result of the step before the failure.
+    expect(mock.seen[2]?.body.messages?.map((m) => m.role)).toEqual(['user', 'assistant', 'tool'])
+    await page.getByRole('tab', { name: 'Channels', exact: true }).click()
+    const tree = page
+      .getByRole('table', { name: 'Channels' })
+      .locator('tr[data-channel="messages"] td.value [data-json]')
+    await expect(tree).toHaveAttribute('data-json', /sunny in Paris \(mock\)/)
+    const messages = JSON.parse((await tree.getAttribute('data-json')) ?? '[]') as {
+      type: string
+    }[]
+    expect(messages.map((m) => m.type)).toEqual(['human', 'ai', 'tool', 'ai'])
+  } finally {
+    await mock.close()
+  }
+})
+
+test('the inspector switches a model between scripted replies and an endpoint, one edit each', async ({
+  page,
+}) => {
+  const mock = await startMock()
+  const baseUrl = `http://localhost:${mock.port}/v1`
+  try {
+    await page.goto('/')
+    await page
+      .getByRole('button', { name: 'New graph from template ReAct agent with a scripted model' })
+      .click()
+    await expect(page.getByRole('heading', { level: 1, name: /ReAct agent/ })).toBeAttached()
+    await page.locator('.react-flow__node[data-id="agent"]').click()
+    const provider = page.getByLabel('Model provider of agent')
+    const json = page.getByLabel('Settings of agent')
+    await expect(provider).toHaveValue('scripted')
+    await expect(page.getByLabel('Base URL of agent')).toHaveCount(0)
+
+    await provider.selectOption({ label: 'OpenAI-compatible endpoint' })
+    await expect(json).toHaveValue(/"provider": "openai"/)
+    const url = page.getByLabel('Base URL of agent')
+    const model = page.getByLabel('Model of agent')
+    const temperature = page.getByLabel('Temperature of agent')
+    const timeout = page.getByLabel('Timeout (s) of agent')
+
+    // Checked as typed; a bad value stays in the field and is not applied.
+    await url.fill('ftp://example.com')
+    await expect(page.getByText('must be an http:// or https:// URL')).toBeVisible()
+    await expect(url).toHaveAttribute('aria-invalid', 'true')
+    await url.press('Enter')
+    await expect(json).not.toHaveValue(/ftp:/)
+    await url.fill(baseUrl)
+    await url.press('Enter')
+    await expect(json).toHaveValue(new RegExp(`"baseUrl": "${baseUrl}"`))
+    await model.fill('mock')
+    await model.press('Enter')
+    await temperature.fill('3')
+    await expect(page.getByText('a number from 0 to 2')).toBeVisible()
+    await temperature.fill('0.2')
+    await temperature.press('Enter')
+    await timeout.fill('0')
+    await expect(page.getByText('a positive number of seconds')).toBeVisible()
+    await timeout.fill('5')
+    await timeout.press('Enter')
+    await expect(json).toHaveValue(/"timeoutMs": 5000/)
+    await expect(json).toHaveValue(/"temperature": 0.2/)
+    await expect(json).toHaveValue(/"model": "mock"/)
+
+    // The key note says whether Settings has a key for this base URL, and opens Settings.
+    const note = page.getByRole('status').filter({ hasText: 'API key:' })
+    await expect(note).toContainText('none for this base URL')
+    await note.getByRole('button', { name: 'Open Settings' }).click()
+    const settings = page.getByRole('dialog', { name: 'Settings' })
+    await settings.getByLabel('Base URL 1').fill(`${baseUrl}/`)
+    await settings.getByLabel('API key 1').fill(KEY)
+    await settings.getByRole('button', { name: 'Save keys' }).click()
+    await expect(settings.getByText('Saved', { exact: true })).toBeVisible()
+    await settings.getByRole('button', { name: 'Close' }).click()
+    await expect(note).toContainText('set for this base URL')
+    await expect(note).not.toContainText(KEY)
+
+    // The endpoint is live at once.
+    await page.getByRole('button', { name: 'Run', exact: true }).click()
+    await expect(page.getByLabel('Run status')).toHaveText('done')
+    expect(mock.seen).toHaveLength(2)
+    expect(mock.seen[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
+
+    // Back to scripted: the template's replies return; then the endpoint returns.
+    await provider.selectOption({ label: 'Scripted replies' })
+    await expect(json).toHaveValue(/"provider": "scripted"/)
+    await expect(json).toHaveValue(/get_weather/)
+    await expect(json).toHaveValue(/It is 18 °C and sunny in Paris\./)
+    await provider.selectOption({ label: 'OpenAI-compatible endpoint' })
+    await expect(url).toHaveValue(baseUrl)
+    await expect(timeout).toHaveValue('5')
+
+    // Each change was one edit: one undo reverts the last switch only.
+    await page.getByRole('button', { name: 'Undo', exact: true }).click()
+    await expect(provider).toHaveValue('scripted')
+    await page.getByRole('button', { name: 'Undo', exact: true }).click()
+    await expect(provider).toHaveValue('openai')
+    await expect(timeout).toHaveValue('5')
+    await page.getByRole('button', { name: 'Undo', exact: true }).click()
+    await expect(timeout).toHaveValue('')
+  } finally {
+    await mock.close()
+  }
 })

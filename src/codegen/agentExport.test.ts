@@ -66,6 +66,24 @@ describe('the agent node kinds in the exports', () => {
     expect(emitPython(scripted)).toContain('_play_scripted(agent_replies, state.get("messages"))')
   })
 
+  it('a node timeout: milliseconds for ChatOpenAI in TypeScript, seconds in Python', () => {
+    const timed: GraphSpec = {
+      ...openai,
+      nodes: openai.nodes.map((n) =>
+        n.model?.provider === 'openai' ? { ...n, model: { ...n.model, timeoutMs: 12_500 } } : n,
+      ),
+    }
+    expect(emitTypeScript(timed)).toContain(
+      "const agentModel = new ChatOpenAI({\n  model: 'gpt-4o-mini',\n  temperature: 0.5,\n  timeout: 12500,\n  configuration: { baseURL: 'http://localhost:8080/v1' },\n})",
+    )
+    expect(emitPython(timed)).toContain(
+      'agent_model = ChatOpenAI(model="gpt-4o-mini", temperature=0.5, timeout=12.5, base_url="http://localhost:8080/v1")',
+    )
+    // Without one, neither export sets it: LangChain's own default applies.
+    expect(emitTypeScript(openai)).not.toContain('timeout')
+    expect(emitPython(openai)).not.toContain('timeout=')
+  })
+
   it('the project lists LangChain OpenAI when a model uses it, and only then', () => {
     const pkg = (g: GraphSpec) =>
       JSON.parse(emitProject(g).find((f) => f.path === 'package.json')?.text ?? '{}') as {

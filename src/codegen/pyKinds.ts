@@ -127,6 +127,9 @@ function modelBlocks(m: PyModule, k: PyKindNode, field: string): string[] {
   const options = [`model=${pyString(settings.model)}`]
   if (settings.temperature !== undefined)
     options.push(`temperature=${pyNumber(settings.temperature)}`)
+  // langchain_openai's `timeout` is in seconds.
+  if (settings.timeoutMs !== undefined)
+    options.push(`timeout=${pyNumber(settings.timeoutMs / 1000)}`)
   options.push(`base_url=${pyString(settings.baseUrl)}`)
   const bound = m.kinds.find((o) => o.node.id === n.bindTools && nodeKind(o.node) === 'tools')
   const client = pyCall('ChatOpenAI', options)

@@ -90,6 +90,8 @@ export function kindSetup(
   }
   const options = [`model: ${jsString(settings.model)}`]
   if (settings.temperature !== undefined) options.push(`temperature: ${settings.temperature}`)
+  // ChatOpenAI's `timeout` is in milliseconds, as the document's `timeoutMs`.
+  if (settings.timeoutMs !== undefined) options.push(`timeout: ${settings.timeoutMs}`)
   options.push(`configuration: { baseURL: ${jsString(settings.baseUrl)} }`)
   const bound = ctx.graph.nodes.find((n) => n.id === node.bindTools && nodeKind(n) === 'tools')
   const bind = bound ? `.bindTools(${local(ctx, `tools:${bound.id}`)})` : ''

@@ -12,7 +12,8 @@ interface Seen {
   body: Record<string, unknown>
 }
 
-type Reply = { status?: number; body: string } | 'hang'
+/** A reply, after `delayMs` when set; `'hang'` never answers. */
+type Reply = { status?: number; body: string; delayMs?: number } | 'hang'
 
 let servers: Server[] = []
 afterEach(async () => {
@@ -35,8 +36,13 @@ async function mock(replies: Reply[]): Promise<{ baseUrl: string; seen: Seen[] }
       seen.push({ url: req.url ?? '', headers: req.headers, body: JSON.parse(raw || '{}') })
       const reply = replies[seen.length - 1] ?? { status: 500, body: 'no more replies' }
       if (reply === 'hang') return
-      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' })
-      res.end(reply.body)
+      const answer = () => {
+        if (res.destroyed) return
+        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' })
+        res.end(reply.body)
+      }
+      if (reply.delayMs) setTimeout(answer, reply.delayMs)
+      else answer()
     })
   })
   servers.push(server)
@@ -252,5 +258,28 @@ describe('OpenAiProvider', () => {
     expect(e.code).toBe('MODEL_TIMEOUT')
     expect(e.message).toContain('did not answer within 0.2 s')
     expect(e.message).not.toContain(KEY)
+  })
+
+  it("a node's own timeoutMs wins over the provider's default", async () => {
+    const late = { ...completion({ role: 'assistant', content: 'late' }), delayMs: 600 }
+    const { baseUrl, seen } = await mock([late, late])
+    const p = new OpenAiProvider() // the default: 60 s
+    p.setKeys({ [baseUrl]: KEY })
+    const settings = { provider: 'openai' as const, baseUrl, model: 'mock', timeoutMs: 150 }
+    const started = Date.now()
+    const e = await failure(p.call(request(baseUrl, { node: 'slow_agent', settings })))
+    expect(Date.now() - started).toBeLessThan(550)
+    expect(seen).toHaveLength(1)
+    expect(e.name).toBe('ModelCallError')
+    expect(e.code).toBe('MODEL_TIMEOUT')
+    expect(e.message).toContain('Model node `slow_agent`')
+    expect(e.message).toContain('did not answer within 0.15 s')
+    expect(e.message).not.toContain(KEY)
+    // A longer node limit lets a reply through that the provider's short default would not.
+    const short = new OpenAiProvider({ timeoutMs: 100 })
+    const reply = await short.call(
+      request(baseUrl, { settings: { ...settings, timeoutMs: 5_000 } }),
+    )
+    expect(reply.content).toBe('late')
   })
 })

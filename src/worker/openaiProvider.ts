@@ -33,7 +33,7 @@ export class ModelCallError extends Error {
 export interface OpenAiProviderOptions {
   /** The worker's `fetch` (tests may pass another). */
   fetch?: typeof fetch
-  /** How long one call may take before it is abandoned (default 60 s). */
+  /** How long one call may take before it is abandoned (default 60 s): a node's `timeoutMs` wins. */
   timeoutMs?: number
 }
 
@@ -100,12 +100,14 @@ export class OpenAiProvider implements ChatModelProvider {
     if (settings.temperature !== undefined) body.temperature = settings.temperature
     if (request.tools.length > 0) body.tools = request.tools.map(toOpenAiTool)
 
+    // The node's own limit when it sets one (validated as positive), else the provider's.
+    const ms = isPositiveFinite(settings.timeoutMs) ? settings.timeoutMs : this.timeoutMs
     const abort = new AbortController()
     let timedOut = false
     const timer = setTimeout(() => {
       timedOut = true
       abort.abort()
-    }, this.timeoutMs)
+    }, ms)
     try {
       let res: Response
       try {
@@ -116,7 +118,7 @@ export class OpenAiProvider implements ChatModelProvider {
           signal: abort.signal,
         })
       } catch (e) {
-        if (timedOut) throw timeout(where, url, this.timeoutMs)
+        if (timedOut) throw timeout(where, url, ms)
         throw new ModelCallError(
           'MODEL_CONNECTION_FAILED',
           `${where}: could not reach ${url.href} (${redact(describe(e), key)}). Is the server running, and does it allow this page's origin (CORS)?`,
@@ -126,7 +128,7 @@ export class OpenAiProvider implements ChatModelProvider {
       try {
         text = await res.text()
       } catch (e) {
-        if (timedOut) throw timeout(where, url, this.timeoutMs)
+        if (timedOut) throw timeout(where, url, ms)
         throw new ModelCallError(
           'MODEL_CONNECTION_FAILED',
           `${where}: the reply from ${url.href} broke off (${redact(describe(e), key)}).`,
@@ -147,6 +149,10 @@ export class OpenAiProvider implements ChatModelProvider {
       clearTimeout(timer)
     }
   }
+}
+
+function isPositiveFinite(v: number | undefined): v is number {
+  return v !== undefined && Number.isFinite(v) && v > 0
 }
 
 function timeout(where: string, url: URL, ms: number): ModelCallError {

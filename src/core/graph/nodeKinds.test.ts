@@ -115,6 +115,32 @@ describe('node kinds: validation', () => {
     ])
   })
 
+  it('the timeoutMs of an OpenAI model is a positive number of milliseconds', () => {
+    const openai = (timeoutMs: unknown) =>
+      doc({
+        nodes: [
+          {
+            id: 'agent',
+            kind: 'model',
+            model: { provider: 'openai', baseUrl: 'http://x/v1', model: 'm', timeoutMs },
+          },
+        ],
+      })
+    expect(codes(openai(1500))).toEqual([])
+    expect(codes(openai(0.5))).toEqual([])
+    for (const bad of [0, -1000]) {
+      expect(codes(openai(bad))).toEqual([['INVALID_NODE_SETTING', 'nodes.0.model.timeoutMs']])
+    }
+    const [issue] = validateGraph(openai(0))
+    expect(issue).toMatchObject({ severity: 'error', nodeId: 'agent' })
+    expect(issue?.message).toContain('`agent`')
+    expect(issue?.message).toContain('positive number of milliseconds')
+    // Not a finite number: the format itself refuses it.
+    for (const bad of ['60', Infinity, NaN]) {
+      expect(codes(openai(bad))).toEqual([['SCHEMA', 'nodes.0.model.timeoutMs']])
+    }
+  })
+
   it('rejects a document that holds an API key, wherever it is', () => {
     const withKey = { provider: 'openai', baseUrl: 'http://x/v1', model: 'm', apiKey: 'sk-1' }
     const d = doc({ nodes: [{ id: 'agent', kind: 'model', model: withKey }] })

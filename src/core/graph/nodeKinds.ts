@@ -86,6 +86,10 @@ export function findSecrets(doc: unknown): GraphIssue[] {
 
 type At = (...p: (string | number)[]) => (string | number)[]
 
+function isPositiveFinite(v: unknown): boolean {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0
+}
+
 /** The settings of model, tools and human nodes, and the prebuilt routers. */
 export function checkNodeKinds(spec: GraphSpec): GraphIssue[] {
   const issues: GraphIssue[] = []
@@ -135,19 +139,7 @@ export function checkNodeKinds(spec: GraphSpec): GraphIssue[] {
         })
       }
     }
-    if (kind === 'model') {
-      if (!n.model) missing('model', 'Model node')
-      if (n.bindTools !== undefined) {
-        const target = byId.get(n.bindTools)
-        if (!target || nodeKind(target) !== 'tools') {
-          push({
-            code: 'BIND_TOOLS_NOT_TOOLS_NODE',
-            path: at('bindTools'),
-            message: `Model node \`${n.id}\` binds the tools of \`${n.bindTools}\`, which is ${target ? `a ${nodeKind(target)} node, not a tools node` : 'not a node'}.`,
-          })
-        }
-      }
-    }
+    if (kind === 'model') checkModel(n, byId, at, push, missing)
     if (kind === 'tools') checkTools(n, at, push, missing)
     if (kind === 'human') {
       for (const key of ['show', 'writeTo'] as const) {
@@ -165,6 +157,34 @@ export function checkNodeKinds(spec: GraphSpec): GraphIssue[] {
   })
   spec.branches?.forEach((b, i) => issues.push(...checkPrebuiltRouter(spec, b, i)))
   return issues
+}
+
+function checkModel(
+  n: NodeSpec,
+  byId: ReadonlyMap<string, NodeSpec>,
+  at: At,
+  push: (issue: Omit<GraphIssue, 'nodeId' | 'severity'>) => void,
+  missing: (key: string, what: string) => void,
+): void {
+  if (!n.model) missing('model', 'Model node')
+  const timeoutMs = n.model?.provider === 'openai' ? n.model.timeoutMs : undefined
+  if (timeoutMs !== undefined && !isPositiveFinite(timeoutMs)) {
+    push({
+      code: 'INVALID_NODE_SETTING',
+      path: at('model', 'timeoutMs'),
+      message: `Model node \`${n.id}\`: \`timeoutMs\` is ${String(timeoutMs)}; it is how long one call may take, a positive number of milliseconds.`,
+    })
+  }
+  if (n.bindTools !== undefined) {
+    const target = byId.get(n.bindTools)
+    if (!target || nodeKind(target) !== 'tools') {
+      push({
+        code: 'BIND_TOOLS_NOT_TOOLS_NODE',
+        path: at('bindTools'),
+        message: `Model node \`${n.id}\` binds the tools of \`${n.bindTools}\`, which is ${target ? `a ${nodeKind(target)} node, not a tools node` : 'not a node'}.`,
+      })
+    }
+  }
 }
 
 function checkTools(

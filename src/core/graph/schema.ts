@@ -68,6 +68,10 @@ export const ModelSettingsSchema = z.discriminatedUnion('provider', [
       baseUrl: z.string().describe('An OpenAI-compatible chat-completions endpoint.'),
       model: z.string(),
       temperature: z.number().optional(),
+      timeoutMs: z
+        .number()
+        .optional()
+        .describe('How long one call may take, in milliseconds (default 60000).'),
     })
     .loose(),
 ])

@@ -1,7 +1,14 @@
 import { useState } from 'react'
 import { KIND_KEYS } from '../../core/graph/editNodes'
 import type { GraphEdit } from '../../core/graph/edits'
-import { NODE_KINDS, type GraphSpec, type NodeKind, type NodeSpec } from '../../core/graph/schema'
+import {
+  NODE_KINDS,
+  type GraphSpec,
+  type ModelSettings,
+  type NodeKind,
+  type NodeSpec,
+} from '../../core/graph/schema'
+import { ModelProviderSettings, starterScripted } from './ModelProviderSettings'
 
 const KIND_LABEL: Record<NodeKind, string> = {
   code: 'Code (JavaScript)',
@@ -16,10 +23,7 @@ function starterSettings(doc: GraphSpec, kind: NodeKind): Record<string, unknown
   const first = doc.state[0]?.name ?? 'messages'
   switch (kind) {
     case 'model':
-      return {
-        model: { provider: 'scripted', replies: [{ content: 'Hello! (a scripted reply)' }] },
-        messagesField: messages,
-      }
+      return { model: starterScripted(), messagesField: messages }
     case 'tools':
       return {
         messagesField: messages,
@@ -48,8 +52,9 @@ export function kindSettingsOf(node: NodeSpec): Record<string, unknown> {
 /**
  * A node's kind (code, model, tools, human) and, for the last three, their settings as
  * JSON: applied on blur or Ctrl/Cmd+Enter when the text parses; the validator's problems
- * show below as for any edit. API keys never go here (the document refuses them): they are
- * kept in Settings.
+ * show below as for any edit. A model node also gets a form for its provider (scripted or
+ * an endpoint). API keys never go here (the document refuses them): they are kept in
+ * Settings.
  */
 export function KindSettings(props: {
   doc: GraphSpec
@@ -85,6 +90,8 @@ export function KindSettings(props: {
       settings: settings as Record<string, unknown>,
     })
   }
+  const setModel = (model: ModelSettings) =>
+    onEdit({ type: 'setNodeKind', id: node.id, kind, settings: { ...kindSettingsOf(node), model } })
   return (
     <fieldset className="kind-settings">
       <legend>Kind</legend>
@@ -107,6 +114,9 @@ export function KindSettings(props: {
           </option>
         ))}
       </select>
+      {kind === 'model' && (
+        <ModelProviderSettings graphName={doc.name} node={node} onChange={setModel} />
+      )}
       {kind !== 'code' && (
         <label className="stack">
           <span>Settings (JSON)</span>
