@@ -215,3 +215,119 @@ test('run overlay and dark mode', async ({ page }) => {
   await expect(node(page, 'inc').getByLabel('Step 1')).toBeVisible()
   await expect(node(page, 'left').locator('.ss-next')).toBeVisible()
 })
+
+/** A node's flow position, read from React Flow's transform. */
+const flowAt = (page: Page, id: string) =>
+  page.locator(`.react-flow__node[data-id="${id}"]`).evaluate((el) => {
+    const m = /translate\((-?[\d.]+)px, ?(-?[\d.]+)px\)/.exec((el as HTMLElement).style.transform)
+    return m ? { x: Number(m[1]), y: Number(m[2]) } : null
+  })
+
+test('Auto layout of a big graph: elk in a worker, progress, one moveNodes in ranks, both directions', async ({
+  page,
+}) => {
+  test.setTimeout(240_000)
+  const workers: string[] = []
+  page.on('worker', (w) => workers.push(w.url()))
+  await page.goto('/canvas-test.html?bench=300')
+  await expect(page.locator('.react-flow__node[data-id="n299"]')).toBeAttached()
+  const tools = page.getByRole('toolbar', { name: 'Canvas tools' })
+  const layout = tools.getByRole('button', { name: 'Auto layout', exact: true })
+  await layout.click()
+  await expect(tools.getByRole('button', { name: 'Laying out…' })).toBeDisabled()
+  await expect(layout).toBeEnabled({ timeout: 100_000 })
+  await expect(tools.getByRole('alert')).toHaveCount(0)
+  expect(workers.some((url) => /layout\.worker/.test(url))).toBe(true)
+
+  type Move = { id: string; position: { x: number; y: number } }
+  const lastMoves = async () => {
+    const all = await editsOf(page, 'moveNodes')
+    return {
+      count: all.length,
+      at: new Map((all.at(-1)?.moves as Move[]).map((m) => [m.id, m.position])),
+    }
+  }
+  const lr = await lastMoves()
+  expect(lr.count).toBe(1)
+  expect(lr.at.size).toBe(300)
+  // The chain n0 → n1 → … runs along x, past the old grid's row ends (n24 → n25).
+  for (let i = 0; i < 60; i++)
+    expect(lr.at.get(`n${i + 1}`)!.x, `n${i + 1} right of n${i}`).toBeGreaterThan(
+      lr.at.get(`n${i}`)!.x,
+    )
+  await expect.poll(async () => (await flowAt(page, 'n25'))?.x).toBe(lr.at.get('n25')!.x)
+  const start = await flowAt(page, '__start__')
+  expect(start!.x).toBeLessThan(lr.at.get('n0')!.x)
+
+  await tools.getByRole('button', { name: 'Top to bottom', exact: true }).click()
+  await layout.click()
+  await expect(layout).toBeEnabled({ timeout: 100_000 })
+  const tb = await lastMoves()
+  expect(tb.count).toBe(2)
+  for (let i = 0; i < 60; i++)
+    expect(tb.at.get(`n${i + 1}`)!.y, `n${i + 1} below n${i}`).toBeGreaterThan(
+      tb.at.get(`n${i}`)!.y,
+    )
+})
+
+test('in the app, Auto layout of a big graph is one edit: one Undo puts every node back', async ({
+  page,
+}) => {
+  test.setTimeout(240_000)
+  const n = 300
+  const id = (i: number) => `n${i}`
+  const doc = {
+    superstep: 1,
+    name: 'big chain',
+    state: [],
+    nodes: Array.from({ length: n }, (_, i) => ({
+      id: id(i),
+      code: '(s) => ({})',
+      position: { x: (i % 20) * 240, y: Math.floor(i / 20) * 90 },
+    })),
+    edges: [
+      { from: '__start__', to: id(0) },
+      ...Array.from({ length: n - 1 }, (_, i) => ({ from: id(i), to: id(i + 1) })),
+      { from: id(n - 1), to: '__end__' },
+    ],
+  }
+  await page.goto('/')
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
+  await page.getByLabel('Import a graph file').setInputFiles({
+    name: 'big.superstep.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(doc)),
+  })
+  await expect(page.getByRole('heading', { level: 1, name: 'big chain' })).toBeAttached()
+  await expect(page.locator(`.react-flow__node[data-id="${id(n - 1)}"]`)).toBeAttached()
+  const undo = page.getByRole('button', { name: 'Undo', exact: true })
+  await expect(undo).toBeDisabled()
+  const before = await flowAt(page, 'n20')
+  expect(before).toEqual({ x: 0, y: 90 })
+
+  const layout = page.getByRole('button', { name: 'Auto layout', exact: true })
+  await layout.click()
+  await expect(layout).toBeEnabled({ timeout: 100_000 })
+  await expect
+    .poll(async () => (await flowAt(page, 'n20'))!.x)
+    .toBeGreaterThan((await flowAt(page, 'n19'))!.x)
+
+  await undo.click()
+  await expect.poll(() => flowAt(page, 'n20')).toEqual(before)
+  expect(await flowAt(page, 'n19')).toEqual({ x: 19 * 240, y: 0 })
+  await expect(undo).toBeDisabled()
+})
+
+test('a big layout that fails is reported beside the button and changes nothing', async ({
+  page,
+}) => {
+  await page.route(/layout\.worker/, (route) => route.abort())
+  await page.goto('/canvas-test.html?bench=300')
+  await expect(page.locator('.react-flow__node[data-id="n299"]')).toBeAttached()
+  const tools = page.getByRole('toolbar', { name: 'Canvas tools' })
+  await tools.getByRole('button', { name: 'Auto layout', exact: true }).click()
+  await expect(tools.getByRole('alert')).toContainText('Auto layout failed')
+  await expect(tools.getByRole('alert')).toContainText('The graph was not changed.')
+  await expect(tools.getByRole('button', { name: 'Auto layout', exact: true })).toBeEnabled()
+  expect(await editsOf(page, 'moveNodes')).toEqual([])
+})

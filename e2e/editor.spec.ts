@@ -205,3 +205,71 @@ test('a graph file dropped onto the canvas is imported', async ({ page }) => {
   await expect(node(page, 'x')).toBeVisible()
   await expect(page.getByRole('button', { name: 'Trust and allow running' })).toBeVisible()
 })
+
+test('a problem shows its culprit: a broken edge selected on the canvas, a duplicate field focused', async ({
+  page,
+}) => {
+  // Edits and imports refuse such a graph, so it is written where a saved graph lives.
+  const doc = {
+    superstep: 1,
+    name: 'culprits',
+    state: [{ name: 'count', reducer: 'add', default: 0 }, { name: 'count' }],
+    nodes: [{ id: 'a', code: '(s) => ({})', position: { x: 0, y: 0 } }],
+    edges: [
+      { from: '__start__', to: 'a' },
+      { from: 'a', to: 'ghost' },
+      { from: 'a', to: '__end__' },
+    ],
+  }
+  await page.evaluate(async (d) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const r = indexedDB.open('superstep')
+      r.onsuccess = () => resolve(r.result)
+      r.onerror = () => reject(r.error)
+    })
+    const at = new Date().toISOString()
+    await new Promise<void>((resolve, reject) => {
+      const tx = db.transaction('graphs', 'readwrite')
+      tx.objectStore('graphs').put({
+        ...{ id: 'e2e-culprits', name: d.name, doc: d, trusted: false, allowNetwork: false },
+        ...{ createdAt: at, updatedAt: at },
+      })
+      tx.oncomplete = () => resolve()
+      tx.onerror = () => reject(tx.error)
+    })
+    db.close()
+  }, doc)
+  await page.reload()
+  await problems(page)
+    .getByRole('button', { name: /^culprits/ })
+    .click()
+  await expect(page.getByRole('heading', { level: 1, name: 'culprits' })).toBeAttached()
+
+  const edge = page.locator('.react-flow__edge[data-id="e:1"]')
+  await expect(edge).not.toHaveClass(/\bselected\b/)
+  await problems(page)
+    .getByRole('button', { name: /unknown node `ghost`/ })
+    .click()
+  await expect(edge).toHaveClass(/\bselected\b/)
+  await expect(page.locator('.react-flow__edge.selected')).toHaveCount(1)
+  await expect(page.locator('.react-flow__node.selected')).toHaveCount(0)
+  await expect(page.getByRole('complementary', { name: 'Inspector' })).toContainText(
+    'Edge a → ghost',
+  )
+
+  // With the keyboard: the duplicate field's problem focuses that field's row, not the first.
+  const rows = page.getByRole('table', { name: 'State fields' }).locator('.field-row')
+  await problems(page)
+    .getByRole('button', { name: /`count` is defined twice/ })
+    .focus()
+  await page.keyboard.press('Enter')
+  await expect(page.locator('.react-flow__edge.selected')).toHaveCount(0)
+  await expect(rows.nth(1).getByRole('textbox', { name: 'Field name' })).toBeFocused()
+  await expect(rows.nth(1)).toHaveClass(/field-row-focused/)
+  await expect(rows.nth(1)).toHaveAttribute('aria-current', 'true')
+  await expect(rows.nth(1)).toBeInViewport()
+  await expect(rows.nth(0)).not.toHaveClass(/field-row-focused/)
+  // The highlight goes when focus leaves the row.
+  await page.keyboard.press('Shift+Tab')
+  await expect(rows.nth(1)).not.toHaveClass(/field-row-focused/)
+})

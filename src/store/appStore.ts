@@ -84,6 +84,8 @@ export interface AppState extends DocumentState, DebugState {
   lastDeleted?: GraphEntry | null
   /** The problems of a file that was refused on import. */
   importProblems: { fileName: string; issues: GraphIssue[] } | null
+  /** The state field row to show and focus (a clicked problem); `seq` tells clicks apart. */
+  fieldFocus: { index: number; seq: number } | null
 }
 
 export interface AppActions extends DebugActions {
@@ -112,6 +114,8 @@ export interface AppActions extends DebugActions {
   /** Applies an edit to the open document (autosaved; undoable). */
   edit(edit: GraphEdit): void
   setSelection(selection: Selection): void
+  /** Clears the selection, so the inspector shows the state schema, and focuses `state[index]`. */
+  focusField(index: number): void
   undo(): void
   redo(): void
   newGraph(templateDoc?: unknown, name?: string): Promise<void>
@@ -237,6 +241,7 @@ export function createAppStore(deps: AppDeps) {
           logs: [],
           message: null,
           importProblems: null,
+          fieldFocus: null,
           ...INITIAL_DEBUG_STATE,
           ...debug,
           doc: null,
@@ -269,6 +274,7 @@ export function createAppStore(deps: AppDeps) {
               current: g,
               doc: g?.doc ?? null,
               selection: EMPTY_SELECTION,
+              fieldFocus: null,
               editError: null,
               issues: g ? issuesOf(g.doc) : [],
               threadId: g ? threadOf(g) : '',
@@ -465,7 +471,12 @@ export function createAppStore(deps: AppDeps) {
           },
 
           setSelection(selection) {
-            set({ selection })
+            set({ selection, fieldFocus: null })
+          },
+
+          focusField(index) {
+            const seq = (get().fieldFocus?.seq ?? 0) + 1
+            set({ selection: EMPTY_SELECTION, fieldFocus: { index, seq } })
           },
 
           undo() {

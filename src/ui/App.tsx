@@ -1,10 +1,11 @@
 import { useMemo, type DragEvent } from 'react'
-import { formatIssue } from '../core/graph/issues'
+import { formatIssue, type GraphIssue } from '../core/graph/issues'
 import { GraphSpecSchema, type GraphSpec } from '../core/graph/schema'
 import type { CheckpointInspection } from '../core/debug/types'
 import type { TimelineEntry } from '../worker/protocol'
 import { firedEdges, lastRunSteps } from './canvas/runPicture'
 import { GraphCanvas } from './canvas/GraphCanvas'
+import { docNodeFlowIds, issueCulprit, type IssueCulprit } from './canvas/issueTargets'
 import { Inspector } from './inspector/Inspector'
 import { TEMPLATES } from '../templates'
 import { RunDrawer } from './panels/RunDrawer'
@@ -20,7 +21,7 @@ export function App() {
   return (
     <div className="app">
       <TopBar />
-      <LeftColumn />
+      <LeftColumn graph={graph} />
       {graph ? <CanvasPanel graph={graph} /> : <main className="canvas" aria-label="Canvas" />}
       <aside className="right panel" aria-label="Inspector">
         {graph && <InspectorPanel graph={graph} />}
@@ -85,12 +86,13 @@ function CanvasPanel({ graph }: { graph: GraphSpec }) {
 }
 
 function InspectorPanel({ graph }: { graph: GraphSpec }) {
-  const { issues, selection, edit, focus, runError } = useApp((s) => ({
+  const { issues, selection, edit, focus, runError, fieldFocus } = useApp((s) => ({
     issues: s.issues,
     selection: s.selection,
     edit: s.edit,
     focus: s.focusCode,
     runError: s.error,
+    fieldFocus: s.fieldFocus,
   }))
   return (
     <Inspector
@@ -100,6 +102,7 @@ function InspectorPanel({ graph }: { graph: GraphSpec }) {
       onEdit={edit}
       focus={focus}
       runError={runError}
+      fieldFocus={fieldFocus}
     />
   )
 }
@@ -125,16 +128,25 @@ function overlayOf(
   }
 }
 
-function LeftColumn() {
-  const { issues, graphs, currentId, select, newGraph, setSelection } = useApp((s) => ({
+function LeftColumn({ graph }: { graph: GraphSpec | null }) {
+  const { issues, graphs, currentId, select, newGraph, setSelection, focusField } = useApp((s) => ({
     issues: s.issues,
     graphs: s.graphs,
     currentId: s.current?.id,
     select: s.select,
     newGraph: s.newGraph,
     setSelection: s.setSelection,
+    focusField: s.focusField,
   }))
   const count = issues.length
+  const flowIds = useMemo(() => (graph ? docNodeFlowIds(graph) : []), [graph])
+  const culpritOf = (issue: GraphIssue) => (graph ? issueCulprit(graph, issue, flowIds) : undefined)
+  // A problem shows its culprit: the node or edge selected on the canvas, a field's row focused.
+  const show = (culprit: IssueCulprit | undefined) => {
+    if (culprit?.kind === 'field') focusField(culprit.index)
+    else if (culprit?.kind === 'node') setSelection({ nodes: [culprit.id], edges: [] })
+    else if (culprit?.kind === 'edge') setSelection({ nodes: [], edges: [culprit.id] })
+  }
   return (
     <nav className="left panel" aria-label="Graphs and problems">
       <h2>Graphs</h2>
@@ -191,22 +203,31 @@ function LeftColumn() {
           <p className="muted">No problems.</p>
         ) : (
           <ul className="plain-list problems">
-            {issues.map((issue, i) => (
-              <li key={i} className={issue.severity}>
-                <button
-                  type="button"
-                  className="link problem"
-                  onClick={() => issue.nodeId && setSelection({ nodes: [issue.nodeId], edges: [] })}
-                  title={issue.nodeId ? `Select ${issue.nodeId}` : undefined}
-                >
-                  <span className="severity">{issue.severity}</span> {issue.message}
-                </button>
-                <code className="issue-detail">{formatIssue(issue)}</code>
-              </li>
-            ))}
+            {issues.map((issue, i) => {
+              const culprit = culpritOf(issue)
+              return (
+                <li key={i} className={issue.severity}>
+                  <button
+                    type="button"
+                    className="link problem"
+                    onClick={() => show(culprit)}
+                    title={culprit && culpritTitle(graph, culprit)}
+                  >
+                    <span className="severity">{issue.severity}</span> {issue.message}
+                  </button>
+                  <code className="issue-detail">{formatIssue(issue)}</code>
+                </li>
+              )
+            })}
           </ul>
         )}
       </div>
     </nav>
   )
+}
+
+/** The tooltip of a problem: what a click on it shows. */
+function culpritTitle(graph: GraphSpec | null, culprit: IssueCulprit): string {
+  if (culprit.kind === 'field') return `Show state field ${graph?.state[culprit.index]?.name ?? ''}`
+  return culprit.kind === 'node' ? `Select node ${culprit.id}` : 'Select the edge on the canvas'
 }

@@ -4,7 +4,8 @@ import type { Direction } from './flowTypes'
 /** Props of `CanvasToolbar`: presentational, every action is a callback. */
 export interface CanvasToolbarProps {
   onAddNode(): void
-  onAutoLayout(): void
+  /** Lays the graph out; while its promise is pending the button shows "Laying out…". */
+  onAutoLayout(): void | Promise<void>
   direction: Direction
   onDirection(direction: Direction): void
   onFitView(): void
@@ -17,12 +18,16 @@ export interface CanvasToolbarProps {
   onDelete?: () => void
 }
 
+// Inline: canvas.css belongs to the canvas's look; this is the toolbar's one message.
+const ERROR_STYLE = { fontSize: 12, color: 'var(--error, #c62828)', maxWidth: 360 } as const
+
 /**
  * The canvas's own toolbar: "Add node", "Auto layout" with its direction, "Fit view", and
  * "Join" (shown enabled when several nodes are selected; it opens "Join into…").
  */
 export function CanvasToolbar(props: CanvasToolbarProps) {
   const [joining, setJoining] = useState(false)
+  const layout = useAutoLayout(props.onAutoLayout)
   const canJoin = props.joinSources.length >= 2
   const open = joining && canJoin
   return (
@@ -38,8 +43,13 @@ export function CanvasToolbar(props: CanvasToolbarProps) {
       >
         Delete
       </button>
-      <button type="button" onClick={props.onAutoLayout}>
-        Auto layout
+      <button
+        type="button"
+        onClick={layout.run}
+        disabled={layout.busy}
+        aria-busy={layout.busy || undefined}
+      >
+        {layout.busy ? 'Laying out…' : 'Auto layout'}
       </button>
       <span className="ss-segmented" role="group" aria-label="Layout direction">
         {(
@@ -91,6 +101,31 @@ export function CanvasToolbar(props: CanvasToolbarProps) {
           ))}
         </select>
       )}
+      {layout.error && (
+        <span role="alert" className="ss-toolbar-error" style={ERROR_STYLE}>
+          Auto layout failed: {layout.error}. The graph was not changed.
+        </span>
+      )}
     </div>
   )
+}
+
+/** Runs a layout at most once at a time, with its progress and its failure as state. */
+function useAutoLayout(onAutoLayout: () => void | Promise<void>) {
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const run = () => {
+    setError(null)
+    const pending = onAutoLayout()
+    if (!pending) return
+    setBusy(true)
+    pending.then(
+      () => setBusy(false),
+      (e: unknown) => {
+        setBusy(false)
+        setError(e instanceof Error ? e.message : String(e))
+      },
+    )
+  }
+  return { busy, error, run }
 }

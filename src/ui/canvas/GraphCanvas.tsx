@@ -41,7 +41,7 @@ import {
   moveEdit,
   nodeNameError,
 } from './interactions'
-import { autoLayoutEdit } from './layout'
+import { LAYOUT_OUTDATED, autoLayoutEdit } from './layout'
 import { OverlayContext, createOverlayStore, type RunOverlay } from './overlay'
 import { useCanvasKeys, type CanvasKeyState } from './useCanvasKeys'
 
@@ -244,8 +244,10 @@ function CanvasView(props: GraphCanvasProps) {
               <Panel position="top-left">
                 <CanvasToolbar
                   onAddNode={addNodeInView}
-                  onAutoLayout={() => {
-                    props.onEdit(autoLayoutEdit(doc, direction))
+                  onAutoLayout={async () => {
+                    const edit = await autoLayoutEdit(doc, direction)
+                    if (latest.current.doc !== doc) throw new Error(LAYOUT_OUTDATED)
+                    props.onEdit(edit)
                     void fitView(FIT)
                   }}
                   direction={direction}

@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest'
+import ELK from 'elkjs/lib/elk.bundled.js'
+import { describe, expect, it, vi } from 'vitest'
+import type { XY } from '../../core/graph/edits'
 import type { GraphSpec } from '../../core/graph/schema'
-import { DAGRE_MAX_NODES, autoLayoutEdit, layoutPositions } from './layout'
+import { elkGraph, elkPositions, type RunElk } from './elkLayout'
+import { DAGRE_MAX_NODES, autoLayoutEdit, layoutLinks, layoutPositions } from './layout'
 
 const doc: GraphSpec = {
   superstep: 1,
@@ -16,7 +19,33 @@ const doc: GraphSpec = {
   branches: [{ from: 'd', router: '(s) => "x"', paths: { x: 'a', y: '__end__' } }],
 }
 
-describe('layout', () => {
+/** A chain START → n0 → … → n(k-1) → END, with a loop back from the last node to n0. */
+function chain(k: number): GraphSpec {
+  const id = (i: number) => `n${i}`
+  return {
+    superstep: 1,
+    name: 'big',
+    state: [],
+    nodes: Array.from({ length: k }, (_, i) => ({ id: id(i), code: '(s) => ({})' })),
+    edges: [
+      { from: '__start__', to: id(0) },
+      ...Array.from({ length: k - 1 }, (_, i) => ({ from: id(i), to: id(i + 1) })),
+      { from: id(k - 1), to: '__end__' },
+    ],
+    branches: [{ from: id(k - 1), router: '(s) => "x"', paths: { again: id(0), done: '__end__' } }],
+  }
+}
+
+const elk = new ELK()
+const runElk: RunElk = (graph) => elk.layout(graph)
+const at = (m: ReadonlyMap<string, XY>, id: string) => m.get(id)!
+const movesOf = async (d: GraphSpec, direction: 'LR' | 'TB', run: RunElk = runElk) => {
+  const edit = await autoLayoutEdit(d, direction, run)
+  if (edit.type !== 'moveNodes') throw new Error(`expected moveNodes, got ${edit.type}`)
+  return new Map(edit.moves.map((m) => [m.id, m.position]))
+}
+
+describe('layout (dagre, small graphs)', () => {
   it('returns a position for every node, START and END included', () => {
     const positions = layoutPositions(doc, 'LR')
     expect([...positions.keys()].sort()).toEqual(['__end__', '__start__', 'a', 'b', 'c', 'd'])
@@ -30,7 +59,6 @@ describe('layout', () => {
   it('follows the edges: left to right along x, top to bottom along y', () => {
     const lr = layoutPositions(doc, 'LR')
     const tb = layoutPositions(doc, 'TB')
-    const at = (m: Map<string, { x: number; y: number }>, id: string) => m.get(id)!
     expect(at(lr, 'a').x).toBeLessThan(at(lr, 'b').x)
     expect(at(lr, 'b').x).toBeLessThan(at(lr, 'd').x)
     expect(at(tb, 'a').y).toBeLessThan(at(tb, 'b').y)
@@ -38,32 +66,93 @@ describe('layout', () => {
     expect(lr).not.toEqual(tb)
   })
 
-  it('is one moveNodes edit with every document node', () => {
-    const edit = autoLayoutEdit(doc, 'TB')
+  it('is one moveNodes edit with every document node, without elk', async () => {
+    const run = vi.fn(runElk)
+    const edit = await autoLayoutEdit(doc, 'TB', run)
+    expect(run).not.toHaveBeenCalled()
     expect(edit.type).toBe('moveNodes')
     if (edit.type !== 'moveNodes') return
     expect(edit.moves.map((m) => m.id)).toEqual(['a', 'b', 'c', 'd'])
     const tb = layoutPositions(doc, 'TB')
     for (const m of edit.moves) expect(m.position).toEqual(tb.get(m.id))
   })
+})
 
-  it('uses the linear rank layout for big graphs, still left to right', () => {
-    const n = DAGRE_MAX_NODES + 50
-    const big: GraphSpec = {
-      superstep: 1,
-      name: 'big',
-      state: [],
-      nodes: Array.from({ length: n }, (_, i) => ({ id: `n${i}`, code: '(s) => ({})' })),
-      edges: [
-        { from: '__start__', to: 'n0' },
-        ...Array.from({ length: n - 1 }, (_, i) => ({ from: `n${i}`, to: `n${i + 1}` })),
+describe('layout (elk, big graphs)', () => {
+  it('maps ids to elk children by index, pins START and END, drops self and unknown links', () => {
+    const ids = ['__start__', 'a:b', 'root', '__end__']
+    const g = elkGraph(
+      ids,
+      [
+        ['__start__', 'a:b'],
+        ['a:b', 'a:b'],
+        ['a:b', 'root'],
+        ['root', 'ghost'],
+        ['root', '__end__'],
       ],
+      'TB',
+    )
+    expect(g.layoutOptions?.['elk.algorithm']).toBe('layered')
+    expect(g.layoutOptions?.['elk.direction']).toBe('DOWN')
+    expect(elkGraph(ids, [], 'LR').layoutOptions?.['elk.direction']).toBe('RIGHT')
+    expect(g.children?.map((c) => c.id)).toEqual(['0', '1', '2', '3'])
+    expect(g.children?.[0]?.layoutOptions).toEqual({
+      'elk.layered.layering.layerConstraint': 'FIRST',
+    })
+    expect(g.children?.[3]?.layoutOptions).toEqual({
+      'elk.layered.layering.layerConstraint': 'LAST',
+    })
+    expect(g.edges?.map((e) => [e.sources, e.targets])).toEqual([
+      [['0'], ['1']],
+      [['1'], ['2']],
+      [['2'], ['3']],
+    ])
+  })
+
+  it('lays a big graph out in ranks with elk: along x left to right, along y top to bottom', async () => {
+    const big = chain(DAGRE_MAX_NODES + 10)
+    const run = vi.fn(runElk)
+    const lr = await movesOf(big, 'LR', run)
+    expect(run).toHaveBeenCalledTimes(1)
+    expect(lr.size).toBe(big.nodes.length)
+    for (let i = 0; i + 1 < big.nodes.length; i++)
+      expect(at(lr, `n${i + 1}`).x).toBeGreaterThan(at(lr, `n${i}`).x)
+    for (const p of lr.values()) expect(p.x % 15 === 0 && p.y % 15 === 0).toBe(true)
+
+    const tb = await movesOf(big, 'TB')
+    for (let i = 0; i + 1 < big.nodes.length; i++)
+      expect(at(tb, `n${i + 1}`).y).toBeGreaterThan(at(tb, `n${i}`).y)
+  })
+
+  it('puts START in the first rank and END in the last, whatever the loops', async () => {
+    const big = chain(DAGRE_MAX_NODES + 10)
+    const { ids, links } = {
+      ids: ['__start__', ...big.nodes.map((n) => n.id), '__end__'],
+      links: layoutLinks(big),
     }
+    const positions = elkPositions(ids, await runElk(elkGraph(ids, links, 'LR')))
+    const xs = [...positions.values()].map((p) => p.x)
+    expect(at(positions, '__start__').x).toBe(Math.min(...xs))
+    expect(at(positions, '__end__').x).toBe(Math.max(...xs))
+    expect(at(positions, '__start__').x).toBeLessThan(at(positions, 'n0').x)
+  })
+
+  it('reports a failed layout as a rejection, with no edit', async () => {
+    const big = chain(DAGRE_MAX_NODES + 1)
+    const failing: RunElk = () => Promise.reject(new Error('the layout worker could not start'))
+    await expect(autoLayoutEdit(big, 'LR', failing)).rejects.toThrow('could not start')
+    // elk answering without positions is a failure too, not a move to NaN
+    const empty: RunElk = (g) => Promise.resolve({ ...g, children: [] })
+    await expect(autoLayoutEdit(big, 'LR', empty)).rejects.toThrow('no position for __start__')
+  })
+
+  it('places a big graph without positions at once, on a grid, for the first render', () => {
+    const big = chain(DAGRE_MAX_NODES + 50)
     const started = performance.now()
     const positions = layoutPositions(big, 'LR')
-    expect(performance.now() - started).toBeLessThan(500)
-    expect(positions.size).toBe(n + 2)
-    expect(positions.get('n1')!.x).toBeGreaterThan(positions.get('n0')!.x)
-    expect(positions.get('__end__')!.x).toBeGreaterThan(positions.get(`n${n - 1}`)!.x)
+    expect(performance.now() - started).toBeLessThan(200)
+    expect(positions.size).toBe(big.nodes.length + 2)
+    const seen = new Set([...positions.values()].map((p) => `${p.x},${p.y}`))
+    expect(seen.size).toBe(positions.size)
   })
 })

@@ -2,17 +2,17 @@ import dagre from '@dagrejs/dagre'
 import type { GraphEdit, XY } from '../../core/graph/edits'
 import type { GraphSpec } from '../../core/graph/schema'
 import { branchTargets } from '../../core/graph/wiring'
+import { LAYOUT_SPACING, elkGraph, elkPositions, runElkInWorker, type RunElk } from './elkLayout'
 import { END_ID, NODE_H, NODE_W, START_ID, snap, type Direction } from './flowTypes'
 
 /**
- * Above this many nodes the layout falls back to `rankLayout`: dagre takes seconds on a
- * 1,000-node graph and blocks the main thread (NOTES.md); elkjs in a worker is the plan for
- * big graphs.
+ * Above this many nodes "Auto layout" uses elkjs in a worker: dagre takes seconds on a
+ * 1,000-node graph and would block the main thread (NOTES.md).
  */
 export const DAGRE_MAX_NODES = 150
 
-const RANK_SEP = 90
-const NODE_SEP = 40
+/** Why a finished layout is dropped: the document changed while elk was working. */
+export const LAYOUT_OUTDATED = 'the graph changed while it was being laid out; try again'
 
 /** The `[from, to]` pairs a layout should respect: edges, join sources, branch paths, `ends`. */
 export function layoutLinks(doc: GraphSpec): [string, string][] {
@@ -24,22 +24,28 @@ export function layoutLinks(doc: GraphSpec): [string, string][] {
   return links
 }
 
-/**
- * Top-left positions, snapped to the grid, for every document node id and for START and
- * END: dagre for small graphs, `rankLayout` above `DAGRE_MAX_NODES`.
- */
-export function layoutPositions(doc: GraphSpec, direction: Direction): Map<string, XY> {
+/** What a layout places: START, the node ids once each, END; and the links among them. */
+function layoutInput(doc: GraphSpec) {
   const ids = [START_ID, ...new Set(doc.nodes.map((n) => n.id)), END_ID]
   const known = new Set(ids)
   const links = layoutLinks(doc).filter(([a, b]) => known.has(a) && known.has(b) && a !== b)
-  return ids.length - 2 > DAGRE_MAX_NODES
-    ? rankLayout(ids, links, direction)
-    : dagreLayout(ids, links, direction)
+  return { ids, links, big: ids.length - 2 > DAGRE_MAX_NODES }
+}
+
+/**
+ * Top-left positions, snapped to the grid, for every document node id and for START and END,
+ * computed at once (the canvas places nodes that have no position with it): dagre for small
+ * graphs; above `DAGRE_MAX_NODES` a plain grid in document order, a placeholder until the user
+ * asks for "Auto layout" (`autoLayoutEdit`), which lays big graphs out with elk in a worker.
+ */
+export function layoutPositions(doc: GraphSpec, direction: Direction): Map<string, XY> {
+  const { ids, links, big } = layoutInput(doc)
+  return big ? gridPositions(ids, direction) : dagreLayout(ids, links, direction)
 }
 
 function dagreLayout(ids: string[], links: [string, string][], direction: Direction) {
   const g = new dagre.graphlib.Graph()
-  g.setGraph({ rankdir: direction, ranksep: RANK_SEP, nodesep: NODE_SEP })
+  g.setGraph({ rankdir: direction, ranksep: LAYOUT_SPACING.rank, nodesep: LAYOUT_SPACING.node })
   g.setDefaultEdgeLabel(() => ({}))
   for (const id of ids) g.setNode(id, { width: NODE_W, height: NODE_H })
   for (const [a, b] of links) g.setEdge(a, b)
@@ -52,46 +58,36 @@ function dagreLayout(ids: string[], links: [string, string][], direction: Direct
   return out
 }
 
-/**
- * A cheap layered layout: rank = shortest distance from START (unreached nodes after the
- * deepest rank, END last), nodes of a rank stacked in document order. Linear time.
- */
-export function rankLayout(
-  ids: string[],
-  links: [string, string][],
-  direction: Direction,
-): Map<string, XY> {
-  const next = new Map<string, string[]>()
-  for (const [a, b] of links) next.set(a, [...(next.get(a) ?? []), b])
-  const rank = new Map<string, number>([[START_ID, 0]])
-  const queue = [START_ID]
-  for (let i = 0; i < queue.length; i++) {
-    const id = queue[i] as string
-    for (const t of next.get(id) ?? []) {
-      if (rank.has(t) || t === END_ID) continue
-      rank.set(t, (rank.get(id) ?? 0) + 1)
-      queue.push(t)
-    }
-  }
-  const deepest = Math.max(0, ...rank.values())
-  for (const id of ids) if (!rank.has(id) && id !== END_ID) rank.set(id, deepest + 1)
-  rank.set(END_ID, Math.max(...rank.values()) + 1)
-  const filled = new Map<number, number>()
+/** Rows of 25 along the direction, in document order: no layout, only no overlap. */
+function gridPositions(ids: string[], direction: Direction): Map<string, XY> {
+  const per = 25
+  const along = (direction === 'LR' ? NODE_W : NODE_H) + LAYOUT_SPACING.rank
+  const across = (direction === 'LR' ? NODE_H : NODE_W) + LAYOUT_SPACING.node
   const out = new Map<string, XY>()
-  for (const id of ids) {
-    const r = rank.get(id) ?? 0
-    const k = filled.get(r) ?? 0
-    filled.set(r, k + 1)
-    const along = r * ((direction === 'LR' ? NODE_W : NODE_H) + RANK_SEP)
-    const across = k * ((direction === 'LR' ? NODE_H : NODE_W) + NODE_SEP)
-    out.set(id, direction === 'LR' ? { x: along, y: across } : { x: across, y: along })
-  }
+  ids.forEach((id, i) => {
+    const a = (i % per) * along
+    const b = Math.floor(i / per) * across
+    out.set(id, direction === 'LR' ? { x: a, y: b } : { x: b, y: a })
+  })
   return out
 }
 
-/** "Auto layout": every document node moved, as one `moveNodes` edit. */
-export function autoLayoutEdit(doc: GraphSpec, direction: Direction): GraphEdit {
-  const positions = layoutPositions(doc, direction)
+/**
+ * "Auto layout": every document node moved, as one `moveNodes` edit (one undo step). Small
+ * graphs with dagre at once; big ones with elk through `runElk` (a worker by default). Rejects
+ * with a message fit to show when elk fails; the document is left alone then.
+ */
+export async function autoLayoutEdit(
+  doc: GraphSpec,
+  direction: Direction,
+  runElk: RunElk = runElkInWorker,
+): Promise<GraphEdit> {
+  const { ids, links, big } = layoutInput(doc)
+  if (!big) return movesEdit(doc, dagreLayout(ids, links, direction))
+  return movesEdit(doc, elkPositions(ids, await runElk(elkGraph(ids, links, direction))))
+}
+
+function movesEdit(doc: GraphSpec, positions: ReadonlyMap<string, XY>): GraphEdit {
   const moves: { id: string; position: XY }[] = []
   for (const id of new Set(doc.nodes.map((n) => n.id))) {
     const position = positions.get(id)

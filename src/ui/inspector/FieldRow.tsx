@@ -18,12 +18,17 @@ export interface FieldRowProps {
   onEdit(edit: GraphEdit): void
   typings?: string | undefined
   autoFocus?: boolean
+  /** The row a clicked problem asked for (SchemaPanel focuses its name input). */
+  highlighted?: boolean
+  /** Focus left the row: the highlight may go. */
+  onLeave?: () => void
 }
 
 const CODE_DELAY_MS = 300
 
 /** One state field as a row of cells: name, reducer and preview, default, description. */
-export function FieldRow({ field, others, issues, onEdit, typings, autoFocus }: FieldRowProps) {
+export function FieldRow(props: FieldRowProps) {
+  const { field, others, issues, onEdit, typings, autoFocus, highlighted, onLeave } = props
   const name = field.name
   const update = (patch: Partial<FieldSpec>) => onEdit({ type: 'updateField', name, patch })
   const choice = channelChoice(field)
@@ -35,7 +40,15 @@ export function FieldRow({ field, others, issues, onEdit, typings, autoFocus }: 
         ? `Another field is named ${text}.`
         : null
   return (
-    <div role="row" className="field-row">
+    <div
+      role="row"
+      className={highlighted ? 'field-row field-row-focused' : 'field-row'}
+      aria-current={highlighted || undefined}
+      onBlur={(e) => {
+        const to = e.relatedTarget
+        if (!(to instanceof Node && e.currentTarget.contains(to))) onLeave?.()
+      }}
+    >
       <div role="cell" className="field-name">
         <CommitInput
           key={name}

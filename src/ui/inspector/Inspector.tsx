@@ -22,6 +22,8 @@ export interface InspectorProps {
   focus?: { node: string; line?: number; column?: number; seq: number } | null
   /** The run's error, marked in the code of the node it names. */
   runError?: { node?: string; message: string; line?: number; column?: number } | null
+  /** A state field to show and focus (a clicked problem), with nothing selected. */
+  fieldFocus?: { index: number; seq: number } | null
 }
 
 /**
@@ -29,7 +31,8 @@ export interface InspectorProps {
  * conditional edge (BranchInspector), or with nothing selected the state schema. After a
  * `renameNode` edit the owner must rename the node in the selection too.
  */
-export function Inspector({ doc, issues, selection, onEdit, focus, runError }: InspectorProps) {
+export function Inspector(props: InspectorProps) {
+  const { doc, issues, selection, onEdit, focus, runError, fieldFocus } = props
   const state = doc.state
   const typings = useMemo(() => typingsFor({ state }), [state])
   const target = inspectorTarget(doc, selection)
@@ -71,7 +74,13 @@ export function Inspector({ doc, issues, selection, onEdit, focus, runError }: I
       return (
         <>
           {target.note && <p className="muted inspector-note">{target.note}</p>}
-          <SchemaPanel doc={doc} issues={issues} onEdit={onEdit} typings={typings} />
+          <SchemaPanel
+            doc={doc}
+            issues={issues}
+            onEdit={onEdit}
+            typings={typings}
+            focus={fieldFocus}
+          />
         </>
       )
   }

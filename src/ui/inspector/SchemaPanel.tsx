@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { GraphEdit } from '../../core/graph/edits'
 import type { GraphIssue } from '../../core/graph/issues'
 import type { GraphSpec } from '../../core/graph/schema'
@@ -13,6 +13,8 @@ export interface SchemaPanelProps {
   onEdit(edit: GraphEdit): void
   /** The graph's declarations for the custom reducers' code editors (`typingsFor(doc)`). */
   typings?: string
+  /** The row to scroll to, highlight and focus (its name input); a new `seq` does it again. */
+  focus?: { index: number; seq: number } | null | undefined
 }
 
 const COLUMNS = ['Name', 'Reducer', 'Two writes in one step', 'Default', 'Description', 'Actions']
@@ -22,8 +24,19 @@ const COLUMNS = ['Name', 'Reducer', 'Two writes in one step', 'Default', 'Descri
  * channel with a live preview of two concurrent writes, default (JSON), description. Emits
  * `addField`, `updateField` and `deleteField`.
  */
-export function SchemaPanel({ doc, issues, onEdit, typings }: SchemaPanelProps) {
+export function SchemaPanel({ doc, issues, onEdit, typings, focus }: SchemaPanelProps) {
   const [added, setAdded] = useState<string | null>(null)
+  const rows = useRef<HTMLDivElement>(null)
+  // The highlight stays until focus leaves the row: `left` is the seq whose row it left.
+  const [left, setLeft] = useState<number | null>(null)
+  const focusIndex = focus?.index
+  const focusSeq = focus?.seq
+  useEffect(() => {
+    if (focusIndex === undefined) return
+    const row = rows.current?.children[focusIndex]
+    row?.scrollIntoView?.({ block: 'nearest' })
+    row?.querySelector<HTMLInputElement>('.field-name input')?.focus({ preventScroll: true })
+  }, [focusIndex, focusSeq])
   const addField = () => {
     const name = freshFieldName(doc.state)
     setAdded(name)
@@ -42,7 +55,7 @@ export function SchemaPanel({ doc, issues, onEdit, typings }: SchemaPanelProps) 
             ))}
           </div>
         </div>
-        <div role="rowgroup">
+        <div role="rowgroup" ref={rows}>
           {doc.state.map((field, i) => (
             <FieldRow
               key={`${i}:${field.name}`}
@@ -52,6 +65,8 @@ export function SchemaPanel({ doc, issues, onEdit, typings }: SchemaPanelProps) 
               onEdit={onEdit}
               typings={typings}
               autoFocus={field.name === added}
+              highlighted={focus?.index === i && left !== focus.seq}
+              onLeave={focus?.index === i ? () => setLeft(focus.seq) : undefined}
             />
           ))}
         </div>
