@@ -27,24 +27,14 @@ import {
   type IssueBadge,
 } from './flowTypes'
 import { boxOf, dataNodeId, joinMarkerPosition, marker } from './flowParts'
-import { issueBadges } from './issueTargets'
+import { docNodeFlowIds, issueBadges } from './issueTargets'
 import { layoutPositions } from './layout'
 
-const interruptByCode = new Map<string, boolean>()
-
 /**
- * The code calls `interrupt(...)`: the node pauses for a human. `usesInterrupt` parses the
- * code, so results are cached by code string (deriving a 1,000-node graph on every edit).
+ * The code calls `interrupt(...)`: the node pauses for a human. Parsed, not matched, and
+ * remembered per code by `usesInterrupt` (deriving a 1,000-node graph on every edit).
  */
-export function callsInterrupt(code: string): boolean {
-  let hit = interruptByCode.get(code)
-  if (hit === undefined) {
-    if (interruptByCode.size > 5000) interruptByCode.clear()
-    hit = usesInterrupt(code)
-    interruptByCode.set(code, hit)
-  }
-  return hit
-}
+export const callsInterrupt = usesInterrupt
 
 /** Options of `toFlow`. */
 export interface ToFlowOptions {
@@ -72,12 +62,7 @@ export function toFlow(
   const sourcePosition = lr ? Position.Right : Position.Bottom
   const targetPosition = lr ? Position.Left : Position.Top
 
-  const taken = new Set([START_ID, END_ID])
-  const nodeFlowIds = doc.nodes.map((n, i) => {
-    const id = taken.has(n.id) ? `dup:${i}` : n.id
-    taken.add(id)
-    return id
-  })
+  const nodeFlowIds = docNodeFlowIds(doc)
   const firstFlowId = new Map<string, string>()
   doc.nodes.forEach((n, i) => {
     if (!firstFlowId.has(n.id) && nodeFlowIds[i] === n.id) firstFlowId.set(n.id, n.id)
