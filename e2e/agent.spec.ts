@@ -260,6 +260,10 @@ test('a failed model call loses no checkpoint; after a reload, Run resumes from 
     await expect(error).toContainText('HTTP 500')
     await expect(error).toContainText('the mock is down')
     expect(mock.seen).toHaveLength(2)
+    // The node itself carries the failure, with the error as its mark.
+    const agentNode = page.locator('.react-flow__node[data-id="agent"] .ss-node')
+    await expect(agentNode).toHaveClass(/ss-failed/)
+    await expect(agentNode.getByRole('img', { name: /^Failed: .*HTTP 500/ })).toBeVisible()
 
     // The steps before the failure are checkpointed: the tip waits to run the agent again.
     const options = page.getByRole('listbox', { name: 'Checkpoints' }).getByRole('option')
@@ -281,6 +285,7 @@ test('a failed model call loses no checkpoint; after a reload, Run resumes from 
     await page.getByRole('button', { name: /^(Run|Continue)$/ }).click()
     await expect(page.getByLabel('Run status')).toHaveText('done')
     expect(mock.seen).toHaveLength(3)
+    await expect(page.locator('.ss-node.ss-failed')).toHaveCount(0)
     // Newest first: the new steps come on top of the old ones, all kept.
     await expect.poll(async () => (await checkpointIds(page)).length).toBeGreaterThan(before.length)
     expect((await checkpointIds(page)).slice(-before.length)).toEqual(before)

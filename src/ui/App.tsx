@@ -5,6 +5,7 @@ import type { CheckpointInspection } from '../core/debug/types'
 import type { TimelineEntry } from '../worker/protocol'
 import { firedEdges, lastRunSteps } from './canvas/runPicture'
 import { GraphCanvas } from './canvas/GraphCanvas'
+import type { RunOverlay } from './canvas/overlay'
 import { docNodeFlowIds, issueCulprit, type IssueCulprit } from './canvas/issueTargets'
 import { Inspector } from './inspector/Inspector'
 import { TEMPLATES } from '../templates'
@@ -34,8 +35,8 @@ export function App() {
 
 /** The canvas with the document, its problems, the selection and the selected checkpoint's run. */
 function CanvasPanel({ graph }: { graph: GraphSpec }) {
-  const { issues, selection, edit, setSelection, editError, inspection, timeline, live } = useApp(
-    (s) => ({
+  const { issues, selection, edit, setSelection, editError, inspection, timeline, live, runError } =
+    useApp((s) => ({
       issues: s.issues,
       selection: s.selection,
       edit: s.edit,
@@ -44,12 +45,15 @@ function CanvasPanel({ graph }: { graph: GraphSpec }) {
       inspection: s.inspection,
       timeline: s.timeline,
       live: s.runState === 'running',
-    }),
-  )
-  const runOverlay = useMemo(
-    () => overlayOf(graph, inspection, timeline, live),
-    [graph, inspection, timeline, live],
-  )
+      runError: s.runState === 'failed' ? s.error : null,
+    }))
+  const failedNode = runError?.node
+  const failedMessage = runError?.message
+  const runOverlay = useMemo(() => {
+    const failed =
+      failedNode !== undefined ? { node: failedNode, message: failedMessage ?? '' } : undefined
+    return overlayOf(graph, inspection, timeline, live, failed)
+  }, [graph, inspection, timeline, live, failedNode, failedMessage])
   const importDocument = useApp((s) => s.importDocument)
   const onDrop = async (e: DragEvent) => {
     const file = e.dataTransfer.files[0]
@@ -117,9 +121,11 @@ function overlayOf(
   inspection: CheckpointInspection | null,
   timeline: readonly TimelineEntry[],
   live: boolean,
-) {
-  if (!inspection) return undefined
+  failed: RunOverlay['failed'],
+): RunOverlay | undefined {
+  if (!inspection) return failed && { ran: [], next: [], badges: {}, failed }
   return {
+    failed,
     ran: inspection.ran.map((t) => t.name),
     next: inspection.next,
     fired: firedEdges(graph, inspection.ran),

@@ -21,7 +21,17 @@ export function IssueBadgeView({ badge }: { badge: IssueBadge | undefined }) {
 }
 
 function overlayClass(o: NodeOverlay): string {
-  return `${o.ran ? ' ss-ran' : ''}${o.next ? ' ss-next' : ''}`
+  return `${o.ran ? ' ss-ran' : ''}${o.next ? ' ss-next' : ''}${o.failed ? ' ss-failed' : ''}`
+}
+
+/** The run failed in this node: a mark with the error, until the next run. */
+function FailedMark({ o }: { o: NodeOverlay }) {
+  if (!o.failed) return null
+  return (
+    <span className="ss-failed-mark" role="img" aria-label={`Failed: ${o.failed}`} title={o.failed}>
+      ✗
+    </span>
+  )
 }
 
 function StepBadge({ o }: { o: NodeOverlay }) {
@@ -115,6 +125,7 @@ export const StepNode = memo(function StepNode({
       )}
       <IssueBadgeView badge={data.issues} />
       <StepBadge o={o} />
+      <FailedMark o={o} />
       <Handle type="source" position={sourcePosition} aria-label={`Connect from ${data.docId}`} />
     </div>
   )

@@ -12,6 +12,8 @@ export interface RunOverlay {
    * repaints the page every frame, which a run stepping 50 times a second cannot afford.
    */
   live?: boolean
+  /** The node the run failed in, and why: marked on the node until the next run. */
+  failed?: { node: string; message: string }
 }
 
 /** One node's part of the overlay. */
@@ -19,6 +21,8 @@ export interface NodeOverlay {
   ran: boolean
   next: boolean
   badge: number | undefined
+  /** Why the run failed in this node, when it did. */
+  failed?: string
 }
 
 const NONE: NodeOverlay = { ran: false, next: false, badge: undefined }
@@ -39,11 +43,21 @@ export function createOverlayStore() {
       for (const id of overlay?.next ?? []) next.set(id, { ...get(id), next: true })
       for (const [id, badge] of Object.entries(overlay?.badges ?? {}))
         next.set(id, { ...get(id), badge })
+      if (overlay?.failed)
+        next.set(overlay.failed.node, {
+          ...get(overlay.failed.node),
+          failed: overlay.failed.message,
+        })
       // Unchanged nodes keep their object, so useSyncExternalStore sees no change for them.
       for (const [id, o] of next) {
         const old = byId.get(id)
-        if (old && old.ran === o.ran && old.next === o.next && old.badge === o.badge)
-          next.set(id, old)
+        const same =
+          old &&
+          old.ran === o.ran &&
+          old.next === o.next &&
+          old.badge === o.badge &&
+          old.failed === o.failed
+        if (same) next.set(id, old)
       }
       byId = next
       for (const l of listeners) l()
