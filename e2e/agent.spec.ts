@@ -190,25 +190,7 @@ test('a refused connection ends the model node with a clear error', async ({ pag
   await mock.close() // a closed port: the connection is refused
   await page.goto('/')
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
-  const doc = {
-    ...reactAgent,
-    name: 'refused agent',
-    nodes: reactAgent.nodes.map((n) =>
-      n.id === 'agent'
-        ? {
-            ...n,
-            model: { provider: 'openai', baseUrl: `http://localhost:${mock.port}/v1`, model: 'm' },
-          }
-        : n,
-    ),
-  }
-  await page.getByLabel('Import a graph file').setInputFiles({
-    name: 'refused.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(doc)),
-  })
-  await expect(page.getByRole('heading', { level: 1, name: 'refused agent' })).toBeVisible()
-  await page.getByRole('button', { name: 'Trust and allow running' }).click()
+  await importAgent(page, 'refused agent', `http://localhost:${mock.port}/v1`)
   await page.getByRole('button', { name: 'Run', exact: true }).click()
   await expect(page.getByLabel('Run status')).toHaveText('failed')
   const error = page.getByLabel('Run error')
