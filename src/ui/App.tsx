@@ -55,6 +55,7 @@ function CanvasPanel({ graph }: { graph: GraphSpec }) {
     return overlayOf(graph, inspection, timeline, live, failed)
   }, [graph, inspection, timeline, live, failedNode, failedMessage])
   const importDocument = useApp((s) => s.importDocument)
+  const graphId = useApp((s) => s.current?.id)
   const onDrop = async (e: DragEvent) => {
     const file = e.dataTransfer.files[0]
     if (!file) return
@@ -71,7 +72,9 @@ function CanvasPanel({ graph }: { graph: GraphSpec }) {
       onDrop={(e) => void onDrop(e)}
     >
       <h1 className="visually-hidden">{graph.name}</h1>
+      {/* Another graph is another canvas: its own viewport, fitted to it as it opens. */}
       <GraphCanvas
+        key={graphId}
         doc={graph}
         issues={issues}
         onEdit={edit}
