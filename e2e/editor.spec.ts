@@ -273,3 +273,29 @@ test('a problem shows its culprit: a broken edge selected on the canvas, a dupli
   await page.keyboard.press('Shift+Tab')
   await expect(rows.nth(1)).not.toHaveClass(/field-row-focused/)
 })
+
+test('Undo of a code edit reaches the open editor; what is typed after it is kept', async ({
+  page,
+}) => {
+  await page.getByRole('button', { name: 'Add node', exact: true }).click()
+  await node(page, 'node_1').click()
+  const editor = page
+    .locator('.monaco-editor')
+    .filter({ has: page.getByRole('textbox', { name: 'Code of node_1' }) })
+  await expect(editor).toBeVisible({ timeout: 15_000 })
+  const lines = editor.locator('.view-lines')
+  const original = (await lines.textContent()) ?? ''
+  await lines.click()
+  await page.keyboard.press('ControlOrMeta+End')
+  await page.keyboard.type(' // one', { delay: 20 })
+  // Committed (blur), then undone from the top bar: the editor shows the code before it.
+  await page.getByRole('button', { name: 'Add node', exact: true }).focus()
+  await expect(lines).toContainText('// one')
+  await page.getByRole('button', { name: 'Undo', exact: true }).click()
+  await expect(lines).toHaveText(original)
+  // Typing goes on from the undone text, every key kept.
+  await lines.click()
+  await page.keyboard.press('ControlOrMeta+End')
+  await page.keyboard.type(' // two', { delay: 20 })
+  await expect(lines).toHaveText(`${original} // two`.replace(/ /g, '\u00a0'))
+})

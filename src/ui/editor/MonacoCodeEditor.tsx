@@ -86,16 +86,50 @@ export default function MonacoCodeEditor(props: CodeEditorProps) {
     )
   }, [model, markerKey])
 
+  // The editor's text is its own; the `value` prop only brings changes from elsewhere (undo,
+  // another editor). A controlled Monaco writes every render's value back into the model, so
+  // on a busy machine the echo of an earlier keystroke, rendered late, would erase the ones
+  // typed since. The texts this editor reported and not yet seen come back are kept; a value
+  // among them is such an echo and is not written back.
+  const reported = useRef<string[]>([])
+  const applying = useRef(false)
+  useEffect(() => {
+    const m = editor?.getModel()
+    if (!editor || !m) return
+    if (value === m.getValue()) {
+      reported.current = []
+      return
+    }
+    const echo = reported.current.indexOf(value)
+    if (echo >= 0) {
+      reported.current = reported.current.slice(echo + 1)
+      return
+    }
+    reported.current = []
+    applying.current = true
+    editor.executeEdits('superstep', [{ range: m.getFullModelRange(), text: value }])
+    editor.pushUndoStop()
+    applying.current = false
+  }, [editor, value])
+
   return (
-    <div className="code-editor code-monaco" style={{ height: height ?? 160 }}>
+    // `nokey`: React Flow leaves the keys typed here alone (Monaco types through an
+    // EditContext, not a textarea, so it would take Space for panning and Backspace for
+    // deleting the selection).
+    <div className="code-editor code-monaco nokey" style={{ height: height ?? 160 }}>
       <Editor
         path={path}
-        value={value}
+        defaultValue={value}
         defaultLanguage="javascript"
         theme={theme}
         options={options}
         loading={<PlainCodeEditor {...props} />}
-        onChange={(text) => onChange(text ?? '')}
+        onChange={(text) => {
+          if (applying.current) return
+          // A parent that never answers would leave them here: keep the recent ones only.
+          reported.current = [...reported.current.slice(-99), text ?? '']
+          onChange(text ?? '')
+        }}
         onMount={(editor) => {
           const m = editor.getModel()
           if (!m) return

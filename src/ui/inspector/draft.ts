@@ -23,6 +23,16 @@ export function shownText(value: string, draft: Draft | null): string {
   return isDraftLive(value, draft) ? draft.text : value
 }
 
+/**
+ * The draft once the document holds its commit: that is its new origin, so a later return
+ * of the document to the old origin (an undo) is a change from elsewhere, not a late echo.
+ */
+export function rebaseDraft(value: string, draft: Draft | null): Draft | null {
+  return draft && draft.committed === value && draft.origin !== value
+    ? { ...draft, origin: value }
+    : draft
+}
+
 /** The draft after the user typed `text` while the document holds `value`. */
 export function editDraft(draft: Draft | null, value: string, text: string): Draft {
   return isDraftLive(value, draft) ? { ...draft, text } : { text, origin: value, committed: null }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { editDraft, isDraftLive, shownText, type Draft } from './draft'
+import { editDraft, isDraftLive, rebaseDraft, shownText, type Draft } from './draft'
 
 /**
  * Local editing of a document string with a debounced commit: `change` shows the text at
@@ -8,6 +8,10 @@ import { editDraft, isDraftLive, shownText, type Draft } from './draft'
  */
 export function useDraft(value: string, commit: (text: string) => void, delayMs: number) {
   const [draft, setDraft] = useState<Draft | null>(null)
+  // The document caught up with our commit: from now on only it is the draft's base (state
+  // adjusted while rendering, React's pattern for state derived from a prop).
+  const rebased = rebaseDraft(value, draft)
+  if (rebased !== draft) setDraft(rebased)
   const latest = useRef({ value, draft, commit })
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
   useEffect(() => {
