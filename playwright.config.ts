@@ -1,7 +1,6 @@
 import { defineConfig } from '@playwright/test'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/chromium'
 
-/** The system Chromium (Debian's package); Playwright never downloads a browser here. */
-const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
 const PORT = 4173
 const baseURL = `http://localhost:${PORT}`
 
@@ -19,15 +18,8 @@ export default defineConfig({
     headless: true,
     viewport: { width: 1280, height: 800 },
     launchOptions: {
-      executablePath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     },
   },
   // Serves the built `dist`: `npm test` and `npm run test:e2e` build first.

@@ -2,19 +2,13 @@ import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser } from 'playwright-core'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium'
 
 /** The system Chromium, headless, with the flags this machine needs (never a download). */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
   })
 }
 

@@ -108,12 +108,7 @@ test('the ReAct agent runs against an OpenAI-compatible endpoint with a key from
 
     // The key goes in Settings, not in the graph.
     await page.getByRole('button', { name: 'Settings', exact: true }).click()
-    const settings = page.getByRole('dialog', { name: 'Settings' })
-    await settings.getByLabel('Base URL 1').fill(`${baseUrl}/`)
-    await settings.getByLabel('API key 1').fill(KEY)
-    await settings.getByRole('button', { name: 'Save keys' }).click()
-    await expect(settings.getByText('Saved', { exact: true })).toBeVisible()
-    await settings.getByRole('button', { name: 'Close' }).click()
+    await saveKey(page, `${baseUrl}/`)
 
     const doc = {
       ...reactAgent,
@@ -198,6 +193,16 @@ test('a refused connection ends the model node with a clear error', async ({ pag
   await expect(error).toContainText('agent')
   await expect(error).toContainText('could not reach')
 })
+
+/** In the open Settings dialog: saves KEY for `baseUrl`, then closes the dialog. */
+async function saveKey(page: Page, baseUrl: string): Promise<void> {
+  const settings = page.getByRole('dialog', { name: 'Settings' })
+  await settings.getByLabel('Base URL 1').fill(baseUrl)
+  await settings.getByLabel('API key 1').fill(KEY)
+  await settings.getByRole('button', { name: 'Save keys' }).click()
+  await expect(settings.getByText('Saved', { exact: true })).toBeVisible()
+  await settings.getByRole('button', { name: 'Close' }).click()
+}
 
 /** Imports the ReAct agent with its model on `baseUrl`, and trusts it. */
 async function importAgent(page: Page, name: string, baseUrl: string): Promise<void> {
@@ -339,12 +344,7 @@ test('the inspector switches a model between scripted replies and an endpoint, o
     const note = page.getByRole('status').filter({ hasText: 'API key:' })
     await expect(note).toContainText('none for this base URL')
     await note.getByRole('button', { name: 'Open Settings' }).click()
-    const settings = page.getByRole('dialog', { name: 'Settings' })
-    await settings.getByLabel('Base URL 1').fill(`${baseUrl}/`)
-    await settings.getByLabel('API key 1').fill(KEY)
-    await settings.getByRole('button', { name: 'Save keys' }).click()
-    await expect(settings.getByText('Saved', { exact: true })).toBeVisible()
-    await settings.getByRole('button', { name: 'Close' }).click()
+    await saveKey(page, `${baseUrl}/`)
     await expect(note).toContainText('set for this base URL')
     await expect(note).not.toContainText(KEY)
 
