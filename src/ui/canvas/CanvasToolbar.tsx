@@ -18,9 +18,6 @@ export interface CanvasToolbarProps {
   onDelete?: () => void
 }
 
-// Inline: canvas.css belongs to the canvas's look; this is the toolbar's one message.
-const ERROR_STYLE = { fontSize: 12, color: 'var(--error, #c62828)', maxWidth: 360 } as const
-
 /**
  * The canvas's own toolbar: "Add node", "Auto layout" with its direction, "Fit view", and
  * "Join" (shown enabled when several nodes are selected; it opens "Join into…").
@@ -102,7 +99,7 @@ export function CanvasToolbar(props: CanvasToolbarProps) {
         </select>
       )}
       {layout.error && (
-        <span role="alert" className="ss-toolbar-error" style={ERROR_STYLE}>
+        <span role="alert" className="ss-toolbar-error">
           Auto layout failed: {layout.error}. The graph was not changed.
         </span>
       )}
