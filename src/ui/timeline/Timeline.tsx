@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useDeferredValue, useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
+import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
 import { layoutHistoryTree } from '../../core/debug/tree'
 import type { TreeRow } from '../../core/debug/types'
 import type { TimelineEntry } from '../../worker/protocol'
@@ -14,16 +14,14 @@ const LANE = 12
  * how long they took. A scrubber walks them in put order. Selecting one shows it everywhere.
  */
 export function Timeline() {
-  const { latest, selectedId, selectCheckpoint, olderAvailable, loadOlder } = useApp((s) => ({
-    latest: s.timeline,
+  // Not deferred: the list and the run status must agree in every frame.
+  const { timeline, selected, selectCheckpoint, olderAvailable, loadOlder } = useApp((s) => ({
+    timeline: s.timeline,
     olderAvailable: s.olderAvailable,
     loadOlder: s.loadOlder,
-    selectedId: s.selectedCheckpointId,
+    selected: s.selectedCheckpointId ?? s.timeline[0]?.checkpointId,
     selectCheckpoint: s.selectCheckpoint,
   }))
-  // A live run refreshes the list twice a second: its render may yield to the page.
-  const timeline = useDeferredValue(latest)
-  const selected = selectedId ?? timeline[0]?.checkpointId
   const rows = useMemo(() => layoutHistoryTree(timeline), [timeline])
   const childLanes = useMemo(() => {
     const out = new Map<string, number[]>()
