@@ -9,6 +9,7 @@
  * would do something else; a construct no guard makes exact falls back.
  */
 import type { AnyNode, Pattern } from 'acorn'
+import { walkTree } from '../lib/parseJs'
 import { parseCode } from '../core/graph/codeFacts'
 import { END } from '../core/graph/constants'
 import { ANY } from './jsKinds'
@@ -119,19 +120,11 @@ export function findSendTargets(codes: Iterable<string>): {
       if (first?.type === 'Literal' && typeof first.value === 'string') targets.add(first.value)
       else computed = true
     }
-    for (const v of Object.values(n)) {
-      if (Array.isArray(v)) for (const c of v) if (isNode(c)) visit(c)
-      if (isNode(v)) visit(v)
-    }
   }
   for (const code of codes) {
     const root = parseCode(code)
-    if (root) visit(root)
+    if (root) walkTree(root, visit)
   }
   targets.delete(END)
   return { targets, computed }
-}
-
-function isNode(v: unknown): v is AnyNode {
-  return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string'
 }
