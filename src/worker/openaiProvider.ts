@@ -4,6 +4,7 @@
  * API keys (per base URL, in memory only): a key goes into the `Authorization` header of
  * requests to its own base URL and nowhere else — not into errors, logs, events or checkpoints.
  */
+import { isPositiveFinite } from '../lib/numbers'
 import type {
   AiMessageJson,
   ChatModelProvider,
@@ -149,10 +150,6 @@ export class OpenAiProvider implements ChatModelProvider {
       clearTimeout(timer)
     }
   }
-}
-
-function isPositiveFinite(v: number | undefined): v is number {
-  return v !== undefined && Number.isFinite(v) && v > 0
 }
 
 function timeout(where: string, url: URL, ms: number): ModelCallError {

@@ -1,4 +1,5 @@
 import { END } from './constants'
+import { isPositiveFinite } from '../../lib/numbers'
 import type { GraphIssue } from './issues'
 import {
   PREBUILT_ROUTERS,
@@ -85,10 +86,6 @@ export function findSecrets(doc: unknown): GraphIssue[] {
 }
 
 type At = (...p: (string | number)[]) => (string | number)[]
-
-function isPositiveFinite(v: unknown): boolean {
-  return typeof v === 'number' && Number.isFinite(v) && v > 0
-}
 
 /** The settings of model, tools and human nodes, and the prebuilt routers. */
 export function checkNodeKinds(spec: GraphSpec): GraphIssue[] {
