@@ -159,7 +159,9 @@ test('fork at step 2 with an edited value: a new branch with another end, the ol
   await expect(rows(page)).toHaveCount(5)
   const oldTip = await rows(page).first().getAttribute('data-checkpoint')
 
+  // Picked the moment the run ends, while its last history reads are still under way.
   await rows(page).filter({ hasText: 'step 2' }).click()
+  await expect(selectedRow(page)).toHaveAttribute('data-step', '2')
   await tab(page, 'State')
   await page.getByLabel('State update').fill('{ "log": ["forked"] }')
   await page.getByLabel('As node').selectOption('inc')
@@ -197,6 +199,7 @@ test('fork at step 2 with an edited value: a new branch with another end, the ol
 
   // The old branch is intact.
   await page.locator(`[data-checkpoint="${oldTip}"]`).click()
+  await expect(selectedRow(page)).toHaveAttribute('data-checkpoint', oldTip as string)
   await tab(page, 'Channels')
   await expect(value(page, 'log')).not.toContainText('forked')
   await expect(value(page, 'count')).toHaveText('3')

@@ -441,11 +441,11 @@ export function createAppStore(deps: AppDeps) {
                 : [...fresh, ...old.filter((t) => !ids.has(t.checkpointId))]
             const latest = timeline[0]
             const selected = get().selectedCheckpointId
-            const kept = selected && timeline.some((t) => t.checkpointId === selected)
+            const gone = selected && !timeline.some((t) => t.checkpointId === selected)
             await get().refreshInspection(
               {
                 timeline,
-                ...(kept ? {} : { selectedCheckpointId: null }),
+                ...(gone && { selectedCheckpointId: null }),
                 ...(limit >= TIMELINE_PAGE && { olderAvailable: fresh.length === limit }),
               },
               () => mine === historyReads,

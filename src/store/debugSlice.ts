@@ -140,8 +140,12 @@ export function createDebugSlice(set: Set, get: Get, client: RuntimeClient, newI
         })
         // A newer refresh, or another thread: theirs is the one to show.
         if (get().threadId !== threadId || !isCurrent()) return
-        // Another checkpoint was picked meanwhile: its own refresh shows it.
-        if (get().selectedCheckpointId !== selected) return set(pending)
+        // Another checkpoint was picked meanwhile: its own refresh shows it, and the pick
+        // stands (a selection in `pending` was decided before it).
+        if (get().selectedCheckpointId !== selected) {
+          const { selectedCheckpointId: _stale, ...rest } = pending
+          return set(rest)
+        }
         set({ ...pending, inspection })
         if (get().diffWanted) await loadDiff(id, inspection)
       } catch (e) {

@@ -2,13 +2,40 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { closeAll, setup as setupService } from '../worker/serviceHarness'
 import counter from '../../examples/counter.json'
 import approval from '../../examples/approval.json'
+import type { RuntimeClient } from '../worker/client'
 import { createAppStore } from './appStore'
 import { memoryGraphs } from './memoryGraphs'
 
 /** Stories of the debugger: the app store over the real runtime service (fake-indexeddb). */
 
-async function setup(doc: unknown = counter) {
-  const service = await setupService()
+/**
+ * Holds the next `inspectCheckpoint` request until `release()`: a slow read, on demand.
+ * `hold()` resolves once that request is made.
+ */
+function holdInspections(client: RuntimeClient) {
+  const request = client.request.bind(client)
+  let gate: Promise<void> | null = null
+  let open = () => {}
+  let reached = () => {}
+  client.request = ((type, params, transfer) => {
+    if (type !== 'inspectCheckpoint' || !gate)
+      return request(type, params, transfer as Transferable[] | undefined)
+    const held = gate
+    gate = null
+    reached()
+    return held.then(() => request(type, params))
+  }) as RuntimeClient['request']
+  return {
+    hold: () => {
+      gate = new Promise<void>((r) => (open = r))
+      return new Promise<void>((r) => (reached = r))
+    },
+    release: () => open(),
+  }
+}
+
+async function setup(doc: unknown = counter, service?: Awaited<ReturnType<typeof setupService>>) {
+  service ??= await setupService()
   let id = 0
   const store = createAppStore({
     client: service.client,
@@ -93,6 +120,26 @@ describe('the debugger over the runtime worker', () => {
     ])
     expect(s.timeline[2]?.parentId).toBe(at1)
     expect(field(s, 'count')).toBe(3)
+  })
+
+  it('a checkpoint picked while a history read is under way stays picked', async () => {
+    // A run's last history read (or the live one, half a second on) may still be reading
+    // the newest checkpoint when the user clicks an older one: the click wins.
+    const service = await setupService()
+    const slow = holdInspections(service.client)
+    const store = await setup(counter, service)
+    await store.getState().run()
+    const at2 = store.getState().timeline.find((t) => t.step === 2)?.checkpointId as string
+    const held = slow.hold()
+    const refresh = store.getState().refreshHistory()
+    await held // the timeline is read; the inspection of the newest waits
+    const pick = store.getState().selectCheckpoint(at2)
+    slow.release()
+    await Promise.all([refresh, pick])
+    const s = store.getState()
+    expect(s.selectedCheckpointId).toBe(at2)
+    expect(s.inspection?.checkpointId).toBe(at2)
+    expect(field(s, 'count')).toBe(2)
   })
 
   it('keeps an interrupt answerable after the state was edited first', async () => {
