@@ -39,7 +39,11 @@ export class CloneCodeHost implements CodeHost {
     input: unknown,
     pad: ScratchpadData,
   ): Promise<RemoteNodeResult> {
-    const state = { resume: [...cross(pad.resume)], nullResume: cross(pad.nullResume), counter: -1 }
+    const state = {
+      resume: [...cross(pad.resume)],
+      nullResume: cross(pad.nullResume),
+      counter: pad.counter ?? -1,
+    }
     let resume: unknown[] | null = null
     let paused: { value: unknown } | null = null
     const interrupt = (value: unknown) => {

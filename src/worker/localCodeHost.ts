@@ -45,7 +45,11 @@ export class LocalCodeHost implements CodeHost {
   ): Promise<RemoteNodeResult> {
     this.calls.node += 1
     const logs: TaskLog[] = []
-    const state = { resume: [...pad.resume], nullResume: pad.nullResume, counter: -1 }
+    const state = {
+      resume: [...pad.resume],
+      nullResume: pad.nullResume,
+      counter: pad.counter ?? -1,
+    }
     let resume: unknown[] | null = null
     let paused: { value: unknown } | undefined
     const interrupt = (value: unknown) => {

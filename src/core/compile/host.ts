@@ -11,6 +11,12 @@ export interface ScratchpadData {
   resume: unknown[]
   /** A thread-wide `Command({ resume })` value, when one is waiting. */
   nullResume?: { value: unknown }
+  /**
+   * The index of the task's last `interrupt()` call so far (-1, the default: none). Set
+   * when one task makes several calls to the host (the tool calls of a tools node), so
+   * the next call's `interrupt()` takes the next answer, as one scratchpad would.
+   */
+  counter?: number
 }
 
 /** One line a task logged through `console.*`. */

@@ -138,10 +138,14 @@ function toolDefinition(t: ToolSpec): ToolDefinition {
   }
 }
 
-/** One tools-node task as its tools see it: the task, and its `interrupt` (one per task). */
+/**
+ * One tools-node task as its tools see it: the task, its `interrupt` (one per task), and a
+ * queue for the calls that must see each other's answers in turn.
+ */
 interface ToolTask {
   ctx: NodeCallContext
   interrupt: () => (value: unknown) => unknown
+  inTurn: <T>(run: () => Promise<T>) => Promise<T>
 }
 
 type ToolFn = (args: unknown, task: ToolTask) => Promise<unknown>
@@ -150,12 +154,17 @@ type ToolFn = (args: unknown, task: ToolTask) => Promise<unknown>
  * A tool's code as a function of its arguments. `interrupt()` pauses the whole tools task as
  * it does in a code node: locally through the task's one `interrupt`, shared by its tool
  * calls as LangGraph's scratchpad is; in a host with the task's answers, as
- * `remoteNodeRunner` does. The output is not revived (a tool's result is content).
+ * `remoteNodeRunner` does, one such call at a time in call order, each going on from the
+ * scratchpad the one before left (so the second `interrupt()` gets the second answer).
+ * The output is not revived (a tool's result is content).
  */
 function toolFunction(node: NodeSpec, t: ToolSpec, opts: KindOptions): ToolFn {
   const { host } = opts
   if (host) {
-    return (args, { ctx }) => runRemoteCode(host, node.id, t.code, args, ctx)
+    const run = (args: unknown, ctx: NodeCallContext) =>
+      runRemoteCode(host, node.id, t.code, args, ctx)
+    if (!/\binterrupt\b/.test(t.code)) return (args, { ctx }) => run(args, ctx)
+    return (args, task) => task.inTurn(() => run(args, task.ctx))
   }
   const ref = { kind: 'node', owner: node.id } as const
   const fn = opts.evaluate(t.code, ref)
@@ -210,9 +219,15 @@ export function toolsRunner(node: NodeSpec, opts: KindOptions): NodeRunner {
   )
   return async (state, ctx) => {
     let interrupt: ((value: unknown) => unknown) | undefined
+    let turn: Promise<unknown> = Promise.resolve()
     const task: ToolTask = {
       ctx,
       interrupt: () => (interrupt ??= createInterrupt(ctx.pad, ctx.write)),
+      inTurn: (run) => {
+        const mine = turn.then(run)
+        turn = mine.catch(() => undefined)
+        return mine
+      },
     }
     const messages = messagesOf(state, field)
     const answered = new Set(messages.filter((m) => m.type === 'tool').map((m) => m.tool_call_id))

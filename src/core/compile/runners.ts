@@ -1,6 +1,12 @@
 import type { Reducer } from '../reducers'
 import { GraphInterrupt } from '../pregel/errors'
-import { createInterrupt, interruptId, RESUME, type TaskScratchpad } from '../pregel/interrupt'
+import {
+  createInterrupt,
+  interruptId,
+  RESUME,
+  takeMappedAnswer,
+  type TaskScratchpad,
+} from '../pregel/interrupt'
 import { reviveControl } from '../pregel/types'
 import type { CodeEvaluator } from './evaluate'
 import type { CodeHost, TaskLog } from './host'
@@ -36,7 +42,8 @@ export function remoteNodeRunner(code: string, owner: string, host: CodeHost): N
 /**
  * Runs node-like code (a node's, a tool's) of `owner` in the host for one task: its logs
  * and `__resume__` answers are the task's, an `interrupt()` pauses the task. The output as
- * the host returned it.
+ * the host returned it. The scratchpad follows the call (answers taken, the interrupt
+ * count), so a task's later calls go on from it, as in one realm.
  */
 export async function runRemoteCode(
   host: CodeHost,
@@ -45,14 +52,25 @@ export async function runRemoteCode(
   input: unknown,
   { pad, write, log }: NodeCallContext,
 ): Promise<unknown> {
+  takeMappedAnswer(pad)
   const r = await host.runNode(owner, code, input, {
     resume: pad.resume,
     ...(pad.nullResume ? { nullResume: pad.nullResume } : {}),
+    ...(pad.counter >= 0 && { counter: pad.counter }),
   })
   if (r.logs.length) log(r.logs)
-  if (r.resume) write(RESUME, r.resume)
+  if (r.resume) {
+    write(RESUME, r.resume)
+    // An answer returned is the (length - 1)-th call's; a longer list took the thread's value.
+    pad.counter = Math.max(pad.counter, r.resume.length - 1)
+    if (r.resume.length > pad.resume.length) {
+      pad.resume.push(...r.resume.slice(pad.resume.length))
+      pad.nullResume = undefined
+    }
+  }
   if (r.kind === 'interrupt') {
     const answered = (r.resume ?? pad.resume).length
+    pad.counter = Math.max(pad.counter, answered)
     throw new GraphInterrupt([{ id: interruptId(pad.namespace, answered), value: r.value }])
   }
   return r.output

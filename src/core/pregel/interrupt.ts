@@ -40,12 +40,7 @@ export function createInterrupt(
   pad: TaskScratchpad,
   write: (channel: string, value: unknown) => void,
 ): (value: unknown) => unknown {
-  if (pad.resumeMap) {
-    const next = interruptId(pad.namespace, pad.resume.length)
-    const first = interruptId(pad.namespace, 0)
-    if (next in pad.resumeMap) pad.resume.push(pad.resumeMap[next])
-    else if (first in pad.resumeMap) pad.resume.push(pad.resumeMap[first])
-  }
+  takeMappedAnswer(pad)
   return (value: unknown) => {
     const answer = nextAnswer(pad)
     if (answer.found) {
@@ -54,6 +49,20 @@ export function createInterrupt(
     }
     throw new GraphInterrupt([{ id: interruptId(pad.namespace, pad.resume.length), value }])
   }
+}
+
+/**
+ * Adds the answer a resume map addresses to this task (to its next interrupt, else its
+ * first) to the task's answers. Once per task: the map is taken off the scratchpad.
+ */
+export function takeMappedAnswer(pad: TaskScratchpad): void {
+  const map = pad.resumeMap
+  if (!map) return
+  pad.resumeMap = undefined
+  const next = interruptId(pad.namespace, pad.resume.length)
+  const first = interruptId(pad.namespace, 0)
+  if (next in map) pad.resume.push(map[next])
+  else if (first in map) pad.resume.push(map[first])
 }
 
 /**

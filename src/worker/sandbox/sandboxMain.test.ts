@@ -118,6 +118,12 @@ describe('sandboxMain', () => {
     expect(r3).toMatchObject({ kind: 'ok', output: { a: 'A', b: 'B' }, resume: ['A', 'B'] })
     const r4 = await ask(node(code, {}, { resume: ['A', 'B'] }))
     expect(r4).toMatchObject({ kind: 'ok', output: { a: 'A', b: 'B' }, resume: ['A', 'B'] })
+    // A later call of the same task goes on from the task's interrupt count.
+    const one = "() => interrupt('third?')"
+    const r5 = await ask({ ...node(one), pad: { resume: ['A', 'B'], counter: 1 } })
+    expect(r5).toMatchObject({ kind: 'interrupt', value: 'third?', resume: null })
+    const r6 = await ask({ ...node(one), pad: { resume: ['A', 'B'], counter: 0 } })
+    expect(r6).toMatchObject({ kind: 'ok', output: 'B', resume: ['A', 'B'] })
     const router = await ask({
       type: 'runRouter',
       owner: 'r',

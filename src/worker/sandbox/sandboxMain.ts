@@ -201,7 +201,11 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
   }
 
   const runNode = async (req: Extract<SandboxRequest, { type: 'runNode' }>, call: Call) => {
-    const pad = { resume: [...req.pad.resume], nullResume: req.pad.nullResume, counter: -1 }
+    const pad = {
+      resume: [...req.pad.resume],
+      nullResume: req.pad.nullResume,
+      counter: req.pad.counter ?? -1,
+    }
     let resume: unknown[] | null = null
     let pending: { thrown: Error; value: unknown } | null = null
     const interrupt = (value: unknown): unknown => {
