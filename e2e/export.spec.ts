@@ -1,12 +1,15 @@
-import { execFileSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
+import { promisify } from 'node:util'
 import { strFromU8, unzipSync } from 'fflate'
 import { expect, test, type Page } from '@playwright/test'
 
 /** The Export dialog in real Chromium: the same code as the CLI, copy, download, the zip. */
 
-function cli(...args: string[]): string {
-  return execFileSync('npx', ['tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8' })
+/** What the command line prints; each call starts Node and tsx (seconds on a busy machine). */
+async function cli(...args: string[]): Promise<string> {
+  const run = promisify(execFile)
+  return (await run('npx', ['tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8' })).stdout
 }
 
 async function downloaded(page: Page, button: string): Promise<Buffer> {
@@ -19,6 +22,14 @@ test('Export shows LangGraph.js, Python and the file; copies, downloads, and zip
   page,
   context,
 }) => {
+  // Two command-line runs, started before the page and awaited where they are compared.
+  test.slow()
+  const file = 'examples/counter.json'
+  const expected = Promise.all([
+    cli('export', '--lang', 'ts', file),
+    cli('export', '--lang', 'py', file),
+  ])
+  expected.catch(() => undefined) // awaited below; a failure there fails the test
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
   await page.goto('/')
   await expect(page.getByRole('heading', { level: 1, name: 'counter' })).toBeAttached()
@@ -34,18 +45,12 @@ test('Export shows LangGraph.js, Python and the file; copies, downloads, and zip
   })
 
   // The same bytes as the command line.
-  const file = 'examples/counter.json'
-  expect((await downloaded(page, 'Download TypeScript')).toString()).toBe(
-    cli('export', '--lang', 'ts', file),
-  )
-  expect((await downloaded(page, 'Download Python')).toString()).toBe(
-    cli('export', '--lang', 'py', file),
-  )
+  const [tsCode, pyCode] = await expected
+  expect((await downloaded(page, 'Download TypeScript')).toString()).toBe(tsCode)
+  expect((await downloaded(page, 'Download Python')).toString()).toBe(pyCode)
   await dialog.getByRole('button', { name: 'Copy Python' }).click()
   await expect(dialog).toContainText('Copied the Python.')
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
-    cli('export', '--lang', 'py', file),
-  )
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(pyCode)
 
   // The project: the CLI's files, under one folder, with the graph file as saved.
   const graphFile = (await downloaded(page, 'Download graph file')).toString()
@@ -69,7 +74,7 @@ test('Export shows LangGraph.js, Python and the file; copies, downloads, and zip
   )
   const text = (n: string) => strFromU8(zip[`counter/${n}`] as Uint8Array)
   expect(text('counter.superstep.json')).toBe(graphFile)
-  expect(text('src/graph.ts')).toBe(cli('export', '--lang', 'ts', file))
+  expect(text('src/graph.ts')).toBe(tsCode)
   expect(JSON.parse(text('langgraph.json'))).toMatchObject({
     graphs: { counter: './src/graph.ts:graph' },
   })
