@@ -12,7 +12,10 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: 0,
   reporter: 'list',
-  timeout: 30_000,
+  // Generous: CI machines are shared, and a busy one runs these several times slower.
+  // Waiting longer never makes a failing test pass.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   use: {
     baseURL,
     headless: true,
