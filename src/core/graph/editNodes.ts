@@ -208,7 +208,7 @@ export function setNodeKind(
     for (const k of KIND_KEYS) delete next[k]
     if (kind !== 'code') next.kind = kind
     for (const k of KIND_KEYS) if (settings[k] !== undefined) next[k] = settings[k]
-    if (kind === 'code' && typeof next.code !== 'string') next.code = '(state) => ({})'
+    if (kind === 'code' && typeof next.code !== 'string') next.code = DEFAULT_NODE_CODE
     if (kind !== 'code' && next.code === '') delete next.code
     return JSON.stringify(next) === JSON.stringify(n) ? n : (next as NodeSpec)
   })
