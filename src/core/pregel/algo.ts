@@ -20,6 +20,20 @@ const RESERVED = new Set([...IGNORED, TASKS, '__pregel_tasks'])
 
 export type Channels = Record<string, Channel>
 
+/** Kinds whose `update([])` can change them: a step's writes clear what they held. */
+const CLEARED_BY_A_STEP = new Set<Channel['kind']>(['EphemeralValue', 'Topic'])
+/** Of each channel set, the names of the channels an empty update can change, in order. */
+const clearedByAStep = new WeakMap<Channels, string[]>()
+
+function clearable(channels: Channels): string[] {
+  let names = clearedByAStep.get(channels)
+  if (!names) {
+    names = Object.keys(channels).filter((ch) => CLEARED_BY_A_STEP.has(channels[ch]!.kind))
+    clearedByAStep.set(channels, names)
+  }
+  return names
+}
+
 /** A unit of work of one super-step: a node triggered by an edge (PULL) or a Send (PUSH). */
 export interface Task {
   /** Unique within a checkpoint: `~__pregel_pull, name` or `~__pregel_push, 0000000003, 0000000000`. */
@@ -113,7 +127,8 @@ export function sortByTaskPath<T extends { id: string }>(tasks: readonly T[]): T
  * Applies one super-step's writes (LangGraph's `_applyWrites`): tasks in path order,
  * versions_seen recorded, consumed triggers and written channels bumped past the max
  * version, untouched ephemeral channels cleared, `finish()` when nothing triggers next.
- * Mutates `checkpoint` and `channels`; returns the channels that were updated.
+ * Mutates `checkpoint` and `channels`; returns the channels that were updated, and adds
+ * every channel whose version it bumped to `bumped`.
  */
 export function applyWrites(
   checkpoint: Checkpoint,
@@ -122,6 +137,7 @@ export function applyWrites(
   triggerToNodes: CompiledGraph['triggerToNodes'] | undefined,
   /** False to apply values without touching versions (LangGraph's snapshots do this). */
   bumpVersions = true,
+  bumped?: Set<string>,
 ): Set<string> {
   const sorted = sortByTaskPath(tasks)
   const versions = checkpoint.channel_versions
@@ -143,6 +159,7 @@ export function applyWrites(
     if (channels[ch]?.consume() && bumpVersions) {
       consumed ??= nextVersion(max)
       versions[ch] = consumed
+      bumped?.add(ch)
     }
   }
   const byChannel = new Map<string, unknown[]>()
@@ -174,14 +191,17 @@ export function applyWrites(
     }
     if (changed && bumpVersions) {
       versions[ch] = nv
+      bumped?.add(ch)
       if (channel.isAvailable()) updated.add(ch)
     }
   }
   if (bumpStep) {
-    for (const ch in channels) {
+    // Only some kinds change on an empty update; the others are skipped (the same result).
+    for (const ch of clearable(channels)) {
       const channel = channels[ch] as Channel
       if (channel.isAvailable() && !updated.has(ch) && channel.update([]) && bumpVersions) {
         versions[ch] = nv
+        bumped?.add(ch)
         if (channel.isAvailable()) updated.add(ch)
       }
     }
@@ -190,6 +210,7 @@ export function applyWrites(
         const channel = channels[ch] as Channel
         if (channel.finish() && bumpVersions) {
           versions[ch] = nv
+          bumped?.add(ch)
           if (channel.isAvailable()) updated.add(ch)
         }
       }

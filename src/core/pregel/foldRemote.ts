@@ -55,7 +55,8 @@ export async function applyWritesFolded(
   channels: Channels,
   tasks: readonly WriteTask[],
   bumpVersions = true,
+  bumped?: Set<string>,
 ): Promise<Set<string>> {
   const folded = await foldRemoteWrites(graph, channels, tasks)
-  return applyWrites(checkpoint, channels, folded, graph.triggerToNodes, bumpVersions)
+  return applyWrites(checkpoint, channels, folded, graph.triggerToNodes, bumpVersions, bumped)
 }

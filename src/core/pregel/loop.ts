@@ -121,6 +121,8 @@ export class Run {
   private config!: CheckpointConfig
   private pendingWrites: PendingWrite[] = []
   private savedVersions: ChannelVersions = {}
+  /** Channels whose version was bumped since the last saved checkpoint. */
+  private readonly bumped = new Set<string>()
   private updatedChannels: Set<string> | undefined
   private step = 0
   private stop = 0
@@ -169,7 +171,14 @@ export class Run {
       if (paused) return (this.status = 'interrupted')
     }
     // A conflict throws here: nothing of the step is committed, its writes stay pending.
-    this.updatedChannels = await applyWritesFolded(graph, this.checkpoint, this.channels, tasks)
+    this.updatedChannels = await applyWritesFolded(
+      graph,
+      this.checkpoint,
+      this.channels,
+      tasks,
+      true,
+      this.bumped,
+    )
     await this.putCheckpoint('loop')
     const after = this.runConfig.interruptAfter ?? graph.interruptAfter
     if (shouldInterrupt(this.checkpoint, after, tasks)) this.status = 'interrupted'
@@ -242,7 +251,15 @@ export class Run {
       .filter(([tid]) => tid === NULL_TASK_ID)
       .map(([, ch, v]): [string, unknown] => [ch, v])
     if (nullWrites.length > 0) {
-      await applyWritesFolded(this.o.graph, this.checkpoint, this.channels, [inputTask(nullWrites)])
+      const input = [inputTask(nullWrites)]
+      await applyWritesFolded(
+        this.o.graph,
+        this.checkpoint,
+        this.channels,
+        input,
+        true,
+        this.bumped,
+      )
     }
     if (timeTravel) this.pendingWrites = this.pendingWrites.filter(([, ch]) => ch !== RESUME)
     const commandUpdateOrGoto = command !== undefined && nullWrites.length > 0
@@ -267,6 +284,8 @@ export class Run {
       this.channels,
       [...discarded, inputTask([[START, input]])],
       this.o.graph.triggerToNodes,
+      true,
+      this.bumped,
     )
     await this.putCheckpoint('input')
   }
@@ -426,10 +445,12 @@ export class Run {
   private async putCheckpoint(source: CheckpointSource): Promise<void> {
     const { env, saver } = this.o
     const versions = this.checkpoint.channel_versions
+    // What changed since the last save: the bumped channels (not a pass over every channel).
     const newVersions: ChannelVersions = {}
-    for (const ch in versions) {
+    for (const ch of this.bumped) {
       if (versions[ch] !== this.savedVersions[ch]) newVersions[ch] = versions[ch] as number
     }
+    this.bumped.clear()
     // The saver gets the working objects and owns them from here on (it never copies them,
     // we never mutate them again); the loop continues on fresh copies.
     const checkpoint: Checkpoint = {
