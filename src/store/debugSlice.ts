@@ -121,6 +121,8 @@ export function createDebugSlice(set: Set, get: Get, client: RuntimeClient, newI
     const from = compareWith ?? inspection?.parentId ?? null
     const after = await valuesAt(graphId, threadId, to)
     const before = from ? await valuesAt(graphId, threadId, from) : {}
+    // Another checkpoint or comparison was picked meanwhile: its own diff is the one to show.
+    if (get().threadId !== threadId || shownId() !== to || get().compareWith !== compareWith) return
     const changes = diffState(before, after, messageFields())
     set({ diff: { from, to, changes } })
   }

@@ -9,21 +9,20 @@ import { memoryGraphs } from './memoryGraphs'
 /** Stories of the debugger: the app store over the real runtime service (fake-indexeddb). */
 
 /**
- * Holds the next `inspectCheckpoint` request until `release()`: a slow read, on demand.
+ * Holds the next request of type `held` until `release()`: a slow read, on demand.
  * `hold()` resolves once that request is made.
  */
-function holdInspections(client: RuntimeClient) {
+function holdRequests(client: RuntimeClient, held: 'inspectCheckpoint' | 'getState') {
   const request = client.request.bind(client)
   let gate: Promise<void> | null = null
   let open = () => {}
   let reached = () => {}
   client.request = ((type, params, transfer) => {
-    if (type !== 'inspectCheckpoint' || !gate)
-      return request(type, params, transfer as Transferable[] | undefined)
-    const held = gate
+    if (type !== held || !gate) return request(type, params, transfer as Transferable[] | undefined)
+    const wait = gate
     gate = null
     reached()
-    return held.then(() => request(type, params))
+    return wait.then(() => request(type, params))
   }) as RuntimeClient['request']
   return {
     hold: () => {
@@ -126,7 +125,7 @@ describe('the debugger over the runtime worker', () => {
     // A run's last history read (or the live one, half a second on) may still be reading
     // the newest checkpoint when the user clicks an older one: the click wins.
     const service = await setupService()
-    const slow = holdInspections(service.client)
+    const slow = holdRequests(service.client, 'inspectCheckpoint')
     const store = await setup(counter, service)
     await store.getState().run()
     const at2 = store.getState().timeline.find((t) => t.step === 2)?.checkpointId as string
@@ -140,6 +139,32 @@ describe('the debugger over the runtime worker', () => {
     expect(s.selectedCheckpointId).toBe(at2)
     expect(s.inspection?.checkpointId).toBe(at2)
     expect(field(s, 'count')).toBe(2)
+  })
+
+  it('a diff read for a checkpoint no longer shown is dropped', async () => {
+    const service = await setupService()
+    const slow = holdRequests(service.client, 'getState')
+    const store = await setup(counter, service)
+    await store.getState().run()
+    const at = (step: number) =>
+      store.getState().timeline.find((t) => t.step === step)?.checkpointId as string
+    await store.getState().setDiffWanted(true)
+    // The diff of step 1 waits on its read while step 2 is picked and diffed.
+    const held = slow.hold()
+    const first = store.getState().selectCheckpoint(at(1))
+    await held
+    await store.getState().selectCheckpoint(at(2))
+    slow.release()
+    await first
+    const s = store.getState()
+    expect(s.inspection?.step).toBe(2)
+    expect(s.diff?.to).toBe(at(2))
+    expect(s.diff?.changes).toContainEqual({
+      path: ['count'],
+      kind: 'changed',
+      before: 1,
+      after: 2,
+    })
   })
 
   it('keeps an interrupt answerable after the state was edited first', async () => {
