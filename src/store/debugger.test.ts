@@ -47,6 +47,15 @@ async function setup(doc: unknown = counter, service?: Awaited<ReturnType<typeof
   return store
 }
 
+/** The counter, run to its end, over a client whose `held` requests can be held. */
+async function ranWithHeld(held: Parameters<typeof holdRequests>[1]) {
+  const service = await setupService()
+  const slow = holdRequests(service.client, held)
+  const store = await setup(counter, service)
+  await store.getState().run()
+  return { store, slow }
+}
+
 const field = (
   s: { inspection: { channels: { name: string; value?: unknown }[] } | null },
   name: string,
@@ -124,10 +133,7 @@ describe('the debugger over the runtime worker', () => {
   it('a checkpoint picked while a history read is under way stays picked', async () => {
     // A run's last history read (or the live one, half a second on) may still be reading
     // the newest checkpoint when the user clicks an older one: the click wins.
-    const service = await setupService()
-    const slow = holdRequests(service.client, 'inspectCheckpoint')
-    const store = await setup(counter, service)
-    await store.getState().run()
+    const { store, slow } = await ranWithHeld('inspectCheckpoint')
     const at2 = store.getState().timeline.find((t) => t.step === 2)?.checkpointId as string
     const held = slow.hold()
     const refresh = store.getState().refreshHistory()
@@ -142,10 +148,7 @@ describe('the debugger over the runtime worker', () => {
   })
 
   it('a diff read for a checkpoint no longer shown is dropped', async () => {
-    const service = await setupService()
-    const slow = holdRequests(service.client, 'getState')
-    const store = await setup(counter, service)
-    await store.getState().run()
+    const { store, slow } = await ranWithHeld('getState')
     const at = (step: number) =>
       store.getState().timeline.find((t) => t.step === step)?.checkpointId as string
     await store.getState().setDiffWanted(true)
