@@ -4,6 +4,7 @@
  * a noisy machine.  Run: npm run bench
  */
 import { performance } from 'node:perf_hooks'
+import { MemorySaver as LangGraphMemorySaver } from '@langchain/langgraph'
 import { systemEnv } from '../src/lib/env'
 import { MemorySaver } from '../src/core/checkpoint/memorySaver'
 import { compileGraph } from '../src/core/compile/compileGraph'
@@ -70,6 +71,9 @@ async function benchSuperstep(c: Case): Promise<number> {
 async function benchLangGraph(c: Case): Promise<number> {
   const { graph } = buildLangGraph(c.spec as Parameters<typeof buildLangGraph>[0])
   return timeRuns(async (i) => {
+    // A fresh saver per run, as on our side: no run pays for the history of the ones before
+    // (a saver kept across runs grows the heap, and the garbage collector slows both sides).
+    graph.checkpointer = new LangGraphMemorySaver()
     await graph.invoke(c.input, {
       configurable: { thread_id: `t${i}` },
       recursionLimit: c.steps + 10,

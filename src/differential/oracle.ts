@@ -206,6 +206,8 @@ export interface CompiledLangGraph {
     metadata?: { step?: number; source?: string }
     config: RunnableConfig
   }>
+  /** LangGraph's own field: a benchmark gives each run a fresh saver through it. */
+  checkpointer?: MemorySaver | boolean
 }
 
 function compileBuilder(
