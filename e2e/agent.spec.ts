@@ -186,15 +186,18 @@ test('a refused connection ends the model node with a clear error', async ({ pag
   await page.goto('/')
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
   await importAgent(page, 'refused agent', `http://localhost:${mock.port}/v1`)
-  await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await expect(page.getByLabel('Run status')).toHaveText('failed')
-  const error = page.getByLabel('Run error')
-  await expect(error).toContainText('ModelCallError')
-  await expect(error).toContainText('agent')
-  await expect(error).toContainText('could not reach')
+  await runToModelError(page, 'could not reach')
 })
 
 /** In the open Settings dialog: saves KEY for `baseUrl`, then closes the dialog. */
+/** Run fails in the model node `agent` with a ModelCallError that says each of `says`. */
+async function runToModelError(page: Page, ...says: string[]): Promise<void> {
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(page.getByLabel('Run status')).toHaveText('failed')
+  const error = page.getByLabel('Run error')
+  for (const text of ['ModelCallError', 'agent', ...says]) await expect(error).toContainText(text)
+}
+
 async function saveKey(page: Page, baseUrl: string): Promise<void> {
   const settings = page.getByRole('dialog', { name: 'Settings' })
   await settings.getByLabel('Base URL 1').fill(baseUrl)
@@ -239,13 +242,7 @@ test('a failed model call loses no checkpoint; after a reload, Run resumes from 
     await importAgent(page, 'flaky agent', `http://localhost:${mock.port}/v1`)
     await page.getByRole('tab', { name: 'Input', exact: true }).click()
     await page.getByLabel('Input messages').fill('[{"type":"human","content":"Weather in Paris?"}]')
-    await page.getByRole('button', { name: 'Run', exact: true }).click()
-    await expect(page.getByLabel('Run status')).toHaveText('failed')
-    const error = page.getByLabel('Run error')
-    await expect(error).toContainText('ModelCallError')
-    await expect(error).toContainText('agent')
-    await expect(error).toContainText('HTTP 500')
-    await expect(error).toContainText('the mock is down')
+    await runToModelError(page, 'HTTP 500', 'the mock is down')
     expect(mock.seen).toHaveLength(2)
     // The node itself carries the failure, with the error as its mark.
     const agentNode = page.locator('.react-flow__node[data-id="agent"] .ss-node')
