@@ -3,10 +3,16 @@ import type { RuntimeClient } from '../worker/client'
 import { createAppStore, type GraphEntry } from './appStore'
 import { memoryGraphs } from './memoryGraphs'
 
-/** A runtime client that compiles everything and has no history: enough for editing stories. */
-function fakeClient(): RuntimeClient {
+/**
+ * A runtime client that compiles everything and has no history: enough for editing stories.
+ * `gate` may hold a request until a promise of the test's settles.
+ */
+function fakeClient(
+  gate?: (type: string, params: unknown) => Promise<void> | undefined,
+): RuntimeClient {
   let n = 0
-  const request = async (type: string) => {
+  const request = async (type: string, params: unknown) => {
+    await gate?.(type, params)
     if (type === 'compile') return { ok: true, graphId: `g${++n}`, issues: [] }
     if (type === 'getHistory' || type === 'getTimeline' || type === 'listThreads') return []
     if (type === 'inspectCheckpoint') return null
@@ -23,18 +29,30 @@ const example: GraphEntry = {
   allowNetwork: false,
 }
 
-async function setup() {
+function newStore(client = fakeClient()) {
   const graphs = memoryGraphs()
   let id = 0
   const store = createAppStore({
-    client: fakeClient(),
+    client,
     sandbox: { setNetwork: async () => {} },
     graphs,
     examples: [example],
     newId: () => `id${++id}`,
   })
-  await store.getState().init()
   return { store, graphs }
+}
+
+async function setup() {
+  const made = newStore()
+  await made.store.getState().init()
+  return made
+}
+
+/** A promise and the function that settles it. */
+function latch() {
+  let open!: () => void
+  const done = new Promise<void>((r) => (open = r))
+  return { done, open }
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 10))
@@ -120,5 +138,50 @@ describe('documents', () => {
     await store.getState().restoreDeleted()
     expect(graphs.rows.has(copyId)).toBe(true)
     expect(store.getState().current?.id).toBe(copyId)
+  })
+})
+
+describe('opening graphs while others are still opening', () => {
+  it('a template clicked while the page starts stays open; the start does not switch back', async () => {
+    const seeding = latch()
+    const { store, graphs } = newStore()
+    // The first start saves the examples; the click lands while that save is under way.
+    const save = graphs.save
+    graphs.save = async (e) => {
+      if (e.id === example.id) await seeding.done
+      await save(e)
+    }
+    const starting = store.getState().init()
+    await settle()
+    const template = { superstep: 1, name: 'from template', state: [], nodes: [], edges: [] }
+    await store.getState().newGraph(template)
+    seeding.open()
+    await starting
+    expect(store.getState().current?.name).toBe('from template')
+    expect((store.getState().doc as Doc).name).toBe('from template')
+    expect(store.getState().graphs.map((g) => g.name)).toEqual(['ex', 'from template'])
+  })
+
+  it("a compile that ends after another graph opened is let go, not taken for the new graph's", async () => {
+    const slow = latch()
+    const released: unknown[] = []
+    const { store } = newStore(
+      fakeClient((type, params) => {
+        if (type === 'releaseGraph') released.push((params as { graphId: string }).graphId)
+        const name = (params as { graph?: { name?: string } } | undefined)?.graph?.name
+        return type === 'compile' && name === 'ex' ? slow.done : undefined
+      }),
+    )
+    const starting = store.getState().init() // opens ex, whose compile is held
+    await settle()
+    await store.getState().newGraph(undefined, 'second')
+    const second = store.getState().graphId
+    expect(second).not.toBeNull()
+    slow.open()
+    await starting
+    expect((store.getState().doc as Doc).name).toBe('second')
+    expect(store.getState().graphId).toBe(second)
+    expect(released).toHaveLength(1)
+    expect(released).not.toContain(second)
   })
 })

@@ -164,6 +164,12 @@ export function createAppStore(deps: AppDeps) {
             graph: doc,
             options: { allowNetwork: g.allowNetwork },
           })
+          // Another graph opened meanwhile: this compile is not its, so it is let go.
+          if (get().doc !== doc) {
+            if (r.ok)
+              void client.request('releaseGraph', { graphId: r.graphId }).catch(() => undefined)
+            return
+          }
           if (previous)
             void client.request('releaseGraph', { graphId: previous }).catch(() => undefined)
           compiledDoc = doc
@@ -257,6 +263,8 @@ export function createAppStore(deps: AppDeps) {
               for (const e of deps.examples) await graphs.save(e)
               list = await graphs.list()
             }
+            // A graph opened while the page started (a template clicked early) stays open.
+            if (get().current) return set({ graphs: await graphs.list() })
             set({ graphs: list })
             const first = list[0]
             if (first) await get().select(first.id)
