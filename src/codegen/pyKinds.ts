@@ -58,6 +58,7 @@ function toolBlock(m: PyModule, t: PyTool): string {
       `description=${pyString(description)}`,
       `args_schema=${schema}`,
     ]),
+    '@_tool_output',
     `def ${t.name}(**state):`,
   )
   if (tr.ok) lines.push(...tr.body.map((l) => `    ${l}`))
@@ -79,7 +80,11 @@ export function kindBlocks(m: PyModule, k: PyKindNode): string[] {
     case 'tools': {
       use(m, 'langgraph.prebuilt', 'ToolNode')
       const list = `${k.value} = [${k.tools.map((t) => t.name).join(', ')}]`
-      const args = [k.value, ...(field === 'messages' ? [] : [`messages_key=${pyString(field)}`])]
+      const args = [
+        k.value,
+        ...(field === 'messages' ? [] : [`messages_key=${pyString(field)}`]),
+        'handle_tool_errors=_tool_error',
+      ]
       return [
         ...k.tools.map((t) => toolBlock(m, t)),
         [
@@ -142,6 +147,38 @@ function modelBlocks(m: PyModule, k: PyKindNode, field: string): string[] {
       '',
       `def ${k.name}(state):`,
       update(`${k.value}.invoke(${read(field)})`),
+    ].join('\n'),
+  ]
+}
+
+/**
+ * What a tools node's ToolNode needs to answer as LangGraph.js's does: a tool's output that is
+ * not text becomes compact JSON (`JSON.stringify`, where Python's ToolNode would `json.dumps`
+ * it with spaces or keep a list as content blocks), and a failing tool answers its call with
+ * `Error: <message>` (Python's ToolNode would re-raise anything but a bad call).
+ */
+export function toolHelpers(m: PyModule): string[] {
+  if (!m.kinds.some((k) => nodeKind(k.node) === 'tools')) return []
+  use(m, '', 'functools')
+  use(m, '', 'json')
+  return [
+    [
+      "# A tool's output as LangGraph.js's ToolNode writes it: text as is, anything else as",
+      '# compact JSON.',
+      'def _tool_output(fn):',
+      '    @functools.wraps(fn)',
+      '    def call(**args):',
+      '        out = fn(**args)',
+      '        if isinstance(out, str):',
+      '            return out',
+      '        return json.dumps(out, separators=(",", ":"), ensure_ascii=False)',
+      '',
+      '    return call',
+      '',
+      '',
+      "# A failing tool answers its call, as in LangGraph.js's ToolNode, instead of ending the run.",
+      'def _tool_error(error):',
+      '    return f"Error: {error}\\n Please fix your mistakes."',
     ].join('\n'),
   ]
 }

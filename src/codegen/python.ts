@@ -10,7 +10,7 @@ import { nodeKind, prebuiltRouter } from '../core/graph/nodeKinds'
 import { END, START } from '../core/graph/constants'
 import type { BranchSpec, FieldSpec, GraphSpec } from '../core/graph/schema'
 import { findSendTargets, translateFunction, type CodeKind } from './jsToPython'
-import { kindBlocks, planKindNode, scriptedHelper } from './pyKinds'
+import { kindBlocks, planKindNode, scriptedHelper, toolHelpers } from './pyKinds'
 import { use, type PyFunction, type PyModule, type PyTool } from './pyModule'
 import { PY_MODULE_NAMES, PyNamer } from './pyNames'
 import { preludeFor } from './pyPrelude'
@@ -44,6 +44,7 @@ export function emitPython(graph: GraphSpec): string {
     ...[...m.reducers.values()].map((f) => functionBlock(m, f)),
     state,
     ...scriptedHelper(m),
+    ...toolHelpers(m),
     ...kinds.flatMap((k) => kindBlocks(m, k)),
     ...m.nodes.map((f) => functionBlock(m, f)),
     ...m.routers.map((f) => functionBlock(m, f)),
