@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -6,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { END, START } from '../core/graph/constants'
 import type { FieldSpec, GraphSpec } from '../core/graph/schema'
 import { parseGraph } from '../core/graph/validate'
+import { runGraph } from '../core/run'
+import { createCountingEnv } from '../lib/env'
 import { NAMED_REDUCERS } from '../core/reducers'
 import { preludeFor } from './pyPrelude'
 import { createRandom } from './fuzzGraphs'
@@ -112,9 +115,10 @@ class ChatOpenAI:
 class ToolNode:
     __name__ = "ToolNode"
 
-    def __init__(self, tools, messages_key="messages"):
+    def __init__(self, tools, messages_key="messages", handle_tool_errors=None):
         self.tools = tools
         self.messages_key = messages_key
+        assert callable(handle_tool_errors)
 
 def tools_condition(state, messages_key="messages"):
     return "__end__"
@@ -661,23 +665,32 @@ describe('emitPython output', () => {
     `)
   })
 
-  const hasLangGraph = spawnSync('python3', ['-c', 'import langgraph']).status === 0
-  it.skipIf(!hasLangGraph)('builds the counter with the real LangGraph', () => {
-    const counter = repoGraphs().find((g) => g.file === 'examples/counter.json')?.spec as GraphSpec
-    const script = String.raw`
+  // LangGraph Python from `npm run setup:python`; the whole suite on it is src/differential/python.test.ts.
+  const realEnv = {
+    ...process.env,
+    PYTHONPATH: fileURLToPath(new URL('../../.cache/langgraph-python', import.meta.url)),
+  }
+  const hasLangGraph =
+    spawnSync('python3', ['-c', 'import langgraph.graph'], { env: realEnv }).status === 0
+  it.skipIf(!hasLangGraph)(
+    'runs the counter example on the real LangGraph to the same end',
+    async () => {
+      const counter = repoGraphs().find((g) => g.file === 'examples/counter.json')
+        ?.spec as GraphSpec
+      const script = String.raw`
 import json, sys
 scope = {}
 exec(sys.stdin.read(), scope)
-try:
-    scope["graph"].invoke({}, {"configurable": {"thread_id": "1"}})
-    print("ran")
-except NotImplementedError as e:
-    print(str(e))
+print(json.dumps(scope["graph"].invoke({}, {"configurable": {"thread_id": "1"}})))
 `
-    const py = spawnSync('python3', ['-c', script], {
-      input: emitPython(counter),
-      encoding: 'utf8',
-    })
-    expect(py.stdout.trim()).toBe('router of node inc: translate this JavaScript by hand')
-  })
+      const py = spawnSync('python3', ['-c', script], {
+        input: emitPython(counter),
+        encoding: 'utf8',
+        env: realEnv,
+      })
+      expect(py.stderr).toBe('')
+      const mine = await runGraph(counter, { input: {}, env: createCountingEnv() })
+      expect(JSON.parse(py.stdout)).toEqual(mine.values)
+    },
+  )
 })
