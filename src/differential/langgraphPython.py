@@ -1,6 +1,7 @@
 """Runs emitted LangGraph Python modules on the real LangGraph Python and prints what they did.
 
-Input (stdin): a JSON list of {"name", "source", "input", "recursionLimit"}. Output (stdout): a
+Input (stdin): a JSON list of {"name", "source", "input", "recursionLimit"}, or of sessions
+{"name", "source", "ops", "recursionLimit", "interruptBefore", "interruptAfter"}. Output (stdout): a
 JSON list, one report per module in Superstep's report shape (src/core/report.ts) without the
 versions (LangGraph Python's are strings of its own): status, error (type and message),
 values, and every checkpoint oldest first with its step, source, next and values. Messages
@@ -57,7 +58,7 @@ def run(case):
         graph.invoke(case.get("input") or {}, config)
     except Exception as e:  # the run's own error is part of what is compared
         report["status"] = "error"
-        report["error"] = {"name": type(e).__name__, "message": str(e)}
+        report["error"] = error_json(e)
     history = list(graph.get_state_history(config))[::-1]
     report["checkpoints"] = [
         {
@@ -72,13 +73,94 @@ def run(case):
     return report
 
 
+def error_json(e):
+    return {"name": type(e).__name__, "message": str(e)}
+
+
+def session(case):
+    """A session (src/differential/session.ts): ops on one thread, every checkpoint reported."""
+    from langgraph.types import Command, Send
+
+    scope = {"__name__": "superstep_case"}
+    exec(compile(case["source"], case["name"], "exec"), scope)
+    graph = scope["graph"]
+    thread = {"configurable": {"thread_id": "session"}}
+    extra = {}
+    if case.get("recursionLimit") is not None:
+        extra["recursion_limit"] = case["recursionLimit"]
+    for key, option in (("interruptBefore", "interrupt_before"), ("interruptAfter", "interrupt_after")):
+        if "*" in (case.get(key) or []):
+            extra[option] = "*"
+
+    def history():
+        return list(graph.get_state_history(thread))[::-1]
+
+    def goto(g):
+        one = lambda t: t if isinstance(t, str) else Send(t["node"], t.get("args"))
+        return [one(t) for t in g] if isinstance(g, list) else one(g)
+
+    error, op_errors = None, []
+    for index, op in enumerate(case["ops"]):
+        config = {"configurable": dict(thread["configurable"])}
+        if op.get("checkpoint") is not None:
+            # The snapshot's own config: thread, namespace and checkpoint id.
+            config = {"configurable": dict(history()[op["checkpoint"]].config["configurable"])}
+        try:
+            if op["op"] == "update":
+                if op.get("asNode") is None:
+                    graph.update_state(config, op.get("values"))
+                else:
+                    graph.update_state(config, op.get("values"), as_node=op["asNode"])
+                continue
+            config.update(extra)
+            if op["op"] == "invoke":
+                graph.invoke(op.get("input"), config)
+            elif op["op"] == "resume":
+                graph.invoke(Command(resume=op.get("value")), config)
+            else:
+                params = {k: op[k] for k in ("resume", "update") if k in op}
+                if op.get("goto") is not None:
+                    params["goto"] = goto(op["goto"])
+                graph.invoke(Command(**params), config)
+        except Exception as e:  # the op's own error is part of what is compared
+            if op.get("continueOnError"):
+                op_errors.append({"op": index, "error": error_json(e)})
+            else:
+                error = error_json(e)
+                break
+    snapshots = history()
+    index_of = {s.config["configurable"]["checkpoint_id"]: i for i, s in enumerate(snapshots)}
+    checkpoints = []
+    for s in snapshots:
+        parent = (s.parent_config or {}).get("configurable", {}).get("checkpoint_id")
+        checkpoints.append(
+            {
+                "step": s.metadata.get("step"),
+                "source": s.metadata.get("source"),
+                "next": list(s.next),
+                "values": plain(s.values),
+                "parent": index_of.get(parent),
+                "interrupts": [plain(i.value) for t in s.tasks for i in t.interrupts],
+            }
+        )
+    newest = checkpoints[-1] if checkpoints else None
+    status = "error" if error else "interrupted" if newest and newest["next"] else "done"
+    return {
+        "status": status,
+        "values": newest["values"] if newest else {},
+        "checkpoints": checkpoints,
+        "error": error,
+        "opErrors": op_errors,
+    }
+
+
 def main():
     out = []
     for case in json.load(sys.stdin):
         try:
-            out.append(run(case))
+            out.append(session(case) if "ops" in case else run(case))
         except Exception as e:  # a module that does not even build is reported, not fatal
-            out.append({"status": "crash", "error": {"name": type(e).__name__, "message": str(e)}})
+            out.append({"status": "crash", "error": error_json(e)})
     json.dump(out, sys.stdout)
 
 
