@@ -156,6 +156,18 @@ const TRANSLATED: Case[] = [
     ['return {"we\\"ird\\nkey": "it\'s \\"q\\" \\\\ \\u2028 😀 \\ud800 é"}'],
   ],
   ["async (s) => ({ x: 'a' })", ['return {"x": "a"}']],
+  [
+    "async (s) => { await null; await undefined; await Promise.resolve(); return { x: 'a' } }",
+    ['return {"x": "a"}'],
+  ],
+  [
+    "async (s) => { await new Promise((r) => setTimeout(r, 5)); return { log: ['a'] } }",
+    ['sleep(0.005)', 'return {"log": ["a"]}'],
+  ],
+  [
+    'async (s) => { await new Promise((done) => setTimeout(done, s.log.length - 1)); return {} }',
+    ['sleep(max(len(state["log"]) - 1, 0) / 1000)', 'return {}'],
+  ],
   ['function (s) { return { x: 1 } }', ['return {"x": 1}']],
   ["() => ({ x: 'no parameter' })", ['return {"x": "no parameter"}']],
   [
@@ -294,7 +306,10 @@ const FALLBACKS: [code: string, reason: RegExp, options?: Partial<TranslateOptio
   ['(s) => { while (false) {} }', /a loop/],
   ['(s) => ({ x: s.log.map((i) => i) })', /closures/],
   ['(s) => { const f = () => 1; return {} }', /closures/],
-  ['async (s) => { await null; return {} }', /`await`/],
+  ["async (s) => { await fetch('x'); return {} }", /`await` of anything but a delay/],
+  ['async (s) => { await new Promise((r) => setTimeout(() => r(), 5)); return {} }', /a delay/],
+  ['async (s) => { const setTimeout = 1; await new Promise((r) => setTimeout(r, 5)) }', /a delay/],
+  ['async (s) => { await new Promise((r) => setTimeout(r, s.x)); return {} }', /not be a number/],
   ['async (s) => ({ x: await interrupt(1) })', /`await`/],
   ["(s) => ({ x: /a/.test('a') })", /regular expression/],
   ["(s) => ({ x: 'abc'.toUpperCase() })", /`\.toUpperCase\(\)`/],
@@ -547,11 +562,14 @@ def RemoveMessage(id):
 def interrupt(value):
     return True
 
+def sleep(seconds):
+    assert seconds >= 0
+
 START, END = "__start__", "__end__"
 data = json.loads(sys.stdin.read())
 out = []
 for case in data["cases"]:
-    scope = {"Send": Send, "Command": Command, "RemoveMessage": RemoveMessage, "interrupt": interrupt, "START": START, "END": END}
+    scope = {"Send": Send, "Command": Command, "RemoveMessage": RemoveMessage, "interrupt": interrupt, "sleep": sleep, "START": START, "END": END}
     exec(data["prelude"], scope)
     exec(case["source"], scope)
     results = []

@@ -1,10 +1,10 @@
 /**
  * The statements of a function body as Python statements: `const`/`let` bindings (each a
  * fresh Python name, so shadowing stays apart), `if`/`else if`/`else`, `return`,
- * `throw new Error(…)`, `interrupt(…);`. Anything else falls back.
+ * `throw new Error(…)`, `interrupt(…);`, an `await` that only waits. Anything else falls back.
  */
 import type { AnyNode, Expression, Statement } from 'acorn'
-import { STR, only } from './jsKinds'
+import { NUM, STR, only } from './jsKinds'
 import { PREC, refuse, translateExpr, truthTest, wrap, type ExprContext } from './jsToPythonExpr'
 import { result } from './jsToPythonResults'
 import { Scope, exprContext, type FnState } from './jsToPythonScope'
@@ -86,6 +86,7 @@ function statement(s: Statement, fn: FnState, scope: Scope, indent: string): str
         e.callee.name === 'interrupt'
       )
         return [`${indent}${translateExpr(e, ctx).py}`]
+      if (e.type === 'AwaitExpression') return awaitStatement(e.argument, ctx, indent)
       translateExpr(e, ctx) // refuses with the reason of the construct, when it has one
       return refuse('an expression statement (only `interrupt(…)` calls are translated)')
     }
@@ -112,6 +113,53 @@ function ifStatement(
   if (!alt) return lines
   if (alt.type === 'IfStatement') return [...lines, ...ifStatement(alt, fn, scope, indent, 'elif')]
   return [...lines, `${indent}else:`, ...nested(alt, fn, scope, indent + INDENT)]
+}
+
+/** A global of JavaScript, not shadowed by the code's own names. */
+function isGlobal(node: AnyNode, name: string, ctx: ExprContext): boolean {
+  return node.type === 'Identifier' && node.name === name && !ctx.lookup(name)
+}
+
+/**
+ * `await` as a statement, for what only waits: `await null` (or any literal) and
+ * `await Promise.resolve()` wait for nothing; `await new Promise((r) => setTimeout(r, ms))`
+ * sleeps, as `sleep(ms / 1000)` (a negative delay is none, as in `setTimeout`).
+ */
+function awaitStatement(arg: Expression, ctx: ExprContext, indent: string): string[] {
+  if (arg.type === 'Literal' || isGlobal(arg, 'undefined', ctx)) return []
+  if (
+    arg.type === 'CallExpression' &&
+    arg.arguments.length === 0 &&
+    arg.callee.type === 'MemberExpression' &&
+    !arg.callee.computed &&
+    isGlobal(arg.callee.object, 'Promise', ctx) &&
+    arg.callee.property.type === 'Identifier' &&
+    arg.callee.property.name === 'resolve'
+  )
+    return []
+  const executor = arg.type === 'NewExpression' && arg.arguments.length === 1 && arg.arguments[0]
+  const timer =
+    arg.type === 'NewExpression' &&
+    isGlobal(arg.callee, 'Promise', ctx) &&
+    executor &&
+    executor.type === 'ArrowFunctionExpression' &&
+    executor.params.length === 1 &&
+    executor.params[0]?.type === 'Identifier' &&
+    executor.body.type === 'CallExpression' &&
+    executor.body.arguments.length === 2 &&
+    isGlobal(executor.body.callee, 'setTimeout', ctx)
+      ? { resolve: executor.params[0].name, call: executor.body }
+      : null
+  const [callback, delay] = timer?.call.arguments ?? []
+  if (!timer || callback?.type !== 'Identifier' || callback.name !== timer.resolve || !delay)
+    return refuse('`await` of anything but a delay (`new Promise((r) => setTimeout(r, ms))`)')
+  if (delay.type === 'SpreadElement') return refuse('spreading arguments')
+  ctx.use('sleep')
+  if (delay.type === 'Literal' && typeof delay.value === 'number')
+    return [`${indent}sleep(${Math.max(delay.value, 0) / 1000})`]
+  const ms = translateExpr(delay, ctx)
+  if (!only(ms.kinds, NUM)) refuse('a delay that may not be a number')
+  return [`${indent}sleep(max(${wrap(ms, PREC.ternary)}, 0) / 1000)`]
 }
 
 const ERRORS: Record<string, string> = { Error: 'Exception', TypeError: 'TypeError' }

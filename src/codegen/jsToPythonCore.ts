@@ -57,7 +57,14 @@ export type Binding =
   | { kind: 'tdz' }
 
 /** LangGraph names the translated code may need imported. */
-export type PyImport = 'Send' | 'Command' | 'interrupt' | 'END' | 'START' | 'RemoveMessage'
+export type PyImport =
+  | 'Send'
+  | 'Command'
+  | 'interrupt'
+  | 'END'
+  | 'START'
+  | 'RemoveMessage'
+  | 'sleep'
 
 export interface ExprContext {
   lookup(name: string): Binding | undefined

@@ -61,6 +61,7 @@ const IMPORT_FROM: Record<string, string> = {
   END: 'langgraph.graph',
   START: 'langgraph.graph',
   RemoveMessage: 'langchain_core.messages',
+  sleep: 'time',
 }
 
 function useLangGraph(m: PyModule, name: string): void {
@@ -278,7 +279,8 @@ function importSection(m: PyModule): string {
     'langgraph.types',
     'typing_extensions',
   ]
-  return [[...plain, ...from('typing')].join('\n'), third.flatMap(from).join('\n')].join('\n\n')
+  const standard = [...plain, ...from('time'), ...from('typing')]
+  return [standard.join('\n'), third.flatMap(from).join('\n')].join('\n\n')
 }
 
 /** A node name as Python: START and END by their constants. */
