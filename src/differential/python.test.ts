@@ -194,12 +194,14 @@ interface Outline {
   status: string
   error: string | null
   checkpoints: [number, string, string[], number | null][]
+  values: Record<string, unknown>
 }
 function outline(r: SessionReport): Outline {
   return {
     status: r.status,
     error: r.error?.name ?? null,
     checkpoints: r.checkpoints.map((c) => [c.step, c.source, c.next, c.parent]),
+    values: r.values,
   }
 }
 
@@ -218,6 +220,7 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
         [-1, 'input', ['__start__'], null],
         [0, 'loop', ['ask1', 'ask2'], 0],
       ],
+      values: { log: [] },
     },
   },
   '39-resume-null-value.json': {
@@ -230,6 +233,7 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
         [0, 'loop', ['a'], 0],
         [1, 'loop', ['ask'], 1],
       ],
+      values: { x: 'a', log: ['a'] },
     },
   },
   '41-resume-empty-thread.json': {
@@ -244,6 +248,7 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
         [2, 'loop', ['c'], 2],
         [3, 'loop', [], 3],
       ],
+      values: { x: 'c:b:a', log: ['a', 'b', 'c'] },
     },
   },
   '69-replay-latest-checkpoint.json': {
@@ -259,6 +264,7 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
         [3, 'loop', ['c'], 3],
         [4, 'loop', [], 4],
       ],
+      values: { x: 'c:b:a', log: ['a', 'b', 'c'] },
     },
   },
   '74-replay-update-checkpoint-superseded.json': {
@@ -278,6 +284,7 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
         [3, 'loop', ['c'], 5],
         [4, 'loop', [], 8],
       ],
+      values: { x: 'c:b:forked', log: ['a', 'b', 'c'] },
     },
   },
   '75-replay-fork-checkpoint-superseded.json': {
@@ -297,6 +304,49 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
         [3, 'loop', ['c'], 5],
         [4, 'loop', [], 8],
       ],
+      values: { x: 'c:b:a', log: ['a', 'b', 'c'] },
+    },
+  },
+  '78-fail-parallel-command-update-retry.json': {
+    why: 'Command(update) after a failed step: Python applies it in the next loop step; LangGraph.js saves an input checkpoint first',
+    python: {
+      status: 'done',
+      error: null,
+      checkpoints: [
+        [-1, 'input', ['__start__'], null],
+        [0, 'loop', ['ok', 'flaky'], 0],
+        [1, 'loop', ['after'], 1],
+        [2, 'loop', [], 2],
+      ],
+      values: { log: ['flaky', 'ok:first', 'after'], fixed: true },
+    },
+  },
+  '81-fail-parallel-update-retry.json': {
+    why: 'updateState after a failed parallel step: Python keeps both tasks next, so they re-run; LangGraph.js applies it as the task that succeeded, next []',
+    python: {
+      status: 'done',
+      error: null,
+      checkpoints: [
+        [-1, 'input', ['__start__'], null],
+        [0, 'loop', ['ok', 'flaky'], 0],
+        [1, 'update', ['ok', 'flaky'], 1],
+        [2, 'loop', ['after'], 2],
+        [3, 'loop', [], 3],
+      ],
+      values: { log: ['flaky', 'ok:rerun', 'after'], fixed: true },
+    },
+  },
+  '82-fail-parallel-update-asnode-retry.json': {
+    why: "updateState as the task that succeeded after a failed parallel step: Python drops that task's pending writes; LangGraph.js commits them first",
+    python: {
+      status: 'done',
+      error: null,
+      checkpoints: [
+        [-1, 'input', ['__start__'], null],
+        [0, 'loop', ['ok', 'flaky'], 0],
+        [1, 'update', [], 1],
+      ],
+      values: { log: [], fixed: true },
     },
   },
   '85-command-update-empty-thread.json': {
@@ -312,6 +362,7 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
         [3, 'loop', ['b'], 3],
         [4, 'loop', [], 4],
       ],
+      values: { n: 6, path: ['a:6', 'b:6', 'a:6', 'b:6'] },
     },
   },
   '86-command-goto-empty-thread.json': {
@@ -325,6 +376,7 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
         [1, 'loop', ['b'], 1],
         [2, 'loop', [], 2],
       ],
+      values: { n: 0, path: ['a:0', 'b:0', 'b:0'] },
     },
   },
   '87-command-update-goto.json': {
@@ -339,6 +391,7 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
         [2, 'loop', [], 2],
         [3, 'loop', [], 3],
       ],
+      values: { n: 10, path: ['a:0', 'b:0', 'b:10'] },
     },
   },
   '88-command-goto-send.json': {
@@ -353,6 +406,7 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
         [2, 'loop', [], 2],
         [3, 'loop', [], 3],
       ],
+      values: { n: 0, path: ['a:0', 'b:0', 'b:7'] },
     },
   },
   '89-command-update-while-paused.json': {
@@ -366,6 +420,7 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
         [1, 'loop', ['b'], 1],
         [2, 'loop', [], 2],
       ],
+      values: { n: 5, path: ['a:0', 'b:5'] },
     },
   },
   '90-command-empty.json': {
@@ -379,6 +434,7 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
         [1, 'loop', ['b'], 1],
         [2, 'loop', [], 2],
       ],
+      values: { n: 0, path: ['a:0', 'b:0'] },
     },
   },
 }
