@@ -157,6 +157,28 @@ const TRANSLATED: Case[] = [
   ],
   ["async (s) => ({ x: 'a' })", ['return {"x": "a"}']],
   [
+    "(s) => s.log.map((item) => new Send('w', { item }))",
+    ['return [Send("w", {"item": item}) for item in state["log"]]'],
+    { kind: 'router', hasPaths: true },
+  ],
+  [
+    "(s) => ({ count: s.log.filter((t) => t !== 'a').map((t) => t.length).length })",
+    [
+      'return {"count": len([_js_len(t_2, "node f") for t_2 in [t for t in state["log"] if t != "a"]])}',
+    ],
+  ],
+  [
+    '(s) => ({ count: s.log.reduce((n, t) => n + t.length, 0) })',
+    [
+      'return {"count": reduce(lambda n, t: _js_number(n, "node f") + _js_len(t, "node f"), state["log"], 0)}',
+    ],
+  ],
+  ['(s) => ({ tags: s.log.map((v) => v) })', ['return {"tags": [v_ for v_ in state["log"]]}']],
+  [
+    '(s) => ({ tags: s.x.filter((v) => v) })',
+    ['return {"tags": [v_ for v_ in _js_list(state.get("x"), "node f") if _js_truthy(v_)]}'],
+  ],
+  [
     "async (s) => { await null; await undefined; await Promise.resolve(); return { x: 'a' } }",
     ['return {"x": "a"}'],
   ],
@@ -304,7 +326,11 @@ const FALLBACKS: [code: string, reason: RegExp, options?: Partial<TranslateOptio
   ['(s) => ({ y: s.x?.y })', /optional chaining/],
   ['(s) => { for (const i of s.log) {} return {} }', /a loop/],
   ['(s) => { while (false) {} }', /a loop/],
-  ['(s) => ({ x: s.log.map((i) => i) })', /closures/],
+  ['(s) => ({ x: s.log.map((i, n) => i) })', /`\.map\(\)` of anything but an arrow function/],
+  ['(s) => ({ x: s.log.map((i) => { return i }) })', /returning an expression/],
+  ['(s) => ({ x: s.log.map(String) })', /`\.map\(\)`/],
+  ['(s) => ({ x: s.log.filter((i) => i, 1) })', /`\.filter\(\)`/],
+  ['(s) => ({ x: s.log.reduce((a, b) => (b.length > a.length ? b : a)) })', /may be undefined/],
   ['(s) => { const f = () => 1; return {} }', /closures/],
   ["async (s) => { await fetch('x'); return {} }", /`await` of anything but a delay/],
   ['async (s) => { await new Promise((r) => setTimeout(() => r(), 5)); return {} }', /a delay/],
@@ -565,11 +591,13 @@ def interrupt(value):
 def sleep(seconds):
     assert seconds >= 0
 
+from functools import reduce
+
 START, END = "__start__", "__end__"
 data = json.loads(sys.stdin.read())
 out = []
 for case in data["cases"]:
-    scope = {"Send": Send, "Command": Command, "RemoveMessage": RemoveMessage, "interrupt": interrupt, "sleep": sleep, "START": START, "END": END}
+    scope = {"Send": Send, "Command": Command, "RemoveMessage": RemoveMessage, "interrupt": interrupt, "sleep": sleep, "reduce": reduce, "START": START, "END": END}
     exec(data["prelude"], scope)
     exec(case["source"], scope)
     results = []

@@ -58,13 +58,7 @@ export type Binding =
 
 /** LangGraph names the translated code may need imported. */
 export type PyImport =
-  | 'Send'
-  | 'Command'
-  | 'interrupt'
-  | 'END'
-  | 'START'
-  | 'RemoveMessage'
-  | 'sleep'
+  'Send' | 'Command' | 'interrupt' | 'END' | 'START' | 'RemoveMessage' | 'sleep' | 'reduce'
 
 export interface ExprContext {
   lookup(name: string): Binding | undefined
@@ -81,6 +75,11 @@ export interface ExprContext {
   command(node: Expression & { type: 'NewExpression' }): PyExpr
   /** Translates a sub-expression (`translateExpr` with this context). */
   translate(node: AnyNode): PyExpr
+  /**
+   * A context where the JavaScript names `params` are locals of the given kinds (a callback's
+   * parameters), with the fresh Python names they take.
+   */
+  withParams(params: { name: string; kinds: number }[]): { ctx: ExprContext; py: string[] }
 }
 
 /**

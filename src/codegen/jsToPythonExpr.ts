@@ -33,7 +33,16 @@ import {
   type ExprContext,
   type PyExpr,
 } from './jsToPythonCore'
-import { asText, binary, compare, conditional, logical, template, unary } from './jsToPythonOps'
+import {
+  asText,
+  binary,
+  compare,
+  conditional,
+  logical,
+  template,
+  truthTest,
+  unary,
+} from './jsToPythonOps'
 import { pyNumber, pyString } from './pyText'
 
 export * from './jsToPythonCore'
@@ -248,6 +257,10 @@ function call(node: AnyNode & { type: 'CallExpression' }, ctx: ExprContext): PyE
   }
   if (callee.object.type === 'Super') return refuse('`super`')
   const target = translateExpr(callee.object, ctx)
+  if ((name === 'map' || name === 'filter' || name === 'reduce') && node.arguments[0]) {
+    const list = only(target.kinds, LIST) ? target : guard(ctx, '_js_list', target, LIST)
+    return arrayCallback(name, list, node.arguments, ctx)
+  }
   const a = args(node.arguments, ctx)
   if (name === 'concat' && only(target.kinds, LIST)) return concatLists(target, a)
   if (name === 'join' && a.length <= 1 && !only(target.kinds, STR)) {
@@ -274,6 +287,65 @@ function call(node: AnyNode & { type: 'CallExpression' }, ctx: ExprContext): PyE
     return compare(item, 'in', target)
   }
   return refuse(`the method \`.${name ?? '?'}()\` on a value of ${describeKinds(target.kinds)}`)
+}
+
+/**
+ * `.map((x) => …)`, `.filter((x) => …)` and `.reduce((a, b) => …, init?)` with an arrow
+ * function of an expression: a list comprehension, or `functools.reduce` over a lambda (both
+ * raise a TypeError for an empty list without an initial value). Only the element (and the
+ * accumulator) as parameters: JavaScript also passes the index and the array.
+ */
+function arrayCallback(
+  name: 'map' | 'filter' | 'reduce',
+  list: PyExpr,
+  argNodes: (Expression | SpreadElement)[],
+  ctx: ExprContext,
+): PyExpr {
+  const [fnNode, initNode, ...rest] = argNodes
+  const arity = name === 'reduce' ? 2 : 1
+  if (
+    rest.length > 0 ||
+    (name !== 'reduce' && initNode) ||
+    fnNode?.type !== 'ArrowFunctionExpression' ||
+    fnNode.async ||
+    fnNode.body.type === 'BlockStatement' ||
+    fnNode.params.length !== arity ||
+    !fnNode.params.every((p) => p.type === 'Identifier')
+  )
+    return refuse(
+      `\`.${name}()\` of anything but an arrow function of ${arity === 1 ? 'the element' : 'the accumulator and the element'} returning an expression`,
+    )
+  const params = fnNode.params.map((p) => ({
+    name: (p as AnyNode & { name: string }).name,
+    kinds: ANY,
+  }))
+  const inner = ctx.withParams(params)
+  if (name === 'reduce') {
+    if (initNode?.type === 'SpreadElement') return refuse('spreading arguments')
+    const body = translateExpr(fnNode.body, inner.ctx)
+    const init = initNode ? translateExpr(initNode, ctx) : null
+    ctx.use('reduce')
+    const lambda = `lambda ${inner.py.join(', ')}: ${wrap(body, PREC.ternary)}`
+    const more = init ? `, ${wrap(init, PREC.ternary)}` : ''
+    // The lambda's value, or the initial value for an empty list, or (none given) the one item.
+    const kinds = body.kinds | (init ? init.kinds : ANY)
+    return atom(`reduce(${lambda}, ${wrap(list, PREC.ternary)}${more})`, kinds, false)
+  }
+  const [item] = inner.py
+  if (name === 'map') {
+    const body = translateExpr(fnNode.body, inner.ctx)
+    return atom(
+      `[${wrap(body, PREC.ternary)} for ${item} in ${wrap(list, PREC.ternary)}]`,
+      LIST,
+      list.pure && body.pure,
+    )
+  }
+  const test = truthTest(fnNode.body, inner.ctx, '`.filter()`')
+  return atom(
+    `[${item} for ${item} in ${wrap(list, PREC.ternary)} if ${wrap(test, PREC.ternary)}]`,
+    LIST,
+    list.pure && test.pure,
+  )
 }
 
 function concatLists(target: PyExpr, items: PyExpr[]): PyExpr {

@@ -108,6 +108,8 @@ function routerResult(node: Expression, fn: FnState, ctx: ExprContext, top: bool
   }
   if (node.type === 'ConditionalExpression')
     return ternary(node, ctx, (n) => routerResult(n, fn, ctx, top))
+  // `list.map((x) => new Send(…))`: a list of Sends, the map-reduce fan-out.
+  if (top && isSendMap(node, ctx)) return translateExpr(node, ctx)
   if (node.type === 'ArrayExpression' && top) {
     const items = node.elements.map((e) =>
       e === null || e.type === 'SpreadElement'
@@ -127,5 +129,20 @@ function routerResult(node: Expression, fn: FnState, ctx: ExprContext, top: bool
     hasPaths
       ? 'a route that may not be a string'
       : 'a route computed at run time without a path map (an empty name fails in JavaScript and is ignored in Python)',
+  )
+}
+
+function isSendMap(node: AnyNode, ctx: ExprContext): boolean {
+  if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return false
+  const { property, computed } = node.callee
+  const fn = node.arguments[0]
+  if (computed || property.type !== 'Identifier' || property.name !== 'map') return false
+  if (fn?.type !== 'ArrowFunctionExpression') return false
+  const body = fn.body
+  return (
+    body.type === 'NewExpression' &&
+    body.callee.type === 'Identifier' &&
+    body.callee.name === 'Send' &&
+    !ctx.lookup('Send')
   )
 }

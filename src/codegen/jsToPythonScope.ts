@@ -119,6 +119,15 @@ export function exprContext(fn: FnState, scope: Scope): ExprContext {
     where: fn.options.where ?? `${kind} function`,
     command: (node) => translateCommand(node, ctx, fn.fields),
     translate: (node) => translateExpr(node, ctx),
+    withParams: (params) => {
+      const inner = new Scope(scope)
+      const py = params.map((p) => {
+        const name = fn.namer.take(p.name, 'v')
+        inner.set(p.name, { kind: 'local', py: name, kinds: p.kinds })
+        return name
+      })
+      return { ctx: exprContext(fn, inner), py }
+    },
   }
   return ctx
 }

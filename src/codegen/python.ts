@@ -62,6 +62,7 @@ const IMPORT_FROM: Record<string, string> = {
   START: 'langgraph.graph',
   RemoveMessage: 'langchain_core.messages',
   sleep: 'time',
+  reduce: 'functools',
 }
 
 function useLangGraph(m: PyModule, name: string): void {
@@ -279,7 +280,7 @@ function importSection(m: PyModule): string {
     'langgraph.types',
     'typing_extensions',
   ]
-  const standard = [...plain, ...from('time'), ...from('typing')]
+  const standard = [...plain, ...from('functools'), ...from('time'), ...from('typing')]
   return [standard.join('\n'), third.flatMap(from).join('\n')].join('\n\n')
 }
 
