@@ -223,6 +223,18 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
       values: { log: [] },
     },
   },
+  '32-interrupt-in-two-sends.json': {
+    why: 'several pending interrupts (of two Sends): Python refuses one resume value without interrupt ids (RuntimeError); LangGraph.js gives it to every one',
+    python: {
+      status: 'error',
+      error: 'RuntimeError',
+      checkpoints: [
+        [-1, 'input', ['__start__'], null],
+        [0, 'loop', ['ask', 'ask'], 0],
+      ],
+      values: { items: ['p', 'q'], results: [] },
+    },
+  },
   '39-resume-null-value.json': {
     why: 'Command(resume=None): LangGraph.js raises EmptyInputError; LangGraph Python 1.2.12 fails inside (UnboundLocalError)',
     python: {
