@@ -7,7 +7,9 @@ import { parseGraph } from '../core/graph/validate'
 import { runGraph, runSession } from '../core/run'
 import type { CheckpointReport, ErrorReport, RunReport } from '../core/report'
 import { createCountingEnv } from '../lib/env'
+import { TEMPLATES } from '../templates'
 import { canonicalizeReport, loadCases } from './compare'
+import type { DiffCase } from './oracle'
 import { canonicalizeSession, loadSessions, type SessionReport } from './session'
 
 /**
@@ -135,7 +137,14 @@ function runOnPython<T>(modules: { name: string; source: string }[]): T[] {
 describe.skipIf(!hasLangGraph)(
   'differential: emitted Python runs on LangGraph Python as Superstep runs',
   () => {
-    const cases = loadCases().flatMap((c) => {
+    // The differential cases, and the templates with their first input (what users export first).
+    const templates = TEMPLATES.map((t) => ({
+      description: `template ${t.id}`,
+      file: `template ${t.id}`,
+      graph: t.doc as DiffCase['graph'],
+      input: t.input,
+    }))
+    const cases = [...loadCases(), ...templates].flatMap((c: DiffCase) => {
       const parsed = parseGraph(c.graph)
       if (!parsed.ok) return []
       const source = emitPython(parsed.spec)
@@ -153,7 +162,13 @@ describe.skipIf(!hasLangGraph)(
         )
       : []
 
-    it('translates most cases', () => expect(cases.length).toBeGreaterThanOrEqual(60))
+    it('translates most cases and the templates but map-reduce', () => {
+      expect(cases.length).toBeGreaterThanOrEqual(70)
+      const ids = cases.map(({ c }) => c.file).filter((f) => f?.startsWith('template '))
+      expect(ids).toEqual(
+        TEMPLATES.filter((t) => t.id !== 'map-reduce').map((t) => `template ${t.id}`),
+      )
+    })
     it('lists only differences of cases it runs', () => {
       const ran = new Set(cases.map(({ c }) => c.file))
       expect(Object.keys(KNOWN).filter((f) => !ran.has(f))).toEqual([])
