@@ -66,3 +66,64 @@ test('a human node pauses on interrupt; Approve answers it', async ({ page }) =>
   await page.getByRole('tab', { name: 'Channels', exact: true }).click()
   await expect(value(page, 'approved')).toHaveText('true')
 })
+
+test('a template opens with its first input and runs on it; the graph keeps the input it was left with', async ({
+  page,
+}) => {
+  await page.getByRole('button', { name: 'New graph from template map-reduce with Send' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: /map-reduce/ })).toBeAttached()
+  await page.getByRole('tab', { name: 'Input', exact: true }).click()
+  await page
+    .getByRole('group', { name: 'Input view' })
+    .getByRole('button', { name: 'JSON' })
+    .click()
+  const json = page.getByLabel('Input JSON')
+  await expect(json).toHaveValue('{"subjects":["cats","dogs","owls"]}')
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(status(page)).toHaveText('done')
+  await page.getByRole('tab', { name: 'Channels', exact: true }).click()
+  await expect(value(page, 'jokes')).toContainText('a joke about owls')
+
+  // Another input, left there: after a reload and a trip to another graph it is still this graph's.
+  await page.getByRole('tab', { name: 'Input', exact: true }).click()
+  await page
+    .getByRole('group', { name: 'Input view' })
+    .getByRole('button', { name: 'JSON' })
+    .click()
+  await json.fill('{"subjects":["bees"]}')
+  // Kept in the graph's row of IndexedDB (read directly), without counting as a change of it.
+  const inputs = () =>
+    page.evaluate(async () => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const r = indexedDB.open('superstep')
+        r.onsuccess = () => resolve(r.result)
+        r.onerror = () => reject(r.error)
+      })
+      const rows = await new Promise<{ name: string; input?: string }[]>((resolve, reject) => {
+        const q = db.transaction('graphs').objectStore('graphs').getAll()
+        q.onsuccess = () => resolve(q.result as { name: string; input?: string }[])
+        q.onerror = () => reject(q.error)
+      })
+      db.close()
+      return rows.filter((r) => r.name.startsWith('map-reduce')).map((r) => r.input)
+    })
+  await expect.poll(inputs).toEqual(['{"subjects":["bees"]}'])
+  await page.reload()
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
+  await page
+    .getByRole('navigation', { name: 'Graphs and problems' })
+    .getByRole('button', { name: 'counter', exact: true })
+    .click()
+  await expect(page.getByRole('heading', { level: 1, name: 'counter' })).toBeAttached()
+  await page
+    .getByRole('navigation', { name: 'Graphs and problems' })
+    .getByRole('button', { name: /^map-reduce with Send/ })
+    .click()
+  await expect(page.getByRole('heading', { level: 1, name: /map-reduce/ })).toBeAttached()
+  await page.getByRole('tab', { name: 'Input', exact: true }).click()
+  await page
+    .getByRole('group', { name: 'Input view' })
+    .getByRole('button', { name: 'JSON' })
+    .click()
+  await expect(json).toHaveValue('{"subjects":["bees"]}')
+})

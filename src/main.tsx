@@ -23,6 +23,7 @@ async function main() {
       list: () => repo.list(),
       save: async (e) => void (await repo.save(e, systemEnv.now())),
       trust: (id) => repo.trust(id),
+      saveInput: (id, input) => repo.saveInput(id, input),
       delete: (id) => repo.delete(id),
     },
     examples: [

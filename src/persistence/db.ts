@@ -59,6 +59,8 @@ export interface GraphRow {
   trusted: boolean
   /** The owner allowed the graph's code nodes to reach the network. */
   allowNetwork: boolean
+  /** The run input last typed for the graph (JSON text); not indexed. */
+  input?: string
   createdAt: string
   updatedAt: string
 }

@@ -28,6 +28,11 @@ export class GraphRepository {
     await this.db.graphs.update(id, { trusted: true })
   }
 
+  /** Keeps the graph's run input (JSON text); `updatedAt` stays: the graph did not change. */
+  async saveInput(id: string, input: string): Promise<void> {
+    await this.db.graphs.update(id, { input })
+  }
+
   delete(id: string): Promise<void> {
     return this.db.graphs.delete(id)
   }

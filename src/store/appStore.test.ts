@@ -185,3 +185,35 @@ describe('opening graphs while others are still opening', () => {
     expect(released).not.toContain(second)
   })
 })
+
+describe('the run input belongs to its graph', () => {
+  it("a template's first input opens with it; each graph keeps its own, across an edit's autosave", async () => {
+    const { store, graphs } = await setup()
+    const s = () => store.getState()
+    const template = { superstep: 1, name: 'from template', state: [], nodes: [], edges: [] }
+    await s().newGraph(template, undefined, '{"subjects":["cats"]}')
+    const id = s().current?.id as string
+    expect(s().input).toBe('{"subjects":["cats"]}')
+    s().setInput('{"subjects":["owls"]}')
+    s().edit({ type: 'addNode', id: 'a' }) // the autosave writes the whole row
+    await settle()
+    expect(graphs.rows.get(id)?.input).toBe('{"subjects":["owls"]}')
+    await s().select('ex')
+    expect(s().input).toBe('{}')
+    await s().select(id)
+    expect(s().input).toBe('{"subjects":["owls"]}')
+    await s().duplicateGraph()
+    expect(s().input).toBe('{"subjects":["owls"]}')
+  })
+
+  it('an input typed and left, with no edit of the graph, is there when the graph opens again', async () => {
+    const { store, graphs } = await setup()
+    const s = () => store.getState()
+    s().setInput('{"x":"typed"}')
+    await s().newGraph(undefined, 'other')
+    expect(s().input).toBe('{}')
+    await s().select('ex')
+    expect(s().input).toBe('{"x":"typed"}')
+    expect(graphs.rows.get('ex')?.input).toBe('{"x":"typed"}')
+  })
+})

@@ -41,6 +41,8 @@ export interface GraphEntry {
   allowNetwork: boolean
   /** When it was last saved (ISO-8601), as listed. */
   updatedAt?: string
+  /** The run input last typed for this graph (JSON text); a template's first input. */
+  input?: string
 }
 
 /** Saves and lists graph documents (the persistence layer's GraphRepository). */
@@ -48,6 +50,8 @@ export interface GraphsPort {
   list(): Promise<GraphEntry[]>
   save(entry: GraphEntry): Promise<void>
   trust(id: string): Promise<void>
+  /** Keeps the graph's run input, without counting as a change of the graph. */
+  saveInput(id: string, input: string): Promise<void>
   delete(id: string): Promise<void>
 }
 
@@ -118,7 +122,8 @@ export interface AppActions extends DebugActions {
   focusField(index: number): void
   undo(): void
   redo(): void
-  newGraph(templateDoc?: unknown, name?: string): Promise<void>
+  /** A new graph, empty or from a template's document; `input` is its first run input (JSON text). */
+  newGraph(templateDoc?: unknown, name?: string, input?: string): Promise<void>
   renameGraph(name: string): Promise<void>
   duplicateGraph(): Promise<void>
   deleteGraph(): Promise<void>
@@ -281,6 +286,7 @@ export function createAppStore(deps: AppDeps) {
             set({
               current: g,
               doc: g?.doc ?? null,
+              input: g?.input ?? '{}',
               selection: EMPTY_SELECTION,
               fieldFocus: null,
               editError: null,
@@ -360,7 +366,15 @@ export function createAppStore(deps: AppDeps) {
           },
 
           setInput(text) {
-            set({ input: text })
+            const { current } = get()
+            if (!current) return set({ input: text })
+            const list = get().graphs.map((g) => (g.id === current.id ? { ...g, input: text } : g))
+            set({ input: text, current: { ...current, input: text }, graphs: list })
+            graphs
+              .saveInput(current.id, text)
+              .catch((e: unknown) =>
+                set({ message: `Saving the input failed: ${(e as Error).message}` }),
+              )
           },
 
           setRecursionLimit(limit) {
@@ -495,7 +509,7 @@ export function createAppStore(deps: AppDeps) {
             history().redo()
           },
 
-          async newGraph(templateDoc, name) {
+          async newGraph(templateDoc, name, input) {
             const base = templateDoc ?? {
               superstep: 1,
               name: name ?? 'untitled',
@@ -510,6 +524,7 @@ export function createAppStore(deps: AppDeps) {
               doc,
               trusted: true,
               allowNetwork: false,
+              ...(input !== undefined && { input }),
             }
             await graphs.save(entry)
             set({ graphs: await graphs.list() })
@@ -526,7 +541,7 @@ export function createAppStore(deps: AppDeps) {
             const { current, doc } = get()
             if (!current) return
             const name = `${current.name} copy`
-            await get().newGraph({ ...(doc as object), name }, name)
+            await get().newGraph({ ...(doc as object), name }, name, get().input)
             // A copy of an untrusted graph is still someone else's code.
             if (!current.trusted) {
               const copy = get().current

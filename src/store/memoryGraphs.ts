@@ -17,6 +17,10 @@ export function memoryGraphs(): GraphsPort & { rows: Map<string, GraphEntry> } {
       const r = rows.get(id)
       if (r) rows.set(id, { ...r, trusted: true })
     },
+    saveInput: async (id, input) => {
+      const r = rows.get(id)
+      if (r) rows.set(id, { ...r, input })
+    },
     delete: async (id) => void rows.delete(id),
   }
 }

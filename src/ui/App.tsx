@@ -196,7 +196,7 @@ function LeftColumn({ graph }: { graph: GraphSpec | null }) {
             <button
               type="button"
               className="link"
-              onClick={() => void newGraph(t.doc)}
+              onClick={() => void newGraph(t.doc, undefined, JSON.stringify(t.input))}
               aria-label={`New graph from template ${t.name}`}
             >
               {t.name}

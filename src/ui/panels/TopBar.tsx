@@ -81,7 +81,11 @@ export function TopBar() {
           value=""
           onChange={(e) => {
             const t = TEMPLATES.find((x) => x.id === e.target.value)
-            void s.newGraph(t?.doc, t ? undefined : 'untitled')
+            void s.newGraph(
+              t?.doc,
+              t ? undefined : 'untitled',
+              t ? JSON.stringify(t.input) : undefined,
+            )
           }}
         >
           <option value="" disabled>
