@@ -60,6 +60,9 @@ test('a human node pauses on interrupt; Approve answers it', async ({ page }) =>
   await expect(page.getByRole('group', { name: 'Node review' })).toContainText('interrupt')
   await page.getByRole('button', { name: 'Run', exact: true }).click()
   await expect(status(page)).toHaveText('interrupted')
+  // Run is now Continue, wider: at 1280 px the top bar still holds on one line.
+  await expect(page.getByRole('button', { name: 'Continue', exact: true })).toBeVisible()
+  expect((await page.getByRole('banner').boundingBox())?.height).toBeLessThan(60)
   await expect(page.getByRole('tabpanel')).toContainText('a draft')
   await page.getByRole('button', { name: 'Approve' }).click()
   await expect(status(page)).toHaveText('done')
