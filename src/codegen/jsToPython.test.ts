@@ -157,6 +157,16 @@ const TRANSLATED: Case[] = [
   ],
   ["async (s) => ({ x: 'a' })", ['return {"x": "a"}']],
   [
+    '(s) => ({ x: JSON.stringify(s.x ?? null) + JSON.stringify(s.log) + JSON.stringify(s) })',
+    [
+      'return {"x": _js_json(state.get("x") if state.get("x") is not None else None) + _js_json(state["log"]) + _js_json(state)}',
+    ],
+  ],
+  [
+    '(s) => ({ tags: [JSON.stringify(s.x)] })',
+    ['return {"tags": [_js_json(state.get("x", _MISSING))]}'],
+  ],
+  [
     "(s) => s.log.map((item) => new Send('w', { item }))",
     ['return [Send("w", {"item": item}) for item in state["log"]]'],
     { kind: 'router', hasPaths: true },
@@ -337,6 +347,10 @@ const FALLBACKS: [code: string, reason: RegExp, options?: Partial<TranslateOptio
   ['async (s) => { const setTimeout = 1; await new Promise((r) => setTimeout(r, 5)) }', /a delay/],
   ['async (s) => { await new Promise((r) => setTimeout(r, s.x)); return {} }', /not be a number/],
   ['async (s) => ({ x: await interrupt(1) })', /`await`/],
+  ['(s) => ({ x: JSON.stringify({ a: s.x }) })', /an object the code builds/],
+  ['(s) => { const o = s.x; return { x: JSON.stringify(o) } }', /an object the code builds/],
+  ["(s) => ({ x: JSON.parse('1') })", /only `JSON.stringify\(value\)`/],
+  ['(s) => ({ x: JSON.stringify(s.x, null, 2) })', /only `JSON.stringify\(value\)`/],
   ["(s) => ({ x: /a/.test('a') })", /regular expression/],
   ["(s) => ({ x: 'abc'.toUpperCase() })", /`\.toUpperCase\(\)`/],
   ['(s) => ({ y: s.log === s.tags })', /identity/],
@@ -395,7 +409,7 @@ const FALLBACKS: [code: string, reason: RegExp, options?: Partial<TranslateOptio
   ['(s) => ({ y: Math.max(s.x, 1) })', /Math\.max/],
   ['(s) => { const a = 1; { const b = a; const a = 2 } return {} }', /before its declaration/],
   ['(s) => ({ y: (1, 2) })', /comma operator/],
-  ['(s) => ({ x: JSON.stringify(s) })', /the name `JSON`/],
+  ['(s) => ({ x: JSON.stringify(Object.keys(s)) })', /the name `Object`/],
   ['(s) => ({ get x() { return 1 } })', /getter/],
   ['(s) => ({ x: new Date() })', /`new Date`/],
   ["(s) => ({ x: Send('a', {}) })", /a call of `Send`/],
@@ -505,6 +519,11 @@ const STATE_SAMPLES: Record<string, unknown>[] = (() => {
     3,
     2 ** 40,
     [[1, [2, null]], {}],
+    // for JSON.stringify: index keys (JavaScript lists them first), escapes, big and small numbers
+    { b: 1, '10': 2, '2': [3], '01': 4 },
+    'tab\there "q" \\ \u0001 \u2028',
+    1e21,
+    1.5e-7,
   ]
   const lists: unknown[][] = [[], ['a'], [1, 'b', null], ['x', 'y', 'z', 'w'], [[], {}, 1.5]]
   return lastValues.map((x, i) => {
@@ -624,8 +643,13 @@ const JS_HELPERS: JsHelper[] = [
   '_js_get',
   '_js_list',
   '_js_join',
+  '_js_json',
 ]
-const PRELUDE = ['from typing import Any', ...preludeFor(new Set(JS_HELPERS)).blocks].join('\n\n\n')
+const PRELUDE_PARTS = preludeFor(new Set(JS_HELPERS))
+const PRELUDE = [
+  [...[...PRELUDE_PARTS.imports].map((i) => `import ${i}`), 'from typing import Any'].join('\n'),
+  ...PRELUDE_PARTS.blocks,
+].join('\n\n\n')
 
 type Outcome = { ok: unknown } | { error: true } | { guard: true }
 

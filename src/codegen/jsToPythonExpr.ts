@@ -255,6 +255,8 @@ function call(node: AnyNode & { type: 'CallExpression' }, ctx: ExprContext): PyE
       )
     return refuse(`\`Math.${name ?? '?'}()\` on these arguments`)
   }
+  if (callee.object.type === 'Identifier' && callee.object.name === 'JSON' && !ctx.lookup('JSON'))
+    return jsonStringify(name, node.arguments, ctx)
   if (callee.object.type === 'Super') return refuse('`super`')
   const target = translateExpr(callee.object, ctx)
   if ((name === 'map' || name === 'filter' || name === 'reduce') && node.arguments[0]) {
@@ -346,6 +348,46 @@ function arrayCallback(
     LIST,
     list.pure && test.pure,
   )
+}
+
+/**
+ * `JSON.stringify(value)` as `_js_json(value)`, exact for JSON values. Only of values read from
+ * the state, literals and operators on them: an object built by the code may hold undefined,
+ * which JavaScript leaves out of the text where Python's None would write `null`.
+ */
+function jsonStringify(
+  name: string | null,
+  argNodes: (Expression | SpreadElement)[],
+  ctx: ExprContext,
+): PyExpr {
+  const [arg] = argNodes
+  if (name !== 'stringify' || argNodes.length !== 1 || !arg || arg.type === 'SpreadElement')
+    return refuse(`\`JSON.${name ?? '?'}()\` (only \`JSON.stringify(value)\` is translated)`)
+  if (buildsObjects(arg, ctx))
+    return refuse('`JSON.stringify()` of an object the code builds (undefined in it is left out)')
+  const e = translateExpr(arg, ctx)
+  // Anything but JSON (a message object in Python) makes `_js_json` raise, as a guard does.
+  if (e.kinds & UNDEF && !e.missingPy)
+    return refuse('`JSON.stringify()` of a value that may be undefined or null alike here')
+  // A key that may be missing is read with the sentinel: undefined gives no text, null "null".
+  const py = e.kinds & UNDEF && e.missingPy ? e.missingPy : wrap(e, PREC.ternary)
+  if (py === e.missingPy) ctx.helper('_MISSING')
+  return atom(`${ctx.helper('_js_json')}(${py})`, STR | (e.kinds & UNDEF), e.pure)
+}
+
+/** Whether `node` holds an object literal or a local (which may hold one). */
+function buildsObjects(node: AnyNode, ctx: ExprContext): boolean {
+  if (node.type === 'ObjectExpression') return true
+  if (node.type === 'Identifier') return ctx.lookup(node.name)?.kind === 'local'
+  return Object.values(node).some((v: unknown) =>
+    Array.isArray(v)
+      ? v.some((x) => isNode(x) && buildsObjects(x, ctx))
+      : isNode(v) && buildsObjects(v, ctx),
+  )
+}
+
+function isNode(v: unknown): v is AnyNode {
+  return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string'
 }
 
 function concatLists(target: PyExpr, items: PyExpr[]): PyExpr {

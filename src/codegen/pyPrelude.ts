@@ -24,6 +24,7 @@ export type JsHelper =
   | '_js_get'
   | '_js_list'
   | '_js_join'
+  | '_js_json'
 
 interface HelperSource {
   needs: string[]
@@ -205,6 +206,38 @@ const JSON_KEY = [
   '    return ("string:" if isinstance(value, str) else "number:") + text',
 ]
 
+const JS_JSON = [
+  'def _js_index_key(key: str) -> bool:',
+  '    # An array index ("0", "7", not "07"): JavaScript lists such keys first, by number.',
+  '    return key.isascii() and key.isdigit() and (key == "0" or key[0] != "0") and int(key) < 2**32 - 1',
+  '',
+  '',
+  'def _js_json(value: Any) -> Any:',
+  '    """JavaScript\'s JSON.stringify(value), for JSON values: compact, index keys first as',
+  "    JavaScript orders an object's keys, NaN and Infinity as null, lone surrogates escaped;",
+  '    None (undefined) for _MISSING."""',
+  '    if value is _MISSING:',
+  '        return None',
+  '    if value is None:',
+  '        return "null"',
+  '    if isinstance(value, bool):',
+  '        return "true" if value else "false"',
+  '    if isinstance(value, (int, float)):',
+  '        text = _js_number_text(value)',
+  '        return "null" if text in ("NaN", "Infinity", "-Infinity") else text',
+  '    if isinstance(value, str):',
+  '        text = json.dumps(value, ensure_ascii=False)',
+  '        return re.sub("[\\ud800-\\udfff]", lambda m: "\\\\u%04x" % ord(m.group()), text)',
+  '    if isinstance(value, list):',
+  '        return "[" + ",".join("null" if v is _MISSING else _js_json(v) for v in value) + "]"',
+  '    if isinstance(value, dict):',
+  '        keys = sorted((k for k in value if _js_index_key(k)), key=int)',
+  '        keys += [k for k in value if not _js_index_key(k)]',
+  '        items = [_js_json(k) + ":" + _js_json(value[k]) for k in keys if value[k] is not _MISSING]',
+  '        return "{" + ",".join(items) + "}"',
+  '    raise TypeError(f"cannot write a {type(value).__name__} as JSON as JavaScript does")',
+]
+
 const SOURCES: Record<PyHelper | '_as_list' | '_union_key', HelperSource> = {
   _as_list: { needs: [], imports: [], lines: AS_LIST },
   _MISSING: { needs: [], imports: [], lines: MISSING },
@@ -216,6 +249,7 @@ const SOURCES: Record<PyHelper | '_as_list' | '_union_key', HelperSource> = {
   _js_get: { needs: [], imports: [], lines: JS_GET },
   _js_list: { needs: [], imports: [], lines: JS_LIST },
   _js_join: { needs: ['_js_text'], imports: [], lines: JS_JOIN },
+  _js_json: { needs: ['_MISSING', '_js_text'], imports: ['json', 're'], lines: JS_JSON },
   _union_key: { needs: [], imports: ['json'], lines: JSON_KEY },
   _append: {
     needs: ['_as_list'],
@@ -323,6 +357,7 @@ export function preludeFor(helpers: ReadonlySet<PyHelper>): {
     '_js_get',
     '_js_list',
     '_js_join',
+    '_js_json',
     '_union_key',
     '_append',
     '_add',
