@@ -6,6 +6,15 @@ const status = (page: Page) => page.getByLabel('Run status')
 const value = (page: Page, channel: string) =>
   page.getByRole('table', { name: 'Channels' }).locator(`tr[data-channel="${channel}"] td.value`)
 
+/** The Input tab, in its JSON view. */
+async function openInputJson(page: Page) {
+  await page.getByRole('tab', { name: 'Input', exact: true }).click()
+  await page
+    .getByRole('group', { name: 'Input view' })
+    .getByRole('button', { name: 'JSON' })
+    .click()
+}
+
 test.beforeEach(async ({ page }) => {
   await page.goto('/')
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
@@ -75,11 +84,7 @@ test('a template opens with its first input and runs on it; the graph keeps the 
 }) => {
   await page.getByRole('button', { name: 'New graph from template map-reduce with Send' }).click()
   await expect(page.getByRole('heading', { level: 1, name: /map-reduce/ })).toBeAttached()
-  await page.getByRole('tab', { name: 'Input', exact: true }).click()
-  await page
-    .getByRole('group', { name: 'Input view' })
-    .getByRole('button', { name: 'JSON' })
-    .click()
+  await openInputJson(page)
   const json = page.getByLabel('Input JSON')
   await expect(json).toHaveValue('{"subjects":["cats","dogs","owls"]}')
   await page.getByRole('button', { name: 'Run', exact: true }).click()
@@ -88,11 +93,7 @@ test('a template opens with its first input and runs on it; the graph keeps the 
   await expect(value(page, 'jokes')).toContainText('a joke about owls')
 
   // Another input, left there: after a reload and a trip to another graph it is still this graph's.
-  await page.getByRole('tab', { name: 'Input', exact: true }).click()
-  await page
-    .getByRole('group', { name: 'Input view' })
-    .getByRole('button', { name: 'JSON' })
-    .click()
+  await openInputJson(page)
   await json.fill('{"subjects":["bees"]}')
   // Kept in the graph's row of IndexedDB (read directly), without counting as a change of it.
   const inputs = () =>
@@ -113,20 +114,11 @@ test('a template opens with its first input and runs on it; the graph keeps the 
   await expect.poll(inputs).toEqual(['{"subjects":["bees"]}'])
   await page.reload()
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
-  await page
-    .getByRole('navigation', { name: 'Graphs and problems' })
-    .getByRole('button', { name: 'counter', exact: true })
-    .click()
+  const graphs = page.getByRole('navigation', { name: 'Graphs and problems' })
+  await graphs.getByRole('button', { name: 'counter', exact: true }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'counter' })).toBeAttached()
-  await page
-    .getByRole('navigation', { name: 'Graphs and problems' })
-    .getByRole('button', { name: /^map-reduce with Send/ })
-    .click()
+  await graphs.getByRole('button', { name: /^map-reduce with Send/ }).click()
   await expect(page.getByRole('heading', { level: 1, name: /map-reduce/ })).toBeAttached()
-  await page.getByRole('tab', { name: 'Input', exact: true }).click()
-  await page
-    .getByRole('group', { name: 'Input view' })
-    .getByRole('button', { name: 'JSON' })
-    .click()
+  await openInputJson(page)
   await expect(json).toHaveValue('{"subjects":["bees"]}')
 })

@@ -122,6 +122,17 @@ const KNOWN: Record<string, { why: string; align: (py: Comparable) => void }> = 
   },
 }
 
+/** The items whose graph exports to Python with nothing left to translate by hand. */
+function translated<T extends { graph: unknown }>(items: T[]) {
+  return items.flatMap((item) => {
+    const parsed = parseGraph(item.graph)
+    if (!parsed.ok) return []
+    const source = emitPython(parsed.spec)
+    if (source.includes('translate this JavaScript by hand')) return []
+    return [{ item, spec: parsed.spec, source }]
+  })
+}
+
 /** Runs the emitted modules (cases or sessions) in one python3 on LangGraph Python. */
 function runOnPython<T>(modules: { name: string; source: string }[]): T[] {
   const py = spawnSync('python3', ['-c', HARNESS], {
@@ -138,19 +149,16 @@ describe.skipIf(!hasLangGraph)(
   'differential: emitted Python runs on LangGraph Python as Superstep runs',
   () => {
     // The differential cases, and the templates with their first input (what users export first).
-    const templates = TEMPLATES.map((t) => ({
+    const templates = TEMPLATES.map((t): DiffCase => ({
       description: `template ${t.id}`,
       file: `template ${t.id}`,
       graph: t.doc as DiffCase['graph'],
       input: t.input,
     }))
-    const cases = [...loadCases(), ...templates].flatMap((c: DiffCase) => {
-      const parsed = parseGraph(c.graph)
-      if (!parsed.ok) return []
-      const source = emitPython(parsed.spec)
-      if (source.includes('translate this JavaScript by hand')) return []
-      return [{ c, spec: parsed.spec, source }]
-    })
+    const cases = translated([...loadCases(), ...templates]).map(({ item, ...t }) => ({
+      c: item,
+      ...t,
+    }))
     const theirs = hasLangGraph
       ? runOnPython<Comparable>(
           cases.map(({ c, source }) => ({
@@ -204,18 +212,23 @@ function comparableSession(r: SessionReport): SessionReport {
   })
 }
 
-/** A session's shape: status, error and each checkpoint's step, source, next and parent. */
+/**
+ * A session's shape: status, error, the end values and each checkpoint as
+ * `step source [next] ^parent`, oldest first, joined by ` | `.
+ */
 interface Outline {
   status: string
   error: string | null
-  checkpoints: [number, string, string[], number | null][]
+  checkpoints: string
   values: Record<string, unknown>
 }
 function outline(r: SessionReport): Outline {
   return {
     status: r.status,
     error: r.error?.name ?? null,
-    checkpoints: r.checkpoints.map((c) => [c.step, c.source, c.next, c.parent]),
+    checkpoints: r.checkpoints
+      .map((c) => `${c.step} ${c.source} [${c.next.join(',')}] ^${c.parent ?? '-'}`)
+      .join(' | '),
     values: r.values,
   }
 }
@@ -231,10 +244,7 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
     python: {
       status: 'error',
       error: 'RuntimeError',
-      checkpoints: [
-        [-1, 'input', ['__start__'], null],
-        [0, 'loop', ['ask1', 'ask2'], 0],
-      ],
+      checkpoints: '-1 input [__start__] ^- | 0 loop [ask1,ask2] ^0',
       values: { log: [] },
     },
   },
@@ -243,10 +253,7 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
     python: {
       status: 'error',
       error: 'RuntimeError',
-      checkpoints: [
-        [-1, 'input', ['__start__'], null],
-        [0, 'loop', ['ask', 'ask'], 0],
-      ],
+      checkpoints: '-1 input [__start__] ^- | 0 loop [ask,ask] ^0',
       values: { items: ['p', 'q'], results: [] },
     },
   },
@@ -255,11 +262,7 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
     python: {
       status: 'error',
       error: 'UnboundLocalError',
-      checkpoints: [
-        [-1, 'input', ['__start__'], null],
-        [0, 'loop', ['a'], 0],
-        [1, 'loop', ['ask'], 1],
-      ],
+      checkpoints: '-1 input [__start__] ^- | 0 loop [a] ^0 | 1 loop [ask] ^1',
       values: { x: 'a', log: ['a'] },
     },
   },
@@ -268,13 +271,8 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
     python: {
       status: 'done',
       error: null,
-      checkpoints: [
-        [-1, 'input', ['__start__'], null],
-        [0, 'loop', ['a'], 0],
-        [1, 'loop', ['b'], 1],
-        [2, 'loop', ['c'], 2],
-        [3, 'loop', [], 3],
-      ],
+      checkpoints:
+        '-1 input [__start__] ^- | 0 loop [a] ^0 | 1 loop [b] ^1 | 2 loop [c] ^2 | 3 loop [] ^3',
       values: { x: 'c:b:a', log: ['a', 'b', 'c'] },
     },
   },
@@ -283,14 +281,8 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
     python: {
       status: 'done',
       error: null,
-      checkpoints: [
-        [-1, 'input', ['__start__'], null],
-        [0, 'loop', ['a'], 0],
-        [1, 'loop', ['b'], 1],
-        [2, 'fork', ['b'], 2],
-        [3, 'loop', ['c'], 3],
-        [4, 'loop', [], 4],
-      ],
+      checkpoints:
+        '-1 input [__start__] ^- | 0 loop [a] ^0 | 1 loop [b] ^1 | 2 fork [b] ^2 | 3 loop [c] ^3 | 4 loop [] ^4',
       values: { x: 'c:b:a', log: ['a', 'b', 'c'] },
     },
   },
@@ -299,18 +291,8 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
     python: {
       status: 'done',
       error: null,
-      checkpoints: [
-        [-1, 'input', ['__start__'], null],
-        [0, 'loop', ['a'], 0],
-        [1, 'loop', ['b'], 1],
-        [2, 'loop', ['c'], 2],
-        [3, 'loop', [], 3],
-        [2, 'update', ['b'], 2],
-        [3, 'loop', ['c'], 5],
-        [4, 'loop', [], 6],
-        [3, 'loop', ['c'], 5],
-        [4, 'loop', [], 8],
-      ],
+      checkpoints:
+        '-1 input [__start__] ^- | 0 loop [a] ^0 | 1 loop [b] ^1 | 2 loop [c] ^2 | 3 loop [] ^3 | 2 update [b] ^2 | 3 loop [c] ^5 | 4 loop [] ^6 | 3 loop [c] ^5 | 4 loop [] ^8',
       values: { x: 'c:b:forked', log: ['a', 'b', 'c'] },
     },
   },
@@ -319,18 +301,8 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
     python: {
       status: 'done',
       error: null,
-      checkpoints: [
-        [-1, 'input', ['__start__'], null],
-        [0, 'loop', ['a'], 0],
-        [1, 'loop', ['b'], 1],
-        [2, 'loop', ['c'], 2],
-        [3, 'loop', [], 3],
-        [2, 'fork', ['b'], 2],
-        [3, 'loop', ['c'], 5],
-        [4, 'loop', [], 6],
-        [3, 'loop', ['c'], 5],
-        [4, 'loop', [], 8],
-      ],
+      checkpoints:
+        '-1 input [__start__] ^- | 0 loop [a] ^0 | 1 loop [b] ^1 | 2 loop [c] ^2 | 3 loop [] ^3 | 2 fork [b] ^2 | 3 loop [c] ^5 | 4 loop [] ^6 | 3 loop [c] ^5 | 4 loop [] ^8',
       values: { x: 'c:b:a', log: ['a', 'b', 'c'] },
     },
   },
@@ -339,12 +311,8 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
     python: {
       status: 'done',
       error: null,
-      checkpoints: [
-        [-1, 'input', ['__start__'], null],
-        [0, 'loop', ['ok', 'flaky'], 0],
-        [1, 'loop', ['after'], 1],
-        [2, 'loop', [], 2],
-      ],
+      checkpoints:
+        '-1 input [__start__] ^- | 0 loop [ok,flaky] ^0 | 1 loop [after] ^1 | 2 loop [] ^2',
       values: { log: ['flaky', 'ok:first', 'after'], fixed: true },
     },
   },
@@ -353,13 +321,8 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
     python: {
       status: 'done',
       error: null,
-      checkpoints: [
-        [-1, 'input', ['__start__'], null],
-        [0, 'loop', ['ok', 'flaky'], 0],
-        [1, 'update', ['ok', 'flaky'], 1],
-        [2, 'loop', ['after'], 2],
-        [3, 'loop', [], 3],
-      ],
+      checkpoints:
+        '-1 input [__start__] ^- | 0 loop [ok,flaky] ^0 | 1 update [ok,flaky] ^1 | 2 loop [after] ^2 | 3 loop [] ^3',
       values: { log: ['flaky', 'ok:rerun', 'after'], fixed: true },
     },
   },
@@ -368,11 +331,7 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
     python: {
       status: 'done',
       error: null,
-      checkpoints: [
-        [-1, 'input', ['__start__'], null],
-        [0, 'loop', ['ok', 'flaky'], 0],
-        [1, 'update', [], 1],
-      ],
+      checkpoints: '-1 input [__start__] ^- | 0 loop [ok,flaky] ^0 | 1 update [] ^1',
       values: { log: [], fixed: true },
     },
   },
@@ -381,14 +340,8 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
     python: {
       status: 'done',
       error: null,
-      checkpoints: [
-        [-1, 'input', ['__start__'], null],
-        [0, 'loop', ['a'], 0],
-        [1, 'loop', ['b'], 1],
-        [2, 'loop', [], 2],
-        [3, 'loop', ['b'], 3],
-        [4, 'loop', [], 4],
-      ],
+      checkpoints:
+        '-1 input [__start__] ^- | 0 loop [a] ^0 | 1 loop [b] ^1 | 2 loop [] ^2 | 3 loop [b] ^3 | 4 loop [] ^4',
       values: { n: 6, path: ['a:6', 'b:6', 'a:6', 'b:6'] },
     },
   },
@@ -397,12 +350,7 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
     python: {
       status: 'done',
       error: null,
-      checkpoints: [
-        [-1, 'input', ['__start__'], null],
-        [0, 'loop', ['a', 'b'], 0],
-        [1, 'loop', ['b'], 1],
-        [2, 'loop', [], 2],
-      ],
+      checkpoints: '-1 input [__start__] ^- | 0 loop [a,b] ^0 | 1 loop [b] ^1 | 2 loop [] ^2',
       values: { n: 0, path: ['a:0', 'b:0', 'b:0'] },
     },
   },
@@ -411,13 +359,8 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
     python: {
       status: 'done',
       error: null,
-      checkpoints: [
-        [-1, 'input', ['__start__'], null],
-        [0, 'loop', ['a'], 0],
-        [1, 'loop', ['b'], 1],
-        [2, 'loop', [], 2],
-        [3, 'loop', [], 3],
-      ],
+      checkpoints:
+        '-1 input [__start__] ^- | 0 loop [a] ^0 | 1 loop [b] ^1 | 2 loop [] ^2 | 3 loop [] ^3',
       values: { n: 10, path: ['a:0', 'b:0', 'b:10'] },
     },
   },
@@ -426,13 +369,8 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
     python: {
       status: 'done',
       error: null,
-      checkpoints: [
-        [-1, 'input', ['__start__'], null],
-        [0, 'loop', ['a'], 0],
-        [1, 'loop', ['b'], 1],
-        [2, 'loop', [], 2],
-        [3, 'loop', [], 3],
-      ],
+      checkpoints:
+        '-1 input [__start__] ^- | 0 loop [a] ^0 | 1 loop [b] ^1 | 2 loop [] ^2 | 3 loop [] ^3',
       values: { n: 0, path: ['a:0', 'b:0', 'b:7'] },
     },
   },
@@ -441,12 +379,7 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
     python: {
       status: 'done',
       error: null,
-      checkpoints: [
-        [-1, 'input', ['__start__'], null],
-        [0, 'loop', ['a'], 0],
-        [1, 'loop', ['b'], 1],
-        [2, 'loop', [], 2],
-      ],
+      checkpoints: '-1 input [__start__] ^- | 0 loop [a] ^0 | 1 loop [b] ^1 | 2 loop [] ^2',
       values: { n: 5, path: ['a:0', 'b:5'] },
     },
   },
@@ -455,12 +388,7 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
     python: {
       status: 'error',
       error: 'UnboundLocalError',
-      checkpoints: [
-        [-1, 'input', ['__start__'], null],
-        [0, 'loop', ['a'], 0],
-        [1, 'loop', ['b'], 1],
-        [2, 'loop', [], 2],
-      ],
+      checkpoints: '-1 input [__start__] ^- | 0 loop [a] ^0 | 1 loop [b] ^1 | 2 loop [] ^2',
       values: { n: 0, path: ['a:0', 'b:0'] },
     },
   },
@@ -469,13 +397,7 @@ const KNOWN_SESSIONS: Record<string, { why: string; python: Outline }> = {
 describe.skipIf(!hasLangGraph)(
   'differential sessions: emitted Python runs the ops on one thread as Superstep does',
   () => {
-    const sessions = loadSessions().flatMap((s) => {
-      const parsed = parseGraph(s.graph)
-      if (!parsed.ok) return []
-      const source = emitPython(parsed.spec)
-      if (source.includes('translate this JavaScript by hand')) return []
-      return [{ s, spec: parsed.spec, source }]
-    })
+    const sessions = translated(loadSessions()).map(({ item, ...t }) => ({ s: item, ...t }))
     const theirs = hasLangGraph
       ? runOnPython<SessionReport>(
           sessions.map(({ s, source }) => ({
