@@ -157,6 +157,18 @@ const TRANSLATED: Case[] = [
   ],
   ["async (s) => ({ x: 'a' })", ['return {"x": "a"}']],
   [
+    '(s) => ({ tags: [s.log[0], s.log[s.log.length - 1], s.log.at(-1), s.log.at(1.5), s.log[-1], s.log[0.5]] })',
+    [
+      'return {"tags": [_js_at(state["log"], 0, "node f"), _js_at(state["log"], len(state["log"]) - 1, "node f"), _js_at(state["log"], -1, "node f", True), _js_at(state["log"], 1.5, "node f", True), _js_at(state["log"], -1, "node f"), _js_at(state["log"], 0.5, "node f")]}',
+    ],
+  ],
+  [
+    "(s) => ({ x: s.log.length > 1 && s.log[1] === 'b' ? 'second is b' : 'no' })",
+    [
+      'return {"x": "second is b" if len(state["log"]) > 1 and _js_at(state["log"], 1, "node f") == "b" else "no"}',
+    ],
+  ],
+  [
     '(s) => ({ x: JSON.stringify(s.x ?? null) + JSON.stringify(s.log) + JSON.stringify(s) })',
     [
       'return {"x": _js_json(state.get("x") if state.get("x") is not None else None) + _js_json(state["log"]) + _js_json(state)}',
@@ -332,7 +344,11 @@ const TRANSLATED: Case[] = [
 const FALLBACKS: [code: string, reason: RegExp, options?: Partial<TranslateOptions>][] = [
   ['(s) => ({ x: s.log + s.tags })', /`\+`/],
   ["(s) => ({ y: s.x['y'] })", /computed member|`\[y\]`/],
-  ['(s) => ({ y: s.log[0] })', /`\[0\]`/],
+  ['(s) => ({ y: s.x[0] })', /`\[0\]`/],
+  ['(s) => ({ y: s.msgs[0] })', /an item of a messages field/],
+  ['(s) => { const m = s.msgs; return { x: m.at(-1) } }', /an item of a messages field/],
+  ['(s) => ({ tags: s.msgs.map((m) => m.content) })', /over a messages field/],
+  ["(s) => ({ y: s.log['a' + 1] })", /an index that may not be a number/],
   ['(s) => ({ y: s.x?.y })', /optional chaining/],
   ['(s) => { for (const i of s.log) {} return {} }', /a loop/],
   ['(s) => { while (false) {} }', /a loop/],
@@ -644,6 +660,7 @@ const JS_HELPERS: JsHelper[] = [
   '_js_list',
   '_js_join',
   '_js_json',
+  '_js_at',
 ]
 const PRELUDE_PARTS = preludeFor(new Set(JS_HELPERS))
 const PRELUDE = [

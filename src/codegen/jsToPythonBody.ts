@@ -66,7 +66,13 @@ function statement(s: Statement, fn: FnState, scope: Scope, indent: string): str
         if (!d.init) return refuse('a declaration without a value')
         const value = translateExpr(d.init, ctx)
         const py = fn.namer.take(d.id.name, 'v')
-        scope.set(d.id.name, { kind: 'local', py, kinds: value.kinds, lone: value.lone === true })
+        scope.set(d.id.name, {
+          kind: 'local',
+          py,
+          kinds: value.kinds,
+          lone: value.lone === true,
+          messages: value.messages === true,
+        })
         return `${indent}${py} = ${value.py}`
       })
     case 'ReturnStatement':

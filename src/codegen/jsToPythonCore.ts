@@ -24,6 +24,8 @@ export interface PyExpr {
    * null differ (`String()`): set on reads of a key that may be missing.
    */
   missingPy?: string
+  /** A read of an `add_messages` field: its items are LangChain message objects in Python. */
+  messages?: boolean
 }
 
 /** Python's precedence levels, loosest first (the ones the translator writes). */
@@ -52,7 +54,7 @@ export function refuse(reason: string): never {
 /** What a name in the JavaScript code refers to. */
 export type Binding =
   | { kind: 'state' }
-  | { kind: 'local'; py: string; kinds: number; lone?: boolean }
+  | { kind: 'local'; py: string; kinds: number; lone?: boolean; messages?: boolean }
   /** Declared later in its block: using it throws in JavaScript (temporal dead zone). */
   | { kind: 'tdz' }
 
@@ -63,7 +65,7 @@ export type PyImport =
 export interface ExprContext {
   lookup(name: string): Binding | undefined
   /** Reads field `name` of the state: its Python expression and kinds (or refuses). */
-  readField(name: string): { py: string; kinds: number; missingPy?: string }
+  readField(name: string): { py: string; kinds: number; missingPy?: string; messages?: boolean }
   /** Whether the state parameter is surely a dict (not the argument of some Send). */
   stateIsDict: boolean
   use(name: PyImport): void

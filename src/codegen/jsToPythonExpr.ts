@@ -121,7 +121,8 @@ function literal(node: AnyNode & { type: 'Literal' }): PyExpr {
 function identifier(name: string, ctx: ExprContext): PyExpr {
   const b = ctx.lookup(name)
   if (b?.kind === 'state') return atom('state', ctx.stateIsDict ? DICT : ANY)
-  if (b?.kind === 'local') return { ...atom(b.py, b.kinds), lone: b.lone === true }
+  if (b?.kind === 'local')
+    return { ...atom(b.py, b.kinds), lone: b.lone === true, ...(b.messages && { messages: true }) }
   if (b?.kind === 'tdz') return refuse(`\`${name}\` used before its declaration`)
   if (name === 'undefined') return atom('None', UNDEF)
   if (name === 'END' || name === 'START') {
@@ -135,7 +136,7 @@ function identifier(name: string, ctx: ExprContext): PyExpr {
 export function stateRead(key: string, ctx: ExprContext): PyExpr {
   if (INHERITED.has(key)) refuse(`\`state.${key}\` (every JavaScript object inherits it)`)
   const read = ctx.readField(key)
-  const e = atom(read.py, read.kinds)
+  const e = { ...atom(read.py, read.kinds), ...(read.messages && { messages: true }) }
   return read.missingPy ? { ...e, missingPy: read.missingPy } : e
 }
 
@@ -165,6 +166,8 @@ function member(node: AnyNode & { type: 'MemberExpression' }, ctx: ExprContext):
       missingPy: `${get}(${obj}, ${pyString(key)}, ${where}, _MISSING)`,
     }
   }
+  if (node.computed && only(target.kinds, LIST))
+    return listItem(target, ctx.translate(node.property), false, ctx)
   const what = key === null ? 'a computed member' : node.computed ? `\`[${key}]\`` : `\`.${key}\``
   return refuse(
     `${what} of a value of ${describeKinds(target.kinds)} (a missing key or index is undefined in JavaScript and raises in Python)`,
@@ -260,10 +263,14 @@ function call(node: AnyNode & { type: 'CallExpression' }, ctx: ExprContext): PyE
   if (callee.object.type === 'Super') return refuse('`super`')
   const target = translateExpr(callee.object, ctx)
   if ((name === 'map' || name === 'filter' || name === 'reduce') && node.arguments[0]) {
+    if (target.messages)
+      refuse(`\`.${name}()\` over a messages field (LangChain message objects in Python)`)
     const list = only(target.kinds, LIST) ? target : guard(ctx, '_js_list', target, LIST)
     return arrayCallback(name, list, node.arguments, ctx)
   }
   const a = args(node.arguments, ctx)
+  if (name === 'at' && a.length === 1 && only(target.kinds, LIST))
+    return listItem(target, a[0] as PyExpr, true, ctx)
   if (name === 'concat' && only(target.kinds, LIST)) return concatLists(target, a)
   if (name === 'join' && a.length <= 1 && !only(target.kinds, STR)) {
     const sep = a[0] ?? atom('","', STR)
@@ -347,6 +354,22 @@ function arrayCallback(
     `[${item} for ${item} in ${wrap(list, PREC.ternary)} if ${wrap(test, PREC.ternary)}]`,
     LIST,
     list.pure && test.pure,
+  )
+}
+
+/**
+ * `list[i]` and `list.at(i)` as `_js_at(list, i, where)`: the item, or None (undefined) past
+ * the ends, as JavaScript has it (Python would raise, or count a negative index from the end).
+ */
+function listItem(list: PyExpr, index: PyExpr, fromEnd: boolean, ctx: ExprContext): PyExpr {
+  if (list.messages) refuse('an item of a messages field (LangChain message objects in Python)')
+  if (!only(index.kinds, NUM)) refuse('an index that may not be a number')
+  const args = [list, index].map((e) => wrap(e, PREC.ternary))
+  const end = fromEnd ? ', True' : ''
+  return atom(
+    `${ctx.helper('_js_at')}(${args.join(', ')}, ${pyString(ctx.where)}${end})`,
+    ANY,
+    list.pure && index.pure,
   )
 }
 

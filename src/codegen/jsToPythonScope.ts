@@ -97,7 +97,8 @@ export function exprContext(fn: FnState, scope: Scope): ExprContext {
           `the router reads \`${name}\`, which is not a state field (LangGraph Python also shows the router the node's other output keys)`,
         )
       const read = fieldRead(f, sendTarget)
-      if (read.present) return { py: `state[${pyString(name)}]`, kinds: read.kinds }
+      const messages = !sendTarget && f?.reducer === 'add_messages'
+      if (read.present) return { py: `state[${pyString(name)}]`, kinds: read.kinds, messages }
       const key = pyString(name)
       if (sendTarget) {
         // A Send's argument need not be a dict: `_js_get` guards that.
@@ -108,6 +109,7 @@ export function exprContext(fn: FnState, scope: Scope): ExprContext {
         py: `state.get(${key})`,
         kinds: read.kinds,
         missingPy: `state.get(${key}, _MISSING)`,
+        messages,
       }
     },
     stateIsDict: kind !== 'reducer' && !sendTarget,

@@ -25,6 +25,7 @@ export type JsHelper =
   | '_js_list'
   | '_js_join'
   | '_js_json'
+  | '_js_at'
 
 interface HelperSource {
   needs: string[]
@@ -171,6 +172,27 @@ const JS_LIST = [
   '    raise TypeError(f"{where}: expected a list, got {value!r:.60}; JavaScript differs here")',
 ]
 
+const JS_AT = [
+  'def _js_at(items: list, index: Any, where: str, from_end: bool = False) -> Any:',
+  '    """`items[index]` of a list, or `items.at(index)` (from_end: a negative index counts from',
+  '    the end, a fraction is cut off): the item, or None (undefined) past either end or, for',
+  '    `[]`, at an index that is no whole number; TypeError for an index that is no number."""',
+  '    if isinstance(index, bool) or not isinstance(index, (int, float)):',
+  '        raise TypeError(f"{where}: an index of {index!r:.60}; JavaScript would read it as a key")',
+  '    if index in (float("inf"), float("-inf")):',
+  '        return None',
+  '    if index != index:  # NaN',
+  '        if not from_end:',
+  '            return None',
+  '        index = 0',
+  '    if not from_end and index != int(index):',
+  '        return None',
+  '    i = int(index)',
+  '    if from_end and i < 0:',
+  '        i += len(items)',
+  '    return items[i] if 0 <= i < len(items) else None',
+]
+
 const JS_JOIN = [
   'def _js_join(items: list, separator: str) -> str:',
   '    """JavaScript\'s items.join(separator): null items are empty, others String(item)."""',
@@ -250,6 +272,7 @@ const SOURCES: Record<PyHelper | '_as_list' | '_union_key', HelperSource> = {
   _js_list: { needs: [], imports: [], lines: JS_LIST },
   _js_join: { needs: ['_js_text'], imports: [], lines: JS_JOIN },
   _js_json: { needs: ['_MISSING', '_js_text'], imports: ['json', 're'], lines: JS_JSON },
+  _js_at: { needs: [], imports: [], lines: JS_AT },
   _union_key: { needs: [], imports: ['json'], lines: JSON_KEY },
   _append: {
     needs: ['_as_list'],
@@ -358,6 +381,7 @@ export function preludeFor(helpers: ReadonlySet<PyHelper>): {
     '_js_list',
     '_js_join',
     '_js_json',
+    '_js_at',
     '_union_key',
     '_append',
     '_add',
