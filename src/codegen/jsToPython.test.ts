@@ -163,6 +163,19 @@ const TRANSLATED: Case[] = [
     ],
   ],
   [
+    "(s) => { const last = s.msgs[s.msgs.length - 1]; return { x: last && last.type === 'ai' ? 'ai spoke' : 'no' } }",
+    [
+      'last = _js_message(_js_at(state["msgs"], len(state["msgs"]) - 1, "node f"))',
+      'return {"x": "ai spoke" if _js_truthy(last) and _js_get(last, "type", "node f") == "ai" else "no"}',
+    ],
+  ],
+  [
+    '(s) => ({ tags: s.msgs.map((m) => m.id), x: JSON.stringify(s.msgs) })',
+    [
+      'return {"tags": [_js_get(m, "id", "node f") for m in _js_messages(state["msgs"])], "x": _js_json(_js_messages(state["msgs"]))}',
+    ],
+  ],
+  [
     "(s) => ({ x: s.log.length > 1 && s.log[1] === 'b' ? 'second is b' : 'no' })",
     [
       'return {"x": "second is b" if len(state["log"]) > 1 and _js_at(state["log"], 1, "node f") == "b" else "no"}',
@@ -345,10 +358,8 @@ const FALLBACKS: [code: string, reason: RegExp, options?: Partial<TranslateOptio
   ['(s) => ({ x: s.log + s.tags })', /`\+`/],
   ["(s) => ({ y: s.x['y'] })", /computed member|`\[y\]`/],
   ['(s) => ({ y: s.x[0] })', /`\[0\]`/],
-  ['(s) => ({ y: s.msgs[0] })', /an item of a messages field/],
-  ['(s) => { const m = s.msgs; return { x: m.at(-1) } }', /an item of a messages field/],
-  ['(s) => ({ tags: s.msgs.map((m) => m.content) })', /over a messages field/],
   ["(s) => ({ y: s.log['a' + 1] })", /an index that may not be a number/],
+  ['(s) => ({ x: JSON.stringify(s.msgs.at(-1)) })', /may be undefined/],
   ['(s) => ({ y: s.x?.y })', /optional chaining/],
   ['(s) => { for (const i of s.log) {} return {} }', /a loop/],
   ['(s) => { while (false) {} }', /a loop/],
@@ -661,6 +672,7 @@ const JS_HELPERS: JsHelper[] = [
   '_js_join',
   '_js_json',
   '_js_at',
+  '_js_messages',
 ]
 const PRELUDE_PARTS = preludeFor(new Set(JS_HELPERS))
 const PRELUDE = [

@@ -263,10 +263,12 @@ function call(node: AnyNode & { type: 'CallExpression' }, ctx: ExprContext): PyE
   if (callee.object.type === 'Super') return refuse('`super`')
   const target = translateExpr(callee.object, ctx)
   if ((name === 'map' || name === 'filter' || name === 'reduce') && node.arguments[0]) {
-    if (target.messages)
-      refuse(`\`.${name}()\` over a messages field (LangChain message objects in Python)`)
     const list = only(target.kinds, LIST) ? target : guard(ctx, '_js_list', target, LIST)
-    return arrayCallback(name, list, node.arguments, ctx)
+    // A messages field's items are LangChain objects in Python: read as Superstep's JSON.
+    const items = target.messages
+      ? atom(`${ctx.helper('_js_messages')}(${wrap(list, PREC.ternary)})`, LIST, list.pure)
+      : list
+    return arrayCallback(name, items, node.arguments, ctx, target.messages ? DICT : ANY)
   }
   const a = args(node.arguments, ctx)
   if (name === 'at' && a.length === 1 && only(target.kinds, LIST))
@@ -309,6 +311,7 @@ function arrayCallback(
   list: PyExpr,
   argNodes: (Expression | SpreadElement)[],
   ctx: ExprContext,
+  itemKinds: number,
 ): PyExpr {
   const [fnNode, initNode, ...rest] = argNodes
   const arity = name === 'reduce' ? 2 : 1
@@ -324,9 +327,10 @@ function arrayCallback(
     return refuse(
       `\`.${name}()\` of anything but an arrow function of ${arity === 1 ? 'the element' : 'the accumulator and the element'} returning an expression`,
     )
-  const params = fnNode.params.map((p) => ({
+  // The accumulator may be anything; the element is an item of the list.
+  const params = fnNode.params.map((p, i) => ({
     name: (p as AnyNode & { name: string }).name,
-    kinds: ANY,
+    kinds: name === 'reduce' && i === 0 ? ANY : itemKinds,
   }))
   const inner = ctx.withParams(params)
   if (name === 'reduce') {
@@ -362,15 +366,16 @@ function arrayCallback(
  * the ends, as JavaScript has it (Python would raise, or count a negative index from the end).
  */
 function listItem(list: PyExpr, index: PyExpr, fromEnd: boolean, ctx: ExprContext): PyExpr {
-  if (list.messages) refuse('an item of a messages field (LangChain message objects in Python)')
   if (!only(index.kinds, NUM)) refuse('an index that may not be a number')
   const args = [list, index].map((e) => wrap(e, PREC.ternary))
   const end = fromEnd ? ', True' : ''
-  return atom(
-    `${ctx.helper('_js_at')}(${args.join(', ')}, ${pyString(ctx.where)}${end})`,
-    ANY,
-    list.pure && index.pure,
-  )
+  const item = `${ctx.helper('_js_at')}(${args.join(', ')}, ${pyString(ctx.where)}${end})`
+  // A messages field holds LangChain objects in Python: the item is read as Superstep's JSON.
+  if (list.messages) {
+    ctx.helper('_js_messages') // defines _js_message too
+    return atom(`_js_message(${item})`, DICT | UNDEF, list.pure && index.pure)
+  }
+  return atom(item, ANY, list.pure && index.pure)
 }
 
 /**
@@ -393,8 +398,9 @@ function jsonStringify(
   if (e.kinds & UNDEF && !e.missingPy)
     return refuse('`JSON.stringify()` of a value that may be undefined or null alike here')
   // A key that may be missing is read with the sentinel: undefined gives no text, null "null".
-  const py = e.kinds & UNDEF && e.missingPy ? e.missingPy : wrap(e, PREC.ternary)
+  let py = e.kinds & UNDEF && e.missingPy ? e.missingPy : wrap(e, PREC.ternary)
   if (py === e.missingPy) ctx.helper('_MISSING')
+  if (e.messages) py = `${ctx.helper('_js_messages')}(${py})`
   return atom(`${ctx.helper('_js_json')}(${py})`, STR | (e.kinds & UNDEF), e.pure)
 }
 

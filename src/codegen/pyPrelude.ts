@@ -26,6 +26,7 @@ export type JsHelper =
   | '_js_join'
   | '_js_json'
   | '_js_at'
+  | '_js_messages'
 
 interface HelperSource {
   needs: string[]
@@ -193,6 +194,35 @@ const JS_AT = [
   '    return items[i] if 0 <= i < len(items) else None',
 ]
 
+const JS_MESSAGES = [
+  'def _js_message(message: Any) -> Any:',
+  '    """A LangChain message as Superstep\'s JSON has it (what JavaScript code reads): type,',
+  '    content, id, name, tool_calls (only when there are any), tool_call_id, status."""',
+  '    if message is None or isinstance(message, dict):',
+  '        return message',
+  '    out = {"type": message.type, "content": message.content}',
+  '    if message.id is not None:',
+  '        out["id"] = message.id',
+  '    if getattr(message, "name", None) is not None:',
+  '        out["name"] = message.name',
+  '    calls = getattr(message, "tool_calls", None)',
+  '    if calls:',
+  '        out["tool_calls"] = [',
+  '            {"name": c["name"], "args": c["args"], **({"id": c["id"]} if c.get("id") else {})}',
+  '            for c in calls',
+  '        ]',
+  '    if message.type == "tool":',
+  '        out["tool_call_id"] = message.tool_call_id',
+  '        if message.status in ("success", "error"):',
+  '            out["status"] = message.status',
+  '    return out',
+  '',
+  '',
+  'def _js_messages(messages: Any) -> Any:',
+  '    """The items of a messages field as JSON, as _js_message."""',
+  '    return [_js_message(m) for m in messages] if isinstance(messages, list) else messages',
+]
+
 const JS_JOIN = [
   'def _js_join(items: list, separator: str) -> str:',
   '    """JavaScript\'s items.join(separator): null items are empty, others String(item)."""',
@@ -273,6 +303,7 @@ const SOURCES: Record<PyHelper | '_as_list' | '_union_key', HelperSource> = {
   _js_join: { needs: ['_js_text'], imports: [], lines: JS_JOIN },
   _js_json: { needs: ['_MISSING', '_js_text'], imports: ['json', 're'], lines: JS_JSON },
   _js_at: { needs: [], imports: [], lines: JS_AT },
+  _js_messages: { needs: [], imports: [], lines: JS_MESSAGES },
   _union_key: { needs: [], imports: ['json'], lines: JSON_KEY },
   _append: {
     needs: ['_as_list'],
@@ -382,6 +413,7 @@ export function preludeFor(helpers: ReadonlySet<PyHelper>): {
     '_js_join',
     '_js_json',
     '_js_at',
+    '_js_messages',
     '_union_key',
     '_append',
     '_add',
