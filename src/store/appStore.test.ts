@@ -186,6 +186,19 @@ describe('opening graphs while others are still opening', () => {
   })
 })
 
+describe('a compile and an edit at once', () => {
+  it('an edit while the graph compiles keeps that compile: Run has a graph', async () => {
+    const slow = latch()
+    const { store } = newStore(fakeClient((type) => (type === 'compile' ? slow.done : undefined)))
+    const starting = store.getState().init()
+    await settle()
+    store.getState().edit({ type: 'addNode', id: 'typed' })
+    slow.open()
+    await starting
+    expect(store.getState().graphId).not.toBeNull()
+  })
+})
+
 describe('the run input belongs to its graph', () => {
   it("a template's first input opens with it; each graph keeps its own, across an edit's autosave", async () => {
     const { store, graphs } = await setup()

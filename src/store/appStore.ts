@@ -169,8 +169,9 @@ export function createAppStore(deps: AppDeps) {
             graph: doc,
             options: { allowNetwork: g.allowNetwork },
           })
-          // Another graph opened meanwhile: this compile is not its, so it is let go.
-          if (get().doc !== doc) {
+          // Another graph opened meanwhile: the compile is not its, so it is let go. An edit
+          // meanwhile keeps it: a run compiles the newer doc first.
+          if (get().current?.id !== g.id) {
             if (r.ok)
               void client.request('releaseGraph', { graphId: r.graphId }).catch(() => undefined)
             return
