@@ -176,6 +176,12 @@ const TRANSLATED: Case[] = [
     ],
   ],
   [
+    "(s) => ({ x: Object.keys(s).sort().join(','), tags: Object.keys(s), log: ['é', 'z', '😀', '\uffff', 'a'].sort() })",
+    [
+      'return {"x": _js_join(_js_sort(_js_keys(state), "node f"), ","), "tags": _js_keys(state), "log": _js_sort(["é", "z", "😀", "\uffff", "a"], "node f")}',
+    ],
+  ],
+  [
     "(s) => ({ x: s.log.length > 1 && s.log[1] === 'b' ? 'second is b' : 'no' })",
     [
       'return {"x": "second is b" if len(state["log"]) > 1 and _js_at(state["log"], 1, "node f") == "b" else "no"}',
@@ -436,7 +442,9 @@ const FALLBACKS: [code: string, reason: RegExp, options?: Partial<TranslateOptio
   ['(s) => ({ y: Math.max(s.x, 1) })', /Math\.max/],
   ['(s) => { const a = 1; { const b = a; const a = 2 } return {} }', /before its declaration/],
   ['(s) => ({ y: (1, 2) })', /comma operator/],
-  ['(s) => ({ x: JSON.stringify(Object.keys(s)) })', /the name `Object`/],
+  ['(s) => ({ x: Object.values(s) })', /only `Object.keys\(\)` of an object/],
+  ['(s) => ({ tags: Object.keys(s.x) })', /only `Object.keys\(\)` of an object/],
+  ['(s) => ({ log: s.log.sort() })', /sorts in place/],
   ['(s) => ({ get x() { return 1 } })', /getter/],
   ['(s) => ({ x: new Date() })', /`new Date`/],
   ["(s) => ({ x: Send('a', {}) })", /a call of `Send`/],
@@ -673,6 +681,7 @@ const JS_HELPERS: JsHelper[] = [
   '_js_json',
   '_js_at',
   '_js_messages',
+  '_js_keys',
 ]
 const PRELUDE_PARTS = preludeFor(new Set(JS_HELPERS))
 const PRELUDE = [

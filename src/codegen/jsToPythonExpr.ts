@@ -258,6 +258,20 @@ function call(node: AnyNode & { type: 'CallExpression' }, ctx: ExprContext): PyE
       )
     return refuse(`\`Math.${name ?? '?'}()\` on these arguments`)
   }
+  if (
+    callee.object.type === 'Identifier' &&
+    callee.object.name === 'Object' &&
+    !ctx.lookup('Object')
+  ) {
+    const a = args(node.arguments, ctx)
+    const [value] = a
+    if (name !== 'keys' || a.length !== 1 || !value || !only(value.kinds, DICT))
+      return refuse(
+        `\`Object.${name ?? '?'}()\` (only \`Object.keys()\` of an object is translated)`,
+      )
+    // Index keys first, as JavaScript lists an object's keys.
+    return atom(`${ctx.helper('_js_keys')}(${wrap(value, PREC.ternary)})`, LIST, value.pure)
+  }
   if (callee.object.type === 'Identifier' && callee.object.name === 'JSON' && !ctx.lookup('JSON'))
     return jsonStringify(name, node.arguments, ctx)
   if (callee.object.type === 'Super') return refuse('`super`')
@@ -271,6 +285,17 @@ function call(node: AnyNode & { type: 'CallExpression' }, ctx: ExprContext): PyE
     return arrayCallback(name, items, node.arguments, ctx, target.messages ? DICT : ANY)
   }
   const a = args(node.arguments, ctx)
+  if (name === 'sort' && a.length === 0 && only(target.kinds, LIST)) {
+    // JavaScript sorts in place: only a list the code just made, which nothing else holds.
+    if (callee.object.type !== 'CallExpression' && callee.object.type !== 'ArrayExpression')
+      return refuse('`.sort()` of a list the code did not just make (JavaScript sorts in place)')
+    ctx.helper('_js_keys') // defines _js_sort too
+    return atom(
+      `_js_sort(${wrap(target, PREC.ternary)}, ${pyString(ctx.where)})`,
+      LIST,
+      target.pure,
+    )
+  }
   if (name === 'at' && a.length === 1 && only(target.kinds, LIST))
     return listItem(target, a[0] as PyExpr, true, ctx)
   if (name === 'concat' && only(target.kinds, LIST)) return concatLists(target, a)

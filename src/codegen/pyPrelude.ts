@@ -27,6 +27,7 @@ export type JsHelper =
   | '_js_json'
   | '_js_at'
   | '_js_messages'
+  | '_js_keys'
 
 interface HelperSource {
   needs: string[]
@@ -173,6 +174,22 @@ const JS_LIST = [
   '    raise TypeError(f"{where}: expected a list, got {value!r:.60}; JavaScript differs here")',
 ]
 
+const JS_KEYS = [
+  'def _js_keys(value: dict) -> list:',
+  '    """JavaScript\'s Object.keys(value): index keys first, by number, then the others in',
+  '    insertion order."""',
+  '    index = sorted((k for k in value if _js_index_key(k)), key=int)',
+  '    return index + [k for k in value if not _js_index_key(k)]',
+  '',
+  '',
+  'def _js_sort(items: list, where: str) -> list:',
+  '    """JavaScript\'s items.sort() of strings: by UTF-16 code units, not code points; TypeError',
+  '    for anything else (JavaScript would compare it as text)."""',
+  '    if not all(isinstance(item, str) for item in items):',
+  '        raise TypeError(f"{where}: sorting {items!r:.60}; JavaScript would compare them as text")',
+  '    return sorted(items, key=lambda item: item.encode("utf-16-be", "surrogatepass"))',
+]
+
 const JS_AT = [
   'def _js_at(items: list, index: Any, where: str, from_end: bool = False) -> Any:',
   '    """`items[index]` of a list, or `items.at(index)` (from_end: a negative index counts from',
@@ -258,12 +275,13 @@ const JSON_KEY = [
   '    return ("string:" if isinstance(value, str) else "number:") + text',
 ]
 
-const JS_JSON = [
+const JS_INDEX_KEY = [
   'def _js_index_key(key: str) -> bool:',
   '    # An array index ("0", "7", not "07"): JavaScript lists such keys first, by number.',
   '    return key.isascii() and key.isdigit() and (key == "0" or key[0] != "0") and int(key) < 2**32 - 1',
-  '',
-  '',
+]
+
+const JS_JSON = [
   'def _js_json(value: Any) -> Any:',
   '    """JavaScript\'s JSON.stringify(value), for JSON values: compact, index keys first as',
   "    JavaScript orders an object's keys, NaN and Infinity as null, lone surrogates escaped;",
@@ -290,7 +308,7 @@ const JS_JSON = [
   '    raise TypeError(f"cannot write a {type(value).__name__} as JSON as JavaScript does")',
 ]
 
-const SOURCES: Record<PyHelper | '_as_list' | '_union_key', HelperSource> = {
+const SOURCES: Record<PyHelper | '_as_list' | '_union_key' | '_js_index_key', HelperSource> = {
   _as_list: { needs: [], imports: [], lines: AS_LIST },
   _MISSING: { needs: [], imports: [], lines: MISSING },
   _js_text: { needs: [], imports: [], lines: JS_TEXT },
@@ -301,7 +319,13 @@ const SOURCES: Record<PyHelper | '_as_list' | '_union_key', HelperSource> = {
   _js_get: { needs: [], imports: [], lines: JS_GET },
   _js_list: { needs: [], imports: [], lines: JS_LIST },
   _js_join: { needs: ['_js_text'], imports: [], lines: JS_JOIN },
-  _js_json: { needs: ['_MISSING', '_js_text'], imports: ['json', 're'], lines: JS_JSON },
+  _js_index_key: { needs: [], imports: [], lines: JS_INDEX_KEY },
+  _js_json: {
+    needs: ['_MISSING', '_js_text', '_js_index_key'],
+    imports: ['json', 're'],
+    lines: JS_JSON,
+  },
+  _js_keys: { needs: ['_js_index_key'], imports: [], lines: JS_KEYS },
   _js_at: { needs: [], imports: [], lines: JS_AT },
   _js_messages: { needs: [], imports: [], lines: JS_MESSAGES },
   _union_key: { needs: [], imports: ['json'], lines: JSON_KEY },
@@ -411,7 +435,9 @@ export function preludeFor(helpers: ReadonlySet<PyHelper>): {
     '_js_get',
     '_js_list',
     '_js_join',
+    '_js_index_key',
     '_js_json',
+    '_js_keys',
     '_js_at',
     '_js_messages',
     '_union_key',
