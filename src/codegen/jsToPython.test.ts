@@ -680,8 +680,10 @@ const JS_HELPERS: JsHelper[] = [
   '_js_join',
   '_js_json',
   '_js_at',
+  '_js_message',
   '_js_messages',
   '_js_keys',
+  '_js_sort',
 ]
 const PRELUDE_PARTS = preludeFor(new Set(JS_HELPERS))
 const PRELUDE = [

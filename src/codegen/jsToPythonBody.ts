@@ -5,7 +5,15 @@
  */
 import type { AnyNode, Expression, Statement } from 'acorn'
 import { NUM, STR, only } from './jsKinds'
-import { PREC, refuse, translateExpr, truthTest, wrap, type ExprContext } from './jsToPythonExpr'
+import {
+  PREC,
+  isGlobal,
+  refuse,
+  translateExpr,
+  truthTest,
+  wrap,
+  type ExprContext,
+} from './jsToPythonExpr'
 import { result } from './jsToPythonResults'
 import { Scope, exprContext, type FnState } from './jsToPythonScope'
 
@@ -119,11 +127,6 @@ function ifStatement(
   if (!alt) return lines
   if (alt.type === 'IfStatement') return [...lines, ...ifStatement(alt, fn, scope, indent, 'elif')]
   return [...lines, `${indent}else:`, ...nested(alt, fn, scope, indent + INDENT)]
-}
-
-/** A global of JavaScript, not shadowed by the code's own names. */
-function isGlobal(node: AnyNode, name: string, ctx: ExprContext): boolean {
-  return node.type === 'Identifier' && node.name === name && !ctx.lookup(name)
 }
 
 /**

@@ -124,6 +124,11 @@ export function atom(py: string, kinds: number, pure = true): PyExpr {
   return { py, prec: PREC.atom, kinds, pure }
 }
 
+/** Whether `node` names the JavaScript global `name`, not shadowed by the code's own names. */
+export function isGlobal(node: AnyNode, name: string, ctx: ExprContext): boolean {
+  return node.type === 'Identifier' && node.name === name && !ctx.lookup(name)
+}
+
 /** The name of a property key: `x`, `'x'`, `['x']`, `1`; null when computed from a value. */
 export function staticKey(key: AnyNode, computed: boolean): string | null {
   if (key.type === 'Identifier' && !computed) return key.name

@@ -27,6 +27,7 @@ import {
   PREC,
   atom,
   guard,
+  isGlobal,
   refuse,
   staticKey,
   wrap,
@@ -248,7 +249,7 @@ function call(node: AnyNode & { type: 'CallExpression' }, ctx: ExprContext): PyE
     callee.property.type === 'PrivateIdentifier'
       ? null
       : staticKey(callee.property, callee.computed)
-  if (callee.object.type === 'Identifier' && callee.object.name === 'Math' && !ctx.lookup('Math')) {
+  if (isGlobal(callee.object, 'Math', ctx)) {
     const a = args(node.arguments, ctx)
     if ((name === 'max' || name === 'min') && a.length >= 2 && a.every((x) => only(x.kinds, INT)))
       return atom(
@@ -258,11 +259,7 @@ function call(node: AnyNode & { type: 'CallExpression' }, ctx: ExprContext): PyE
       )
     return refuse(`\`Math.${name ?? '?'}()\` on these arguments`)
   }
-  if (
-    callee.object.type === 'Identifier' &&
-    callee.object.name === 'Object' &&
-    !ctx.lookup('Object')
-  ) {
+  if (isGlobal(callee.object, 'Object', ctx)) {
     const a = args(node.arguments, ctx)
     const [value] = a
     if (name !== 'keys' || a.length !== 1 || !value || !only(value.kinds, DICT))
@@ -272,8 +269,7 @@ function call(node: AnyNode & { type: 'CallExpression' }, ctx: ExprContext): PyE
     // Index keys first, as JavaScript lists an object's keys.
     return atom(`${ctx.helper('_js_keys')}(${wrap(value, PREC.ternary)})`, LIST, value.pure)
   }
-  if (callee.object.type === 'Identifier' && callee.object.name === 'JSON' && !ctx.lookup('JSON'))
-    return jsonStringify(name, node.arguments, ctx)
+  if (isGlobal(callee.object, 'JSON', ctx)) return jsonStringify(name, node.arguments, ctx)
   if (callee.object.type === 'Super') return refuse('`super`')
   const target = translateExpr(callee.object, ctx)
   if ((name === 'map' || name === 'filter' || name === 'reduce') && node.arguments[0]) {
@@ -289,9 +285,8 @@ function call(node: AnyNode & { type: 'CallExpression' }, ctx: ExprContext): PyE
     // JavaScript sorts in place: only a list the code just made, which nothing else holds.
     if (callee.object.type !== 'CallExpression' && callee.object.type !== 'ArrayExpression')
       return refuse('`.sort()` of a list the code did not just make (JavaScript sorts in place)')
-    ctx.helper('_js_keys') // defines _js_sort too
     return atom(
-      `_js_sort(${wrap(target, PREC.ternary)}, ${pyString(ctx.where)})`,
+      `${ctx.helper('_js_sort')}(${wrap(target, PREC.ternary)}, ${pyString(ctx.where)})`,
       LIST,
       target.pure,
     )
@@ -396,10 +391,8 @@ function listItem(list: PyExpr, index: PyExpr, fromEnd: boolean, ctx: ExprContex
   const end = fromEnd ? ', True' : ''
   const item = `${ctx.helper('_js_at')}(${args.join(', ')}, ${pyString(ctx.where)}${end})`
   // A messages field holds LangChain objects in Python: the item is read as Superstep's JSON.
-  if (list.messages) {
-    ctx.helper('_js_messages') // defines _js_message too
-    return atom(`_js_message(${item})`, DICT | UNDEF, list.pure && index.pure)
-  }
+  if (list.messages)
+    return atom(`${ctx.helper('_js_message')}(${item})`, DICT | UNDEF, list.pure && index.pure)
   return atom(item, ANY, list.pure && index.pure)
 }
 
@@ -423,8 +416,8 @@ function jsonStringify(
   if (e.kinds & UNDEF && !e.missingPy)
     return refuse('`JSON.stringify()` of a value that may be undefined or null alike here')
   // A key that may be missing is read with the sentinel: undefined gives no text, null "null".
-  let py = e.kinds & UNDEF && e.missingPy ? e.missingPy : wrap(e, PREC.ternary)
-  if (py === e.missingPy) ctx.helper('_MISSING')
+  if (e.kinds & UNDEF) ctx.helper('_MISSING')
+  let py = e.kinds & UNDEF ? (e.missingPy as string) : wrap(e, PREC.ternary)
   if (e.messages) py = `${ctx.helper('_js_messages')}(${py})`
   return atom(`${ctx.helper('_js_json')}(${py})`, STR | (e.kinds & UNDEF), e.pure)
 }

@@ -22,6 +22,7 @@ import {
   PREC,
   atom,
   guard,
+  isGlobal,
   refuse,
   wrap,
   type ExprContext,
@@ -184,8 +185,7 @@ export function compare(l: PyExpr, op: string, r: PyExpr): PyExpr {
 
 function isNullish(node: AnyNode, ctx: ExprContext): 'null' | 'undefined' | null {
   if (node.type === 'Literal' && node.value === null && !node.regex) return 'null'
-  if (node.type === 'Identifier' && node.name === 'undefined' && !ctx.lookup('undefined'))
-    return 'undefined'
+  if (isGlobal(node, 'undefined', ctx)) return 'undefined'
   return null
 }
 

@@ -8,6 +8,7 @@ import { START } from '../core/graph/constants'
 import { LIST, STR, UNDEF, only } from './jsKinds'
 import {
   PREC,
+  isGlobal,
   refuse,
   translateExpr,
   truthTest,
@@ -33,7 +34,7 @@ export function result(node: Expression, fn: FnState, scope: Scope): string {
 }
 
 function isUndefined(node: AnyNode, ctx: ExprContext): boolean {
-  return node.type === 'Identifier' && node.name === 'undefined' && !ctx.lookup('undefined')
+  return isGlobal(node, 'undefined', ctx)
 }
 
 function ternary(
@@ -98,8 +99,7 @@ function routerResult(node: Expression, fn: FnState, ctx: ExprContext, top: bool
       refuse(`a route to ${JSON.stringify(node.value)}`)
     return translateExpr(node, ctx)
   }
-  if (node.type === 'Identifier' && node.name === 'END' && !ctx.lookup('END'))
-    return translateExpr(node, ctx)
+  if (isGlobal(node, 'END', ctx)) return translateExpr(node, ctx)
   if (node.type === 'NewExpression') {
     const e = translateExpr(node, ctx)
     if (node.callee.type !== 'Identifier' || node.callee.name !== 'Send')
@@ -139,10 +139,5 @@ function isSendMap(node: AnyNode, ctx: ExprContext): boolean {
   if (computed || property.type !== 'Identifier' || property.name !== 'map') return false
   if (fn?.type !== 'ArrowFunctionExpression') return false
   const body = fn.body
-  return (
-    body.type === 'NewExpression' &&
-    body.callee.type === 'Identifier' &&
-    body.callee.name === 'Send' &&
-    !ctx.lookup('Send')
-  )
+  return body.type === 'NewExpression' && isGlobal(body.callee, 'Send', ctx)
 }

@@ -26,8 +26,10 @@ export type JsHelper =
   | '_js_join'
   | '_js_json'
   | '_js_at'
+  | '_js_message'
   | '_js_messages'
   | '_js_keys'
+  | '_js_sort'
 
 interface HelperSource {
   needs: string[]
@@ -180,8 +182,9 @@ const JS_KEYS = [
   '    insertion order."""',
   '    index = sorted((k for k in value if _js_index_key(k)), key=int)',
   '    return index + [k for k in value if not _js_index_key(k)]',
-  '',
-  '',
+]
+
+const JS_SORT = [
   'def _js_sort(items: list, where: str) -> list:',
   '    """JavaScript\'s items.sort() of strings: by UTF-16 code units, not code points; TypeError',
   '    for anything else (JavaScript would compare it as text)."""',
@@ -211,7 +214,7 @@ const JS_AT = [
   '    return items[i] if 0 <= i < len(items) else None',
 ]
 
-const JS_MESSAGES = [
+const JS_MESSAGE = [
   'def _js_message(message: Any) -> Any:',
   '    """A LangChain message as Superstep\'s JSON has it (what JavaScript code reads): type,',
   '    content, id, name, tool_calls (only when there are any), tool_call_id, status."""',
@@ -233,8 +236,9 @@ const JS_MESSAGES = [
   '        if message.status in ("success", "error"):',
   '            out["status"] = message.status',
   '    return out',
-  '',
-  '',
+]
+
+const JS_MESSAGES = [
   'def _js_messages(messages: Any) -> Any:',
   '    """The items of a messages field as JSON, as _js_message."""',
   '    return [_js_message(m) for m in messages] if isinstance(messages, list) else messages',
@@ -326,8 +330,10 @@ const SOURCES: Record<PyHelper | '_as_list' | '_union_key' | '_js_index_key', He
     lines: JS_JSON,
   },
   _js_keys: { needs: ['_js_index_key'], imports: [], lines: JS_KEYS },
+  _js_sort: { needs: [], imports: [], lines: JS_SORT },
   _js_at: { needs: [], imports: [], lines: JS_AT },
-  _js_messages: { needs: [], imports: [], lines: JS_MESSAGES },
+  _js_message: { needs: [], imports: [], lines: JS_MESSAGE },
+  _js_messages: { needs: ['_js_message'], imports: [], lines: JS_MESSAGES },
   _union_key: { needs: [], imports: ['json'], lines: JSON_KEY },
   _append: {
     needs: ['_as_list'],
@@ -438,7 +444,9 @@ export function preludeFor(helpers: ReadonlySet<PyHelper>): {
     '_js_index_key',
     '_js_json',
     '_js_keys',
+    '_js_sort',
     '_js_at',
+    '_js_message',
     '_js_messages',
     '_union_key',
     '_append',
