@@ -198,6 +198,10 @@ const TRANSLATED: Case[] = [
     ['return {"tags": [_js_json(state.get("x", _MISSING))]}'],
   ],
   [
+    "(s) => { const log = 'a local named like the key'; return { x: JSON.stringify(s.log) } }",
+    ['log = "a local named like the key"', 'return {"x": _js_json(state["log"])}'],
+  ],
+  [
     "(s) => s.log.map((item) => new Send('w', { item }))",
     ['return [Send("w", {"item": item}) for item in state["log"]]'],
     { kind: 'router', hasPaths: true },

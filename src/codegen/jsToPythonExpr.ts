@@ -426,6 +426,8 @@ function jsonStringify(
 function buildsObjects(node: AnyNode, ctx: ExprContext): boolean {
   if (node.type === 'ObjectExpression') return true
   if (node.type === 'Identifier') return ctx.lookup(node.name)?.kind === 'local'
+  // `s.events`: the name after the dot is a key, not a local.
+  if (node.type === 'MemberExpression' && !node.computed) return buildsObjects(node.object, ctx)
   return Object.values(node).some((v: unknown) =>
     Array.isArray(v)
       ? v.some((x) => isNode(x) && buildsObjects(x, ctx))
