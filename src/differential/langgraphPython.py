@@ -16,6 +16,8 @@ import sys
 
 
 def message_json(m):
+    # Written apart from the export's _js_message on purpose: this is the oracle's reading of
+    # LangGraph Python's state, and must not share a mistake with the code under test.
     out = {"type": m.type, "content": m.content}
     if m.id is not None:
         out["id"] = m.id
