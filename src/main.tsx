@@ -18,7 +18,6 @@ async function main() {
   const runtime = await createRuntime()
   const store = createAppStore({
     client: runtime.client,
-    sandbox: runtime,
     graphs: {
       list: () => repo.list(),
       save: async (e) => void (await repo.save(e, systemEnv.now())),

@@ -34,7 +34,6 @@ function newStore(client = fakeClient()) {
   let id = 0
   const store = createAppStore({
     client,
-    sandbox: { setNetwork: async () => {} },
     graphs,
     examples: [example],
     newId: () => `id${++id}`,

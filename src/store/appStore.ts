@@ -55,11 +55,6 @@ export interface GraphsPort {
   delete(id: string): Promise<void>
 }
 
-/** The runtime around the client: the sandbox's network setting. */
-export interface SandboxControl {
-  setNetwork(allowed: boolean): Promise<void>
-}
-
 /** While a run goes, the timeline shows only its newest checkpoints (cheap to read often). */
 const LIVE_HISTORY = 20
 
@@ -140,7 +135,6 @@ export type AppStore = ReturnType<typeof createAppStore>
 
 export interface AppDeps {
   client: RuntimeClient
-  sandbox: SandboxControl
   graphs: GraphsPort
   /** Bundled graphs, saved (trusted) on first start. */
   examples: GraphEntry[]
@@ -204,14 +198,12 @@ export function createAppStore(deps: AppDeps) {
 
         const start = async (mode: RunParams['mode'], extra: Partial<RunParams> = {}) => {
           if (compiledDoc !== get().doc) await compileCurrent()
-          const { graphId, threadId, input, timeline, recursionLimit, current, timeoutMs } = get()
+          const { graphId, threadId, input, timeline, recursionLimit, timeoutMs } = get()
           // A replay or a resume starts a new run; only a plain Run/Step continues in place.
           const resumable = get().resumable && extra.checkpointId === undefined && !extra.command
           if (!graphId) return
           set({ runState: 'running', error: null, message: null, selectedCheckpointId: null })
           try {
-            // The sandbox's network follows the graph: blocked unless its owner allowed it.
-            if (!resumable) await deps.sandbox.setNetwork(current?.allowNetwork === true)
             if (resumable) return await finish(await client.request('continue', { threadId, mode }))
             // A thread with history continues (resume, retry); a fresh one starts from the input.
             const fresh = timeline.length === 0 || (timeline[0]?.next.length ?? 0) === 0

@@ -38,7 +38,6 @@ async function setup(doc: unknown = counter, service?: Awaited<ReturnType<typeof
   let id = 0
   const store = createAppStore({
     client: service.client,
-    sandbox: { setNetwork: async () => {} },
     graphs: memoryGraphs(),
     examples: [{ id: 'g', name: 'g', doc, trusted: true, allowNetwork: false }],
     newId: () => `id${++id}`,

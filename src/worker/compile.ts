@@ -1,6 +1,5 @@
 import { compileGraph, type CompiledGraph } from '../core/compile/compileGraph'
 import type { CodeEvaluator } from '../core/compile/evaluate'
-import type { ChatModelProvider } from '../core/compile/kinds'
 import type { CodeHost } from '../core/compile/host'
 import type { GraphSpec } from '../core/graph/schema'
 import { parseGraph } from '../core/graph/validate'
@@ -11,24 +10,19 @@ import type { CompileIssue } from './protocol'
 export interface CompileDocumentOptions {
   host: CodeHost
   newId: () => string
-  /** The graph asks for network access. */
-  allowNetwork?: boolean
-  /** Whether the connected sandbox allows it (undefined: not known). */
-  sandboxAllowsNetwork?: boolean
   /** Only for tests without a sandboxed core: evaluates code in the worker's realm. */
   evaluate?: CodeEvaluator
-  /** Calls the network chat models (`provider: "openai"`): the worker's key-holding client. */
-  models?: ChatModelProvider
 }
 
 export type CompileDocumentResult =
-  { ok: true; graph: CompiledGraph; issues: CompileIssue[] } | { ok: false; issues: CompileIssue[] }
+  | { ok: true; spec: GraphSpec; graph: CompiledGraph; issues: CompileIssue[] }
+  | { ok: false; issues: CompileIssue[] }
 
 /**
  * The worker never evaluates user code in its own realm: with a host, compileGraph sends
  * every piece of code there, so this is only reached by a bug.
  */
-const refuseLocalEvaluation: CodeEvaluator = (_code, ref) => {
+export const refuseLocalEvaluation: CodeEvaluator = (_code, ref) => {
   throw new Error(`BUG: the ${ref.kind} code of \`${ref.owner}\` must run in the sandbox.`)
 }
 
@@ -45,22 +39,12 @@ export async function compileDocument(
   if (!parsed.ok) return { ok: false, issues: parsed.issues }
   const issues: CompileIssue[] = [...parsed.issues, ...(await checkCode(parsed.spec, o.host))]
   if (issues.some((i) => i.severity === 'error')) return { ok: false, issues }
-  if (o.allowNetwork && o.sandboxAllowsNetwork === false) {
-    issues.push({
-      code: 'NETWORK_BLOCKED',
-      severity: 'warning',
-      path: [],
-      message:
-        'The graph asks for network access, but the sandbox blocks the network: its fetch calls will fail. Create the runtime with allowNetwork.',
-    })
-  }
   const graph = compileGraph(parsed.spec, {
     evaluate: o.evaluate ?? refuseLocalEvaluation,
     newId: o.newId,
     host: o.host,
-    ...(o.models && { models: o.models }),
   })
-  return { ok: true, graph, issues }
+  return { ok: true, spec: parsed.spec, graph, issues }
 }
 
 interface CodeSite {
@@ -127,7 +111,10 @@ async function checkCode(spec: GraphSpec, host: CodeHost): Promise<CompileIssue[
         problem = await host.check(site.owner, site.kind, site.code)
       } catch (e) {
         // No sandbox at all is not the graph's fault; anything else its code did is.
-        if (e instanceof WorkerRequestError && e.code === 'SANDBOX_UNAVAILABLE') throw e
+        if ((e as { name?: unknown } | null)?.name === 'SandboxUnavailableError') {
+          const message = e instanceof Error ? e.message : String(e)
+          throw new WorkerRequestError('SANDBOX_UNAVAILABLE', message, 'SandboxUnavailableError')
+        }
         const err = (e ?? {}) as { message?: unknown; line?: unknown; column?: unknown }
         problem = typeof err.message === 'string' ? err.message : String(e)
         if (typeof err.line === 'number') at = { line: err.line }

@@ -4,31 +4,27 @@ import { RuntimeClient, RuntimeRequestError } from './client'
 export interface CreateRuntimeOptions {
   /** IndexedDB database for checkpoints; default 'superstep'. */
   dbName?: string
-  /** Lets user code reach the network (the sandbox frame's CSP); off by default. */
-  allowNetwork?: boolean
   /** How long one call into the sandbox may run before it counts as hung; default 5000 ms. */
   sandboxTimeoutMs?: number
-  /** Replacing a hung sandbox failed (the runtime's code calls then fail until one works). */
+  /** A sandbox frame the worker asked for could not be made (its calls then fail). */
   onSandboxError?: (error: Error) => void
 }
 
 /** A running runtime: the client to talk to, and the way to end it all. */
 export interface Runtime {
   client: RuntimeClient
-  /**
-   * Makes the sandbox allow (or block) the network for the runs that follow, replacing the
-   * sandbox frame when the setting changes. Call it with no run in flight: calls into the
-   * old frame fail.
-   */
-  setNetwork(allowed: boolean): Promise<void>
-  /** Rejects pending calls, ends the worker, removes the sandbox frame. */
+  /** Sandbox frames alive now (the worker's, plus the spares made ahead). */
+  frameCount(): number
+  /** Rejects pending calls, ends the worker, removes every sandbox frame. */
   terminate(): void
 }
 
 /**
- * Starts the runtime: the module worker (the only writer of checkpoints), its database,
- * and the sandbox frame whose port it gets. On `sandbox_hung` the frame is destroyed and a
- * fresh one's port is sent. Resolves when the worker is ready to compile and run.
+ * Starts the runtime: the module worker (the only writer of checkpoints) and its database.
+ * The worker asks for a fresh sandbox frame for every compile, run and state update
+ * (`sandbox_wanted`, with the graph's network mode) and lets it go when done
+ * (`sandbox_released`); only a document can make the frame, so this side makes them. One
+ * unused frame per network mode is made ahead, so a run does not wait for its frame to start.
  */
 export async function createRuntime(o: CreateRuntimeOptions = {}): Promise<Runtime> {
   const worker = new Worker(new URL('./runtime.worker.ts', import.meta.url), { type: 'module' })
@@ -42,44 +38,116 @@ export async function createRuntime(o: CreateRuntimeOptions = {}): Promise<Runti
       }),
     ),
   )
-  let frame: SandboxFrame | undefined
-  let ended = false
-  let allowNetwork = o.allowNetwork ?? false
-  const connect = async () => {
-    frame?.destroy()
-    frame = undefined
-    const next = await createSandboxFrame({ allowNetwork })
-    if (ended) return next.destroy()
-    frame = next
-    await client.request('sandboxPort', { port: next.port, allowNetwork }, [next.port])
-  }
+  const frames = new SandboxFrames()
   const terminate = () => {
-    ended = true
-    frame?.destroy()
+    frames.end()
     client.terminate()
   }
+  client.on((e) => {
+    if (e.type === 'sandbox_wanted') {
+      void frames
+        .take(e.sandboxId, e.allowNetwork)
+        .then(async (port) => {
+          if (!port) return
+          const { connected } = await client.request(
+            'sandboxPort',
+            { sandboxId: e.sandboxId, port },
+            [port],
+          )
+          if (!connected) frames.destroy(e.sandboxId)
+        })
+        .catch((error: unknown) => {
+          frames.destroy(e.sandboxId)
+          if (!frames.ended)
+            o.onSandboxError?.(error instanceof Error ? error : new Error(String(error)))
+        })
+    } else if (e.type === 'sandbox_released') {
+      frames.destroy(e.sandboxId)
+    }
+  })
   try {
     await client.request('init', { dbName: o.dbName, sandboxTimeoutMs: o.sandboxTimeoutMs })
-    await connect()
   } catch (e) {
     terminate()
     throw e
   }
-  let replacing: Promise<void> | undefined
-  client.on((e) => {
-    // Hangs reported while a replacement is under way are about the frame being replaced.
-    if (e.type !== 'sandbox_hung' || ended || replacing) return
-    replacing = connect()
-      .catch((error: unknown) => {
-        if (!ended) o.onSandboxError?.(error instanceof Error ? error : new Error(String(error)))
-      })
-      .finally(() => (replacing = undefined))
-  })
-  const setNetwork = async (allowed: boolean) => {
-    if (allowed === allowNetwork || ended) return
-    allowNetwork = allowed
-    await (replacing ?? Promise.resolve())
-    await connect()
+  frames.prepare(false)
+  return { client, terminate, frameCount: () => frames.count }
+}
+
+/** The page's sandbox frames by the worker's sandbox id, and one spare per network mode. */
+class SandboxFrames {
+  private readonly byId = new Map<string, SandboxFrame>()
+  /** Ids released before their frame was ready: the frame is destroyed when it is. */
+  private readonly dropped = new Set<string>()
+  private readonly pending = new Set<string>()
+  private readonly spares = new Map<boolean, Promise<SandboxFrame>>()
+  private spareCount = 0
+  ended = false
+
+  get count(): number {
+    return this.byId.size + this.spareCount
   }
-  return { client, terminate, setNetwork }
+
+  /** Makes a spare frame of this network mode ahead of need. */
+  prepare(allowNetwork: boolean): void {
+    if (this.ended || this.spares.has(allowNetwork)) return
+    const made = createSandboxFrame({ allowNetwork })
+    this.spareCount += 1
+    made.then(
+      () => undefined,
+      () => {
+        this.spareCount -= 1
+        this.spares.delete(allowNetwork)
+      },
+    )
+    this.spares.set(allowNetwork, made)
+  }
+
+  /** A frame that never ran code for `sandboxId`; its port, or null when it was released. */
+  async take(sandboxId: string, allowNetwork: boolean): Promise<MessagePort | null> {
+    const spare = this.spares.get(allowNetwork)
+    this.spares.delete(allowNetwork)
+    this.pending.add(sandboxId)
+    let frame: SandboxFrame
+    try {
+      if (spare) {
+        frame = await spare.catch(() => createSandboxFrame({ allowNetwork }))
+        this.spareCount -= 1
+      } else {
+        frame = await createSandboxFrame({ allowNetwork })
+      }
+    } finally {
+      this.pending.delete(sandboxId)
+    }
+    this.prepare(allowNetwork)
+    if (this.ended || this.dropped.delete(sandboxId)) {
+      frame.destroy()
+      return null
+    }
+    this.byId.set(sandboxId, frame)
+    return frame.port
+  }
+
+  destroy(sandboxId: string): void {
+    const frame = this.byId.get(sandboxId)
+    if (!frame) {
+      if (this.pending.has(sandboxId)) this.dropped.add(sandboxId)
+      return
+    }
+    this.byId.delete(sandboxId)
+    frame.destroy()
+  }
+
+  end(): void {
+    this.ended = true
+    for (const frame of this.byId.values()) frame.destroy()
+    this.byId.clear()
+    for (const spare of this.spares.values())
+      void spare.then(
+        (f) => f.destroy(),
+        () => undefined,
+      )
+    this.spares.clear()
+  }
 }

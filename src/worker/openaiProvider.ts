@@ -20,6 +20,7 @@ export type ModelCallFailure =
   | 'MODEL_HTTP_ERROR'
   | 'MODEL_BAD_REPLY'
   | 'MODEL_TIMEOUT'
+  | 'MODEL_NETWORK_OFF'
 
 /** A model call that failed; the node ends with it (matched by `name`/`code`). */
 export class ModelCallError extends Error {
@@ -29,6 +30,21 @@ export class ModelCallError extends Error {
     super(message)
     this.lc_error_code = code
   }
+}
+
+/**
+ * The models of a graph whose Network setting is off: an endpoint model node fails before
+ * any request leaves, naming the node and the endpoint it would have reached.
+ */
+export const networkOffModels: ChatModelProvider = {
+  call({ node, settings }) {
+    return Promise.reject(
+      new ModelCallError(
+        'MODEL_NETWORK_OFF',
+        `Model node \`${node}\` calls ${JSON.stringify(settings.baseUrl)}, but this graph's Network setting is off: nothing was sent. Turn Network on (run drawer) to let it reach the endpoint.`,
+      ),
+    )
+  },
 }
 
 export interface OpenAiProviderOptions {

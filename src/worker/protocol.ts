@@ -57,8 +57,7 @@ export type WorkerErrorCode =
   | 'WORKER_FAILED'
 
 /** A problem in a graph: `parseGraph`'s issues, plus what the sandbox's `check` found. */
-export type CompileIssue =
-  GraphIssue | (Omit<GraphIssue, 'code'> & { code: 'CODE_NOT_A_FUNCTION' | 'NETWORK_BLOCKED' })
+export type CompileIssue = GraphIssue | (Omit<GraphIssue, 'code'> & { code: 'CODE_NOT_A_FUNCTION' })
 
 /** A `Send` as the page writes it in a `goto`. */
 export interface SendJson {
@@ -182,10 +181,14 @@ export interface RequestMap {
    * `sandboxTimeoutMs` is how long one call into the sandbox may run (default 5000).
    */
   init: { params: { dbName?: string; sandboxTimeoutMs?: number }; result: { dbName: string } }
-  /** Hands over the sandbox's port (transfer it); later ports replace the first. */
+  /**
+   * Answers `sandbox_wanted`: the port of the fresh sandbox frame made for `sandboxId`
+   * (transfer it). `connected: false` when the worker released that sandbox meanwhile (the
+   * page should destroy the frame; the worker closes the port).
+   */
   sandboxPort: {
-    params: { port: MessagePort; allowNetwork?: boolean }
-    result: { replaced: boolean }
+    params: { sandboxId: string; port: MessagePort }
+    result: { connected: boolean }
   }
   compile: {
     params: { graph: unknown; options?: { allowNetwork?: boolean } }
@@ -330,7 +333,21 @@ export type WorkerEvent =
   | (RunEventBase & { type: 'run_failed'; error: WorkerError })
   | (RunEventBase & { type: 'run_stopped'; sandboxRestarted: boolean })
   | {
-      /** The sandbox must be replaced: destroy the frame, create one, send `sandboxPort`. */
+      /**
+       * The worker needs a fresh sandbox: create a frame with this network mode (never reuse
+       * one that ran code) and send its port with `sandboxPort`.
+       */
+      type: 'sandbox_wanted'
+      sandboxId: string
+      allowNetwork: boolean
+    }
+  | {
+      /** The worker is done with this sandbox: destroy its frame (and whatever still runs). */
+      type: 'sandbox_released'
+      sandboxId: string
+    }
+  | {
+      /** Code hung (a call timed out) or a stopped run's code was still running; its sandbox was released. */
       type: 'sandbox_hung'
       reason: 'timeout' | 'stopped'
       /** Threads whose runs had code running in the sandbox. */
@@ -348,14 +365,14 @@ export interface EventBatch {
 /** Everything the worker posts. */
 export type WorkerMessage = WorkerResponse | EventBatch
 
-/** Events after which a run stops advancing: the batcher posts them at once. */
+/** Events the page must see at once (a run stopped advancing, a sandbox to make or end): the batcher posts them without waiting. */
 export function isTerminalEvent(e: WorkerEvent): boolean {
   return (
     e.type === 'run_paused' ||
     e.type === 'run_finished' ||
     e.type === 'run_failed' ||
     e.type === 'run_stopped' ||
-    e.type === 'sandbox_hung'
+    e.type.startsWith('sandbox_')
   )
 }
 

@@ -5,6 +5,13 @@ import type { RunOutcome } from './protocol'
 import type { TaskRunRecorder } from './taskRunRecorder'
 import type { Timer } from './timer'
 
+/** The sandbox a run's code runs in: its own, destroyed when the run ends. */
+export interface RunSandbox {
+  /** Whether any of the run's code is waiting or running (a stopped run's reducer fold, say). */
+  readonly busy: boolean
+  release(): void
+}
+
 /** What a run's work resolves to when the run was abandoned first. */
 export const ABANDONED = Symbol('abandoned')
 
@@ -23,6 +30,8 @@ export class RunEntry {
   readonly inFlight = new Set<string>()
   stepStartedAt = 0
   lastCheckpointId: string | null = null
+  /** The run's own sandbox, released when the run ends. */
+  sandbox: RunSandbox | undefined = undefined
   /** The outcome of an abandoned run. */
   readonly abandoned: Promise<RunOutcome>
   /** Resolves to ABANDONED with `abandoned`, to race the run's work against. */

@@ -50,7 +50,7 @@ function setup(doc: Record<string, unknown>) {
     saver,
     env,
     emit: (e) => events.push(e),
-    restartSandbox: (ids) => restarts.push(ids),
+    sandboxRestarted: (ids) => restarts.push(ids),
   })
   const runtime = new GraphRuntime({ graph, saver, env })
   const start = (input: unknown, mode: RunMode = 'toEnd', extra: Partial<StartRun> = {}) =>
@@ -201,6 +201,23 @@ describe('RunRegistry', () => {
     expect(t.events.length).toBe(count)
     // The thread is free again; the stopped step runs again on the next run.
     expect(await t.start(null)).toMatchObject({ status: 'done' })
+  })
+
+  it("releases a run's own sandbox when the run ends, not while it is paused by a step", async () => {
+    const t = setup(chain)
+    const released: string[] = []
+    const sandbox = (name: string) => ({ busy: false, release: () => released.push(name) })
+    await t.start({ x: 'in' }, 'step', { sandbox: sandbox('stepped') })
+    await t.runs.continue('t', 'step')
+    expect(released).toEqual([])
+    // A second run on a busy thread is refused, and its sandbox goes at once.
+    expect(() => t.start({ x: 'in' }, 'toEnd', { sandbox: sandbox('refused') })).toThrow()
+    expect(released).toEqual(['refused'])
+    await t.runs.continue('t', 'toEnd')
+    expect(released).toEqual(['refused', 'stepped'])
+    await t.start({ x: 'again' }, 'step', { sandbox: sandbox('stopped') })
+    await t.runs.stop('t')
+    expect(released).toEqual(['refused', 'stepped', 'stopped'])
   })
 
   it('stops a paused run without touching the sandbox', async () => {

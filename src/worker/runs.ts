@@ -6,7 +6,7 @@ import type { RuntimeEnv } from '../lib/env'
 import type { TaskRunRow } from '../persistence/db'
 import { ThreadBusyError, toWorkerError, WorkerRequestError } from './errors'
 import { GatedSaver } from './gatedSaver'
-import { ABANDONED, RunEntry } from './runEntry'
+import { ABANDONED, RunEntry, type RunSandbox } from './runEntry'
 import type { PauseReason, RunMode, RunOutcome, WorkerError, WorkerEvent } from './protocol'
 import { logsOf, toInterruptInfo, toWorkerEvent } from './runEvents'
 import { TaskRunRecorder } from './taskRunRecorder'
@@ -21,17 +21,17 @@ export interface RunRegistryOptions {
    * not awaited by it. A rejection becomes a `warning` event, never a failed run.
    */
   recordTaskRuns?: (rows: TaskRunRow[]) => Promise<void>
-  /** Asks for a fresh sandbox: an abandoned run still had code running in it. */
-  restartSandbox: (threadIds: string[]) => void
-  /** Whether any user code is running in the sandbox (a stopped run's reducer fold, say). */
-  codeRunning?: () => boolean
+  /** An abandoned run still had code running: its sandbox was destroyed with it. */
+  sandboxRestarted?: (threadIds: string[]) => void
   timer?: Timer
   /** Advancing yields to the event loop this often, so pause/stop requests get through. */
   yieldEveryMs?: number
 }
 
 export interface StartRun {
+  /** The graph, its code bound to `sandbox`. */
   graph: CompiledGraph
+  sandbox?: RunSandbox
   graphId: string
   /** New input, null, or a Command. */
   input: unknown
@@ -63,14 +63,14 @@ export class RunRegistry {
     if (entry) throw new ThreadBusyError(threadId, entry.state)
   }
 
-  /** Threads whose runs are in the middle of a super-step. */
-  tickingThreads(): string[] {
-    return [...this.byThread.values()].filter((e) => e.ticking).map((e) => e.threadId)
-  }
-
   /** Starts a run and advances it by `mode`; resolves when it stops advancing. */
   start(threadId: string, p: StartRun): Promise<RunOutcome> {
-    this.assertIdle(threadId)
+    try {
+      this.assertIdle(threadId)
+    } catch (e) {
+      p.sandbox?.release()
+      throw e
+    }
     const recorder = new TaskRunRecorder({
       threadId,
       write: this.o.recordTaskRuns,
@@ -89,6 +89,7 @@ export class RunRegistry {
       onEvent: (e) => this.observe(entry, e),
     })
     const entry = new RunEntry(this.o.env.newId(), threadId, runtime, gate, recorder, p.timeoutMs)
+    entry.sandbox = p.sandbox
     this.byThread.set(threadId, entry)
     this.emit(entry, { type: 'run_started', graphId: p.graphId, mode: p.mode })
     const config = { ...p.config, threadId }
@@ -222,12 +223,12 @@ export class RunRegistry {
    */
   private abandon(entry: RunEntry, error?: WorkerError): Promise<boolean> {
     entry.abandoning ??= (async () => {
-      const codeRunning = entry.ticking && (entry.inFlight.size > 0 || !!this.o.codeRunning?.())
+      const codeRunning = entry.ticking && (entry.inFlight.size > 0 || !!entry.sandbox?.busy)
       await entry.gate.close()
       entry.recorder.discard() // the abandoned step's tasks: nothing of the step is kept
       await entry.recorder.settled()
       this.release(entry)
-      if (codeRunning) this.o.restartSandbox([entry.threadId])
+      if (codeRunning) this.o.sandboxRestarted?.([entry.threadId])
       if (error) this.emit(entry, { type: 'run_failed', error })
       else this.emit(entry, { type: 'run_stopped', sandboxRestarted: codeRunning })
       entry.closed = true
@@ -247,8 +248,10 @@ export class RunRegistry {
     await entry.recorder.settled()
   }
 
+  /** The run has ended: the thread is free and its sandbox (with anything left running) goes. */
   private release(entry: RunEntry): void {
     if (this.byThread.get(entry.threadId) === entry) this.byThread.delete(entry.threadId)
+    entry.sandbox?.release()
   }
 
   private observe(entry: RunEntry, e: LoopEvent): void {

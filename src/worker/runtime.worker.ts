@@ -1,8 +1,8 @@
 /**
  * The runtime worker: wiring only. The logic lives in RuntimeService (requests, graphs,
- * state), RunRegistry (runs) and EventBatcher (events); see docs/worker-protocol.md.
+ * state), RunRegistry (runs), SandboxPool (sandboxes) and EventBatcher (events); see
+ * docs/worker-protocol.md.
  */
-import type { CodeHost } from '../core/compile/host'
 import { SandboxCodeHost } from './sandbox/sandboxHost'
 import type { WorkerMessage } from './protocol'
 import { RuntimeService } from './service'
@@ -15,16 +15,11 @@ interface WorkerScope {
 }
 
 const scope = self as unknown as WorkerScope
-let sandbox: SandboxCodeHost | undefined
 
-const service: RuntimeService = new RuntimeService({
+const service = new RuntimeService({
   post: (m) => scope.postMessage(m),
   openStorage: (dbName) => openDexieStorage(dbName),
-  connectSandbox: (port, { timeoutMs }): CodeHost => {
-    if (sandbox) sandbox.replacePort(port)
-    else sandbox = new SandboxCodeHost(port, { timeoutMs, onHung: () => service.sandboxHung() })
-    return sandbox
-  },
+  makeSandboxHost: ({ timeoutMs, onHung }) => new SandboxCodeHost(null, { timeoutMs, onHung }),
 })
 
 scope.addEventListener('message', (e) => void service.receive(e.data))

@@ -6,7 +6,7 @@ afterEach(closeAll)
 describe('the runtime worker over its protocol', () => {
   it('compiles, runs to the end, and shows the thread', async () => {
     const t = await setup()
-    expect(t.sandboxPorts).toHaveLength(1)
+    expect(t.sandboxes.wanted).toHaveLength(0) // none until code must run
     const graphId = await t.compile()
     expect(t.host.calls.check).toBe(2)
     const outcome = await t.client.request('run', {
@@ -18,7 +18,8 @@ describe('the runtime worker over its protocol', () => {
     expect(outcome).toMatchObject({ status: 'done' })
     // The run's events are all delivered before its reply.
     expect(t.events.map((e) => e.type)).toContain('run_finished')
-    expect(t.events[0]).toMatchObject({ type: 'run_started', threadId: 't1', graphId })
+    const runEvents = t.events.filter((e) => !e.type.startsWith('sandbox_'))
+    expect(runEvents[0]).toMatchObject({ type: 'run_started', threadId: 't1', graphId })
     const a = t.events.find((e) => e.type === 'task_finished' && e.name === 'a')
     expect(a).toMatchObject({ logs: [{ level: 'info', args: ['a ran'] }] })
 
@@ -72,13 +73,82 @@ describe('the runtime worker over its protocol', () => {
     expect(t.host.calls.check).toBe(3) // a document that does not parse is not checked
   })
 
-  it('warns when a graph wants the network the sandbox blocks', async () => {
+  it("gives every compile, run and update a fresh sandbox of the graph's network mode", async () => {
     const t = await setup()
-    const r = await t.client.request('compile', { graph: chain, options: { allowNetwork: true } })
-    expect(r).toMatchObject({
-      ok: true,
-      issues: [expect.objectContaining({ code: 'NETWORK_BLOCKED', severity: 'warning' })],
+    const offline = await t.compile()
+    // The checks ran in a sandbox of their own, released as soon as they were done.
+    expect(t.sandboxes.wanted).toHaveLength(1)
+    expect(t.sandboxes.released).toEqual(t.sandboxes.wanted)
+    const online = await t.client.request('compile', {
+      graph: chain,
+      options: { allowNetwork: true },
     })
+    if (!online.ok) throw new Error('no compile')
+    expect(t.sandboxes.network).toEqual([false, true])
+    // Two runs of one graph: two sandboxes, each released when its run ended.
+    for (const threadId of ['r1', 'r2'])
+      await t.client.request('run', { graphId: offline, threadId, input: {}, mode: 'toEnd' })
+    await t.client.request('run', {
+      graphId: online.graphId,
+      threadId: 'r3',
+      input: {},
+      mode: 'toEnd',
+    })
+    expect(t.sandboxes.network).toEqual([false, true, false, false, true])
+    await t.client.request('updateState', { graphId: offline, threadId: 'r1', values: { x: 1 } })
+    expect(new Set(t.sandboxes.wanted).size).toBe(t.sandboxes.wanted.length)
+    // Nothing is left alive: every sandbox asked for was released.
+    expect(t.sandboxes.released.sort()).toEqual(t.sandboxes.wanted.slice().sort())
+    expect(t.service.sandboxCount).toBe(0)
+  })
+
+  it('a run paused by a step keeps its sandbox; a late port of a released sandbox is refused', async () => {
+    const t = await setup()
+    const graphId = await t.compile()
+    await t.client.request('run', { graphId, threadId: 's', input: {}, mode: 'step' })
+    await t.client.request('continue', { threadId: 's', mode: 'step' })
+    const runs = t.sandboxes.wanted.filter((id) => !t.sandboxes.released.includes(id))
+    expect(runs).toHaveLength(1)
+    await t.client.request('continue', { threadId: 's', mode: 'toEnd' })
+    expect(t.sandboxes.released).toContain(runs[0])
+    const late = new MessageChannel()
+    expect(
+      await t.client.request('sandboxPort', { sandboxId: runs[0]!, port: late.port1 }, [
+        late.port1,
+      ]),
+    ).toEqual({ connected: false })
+  })
+
+  it('model nodes of a graph with Network off send nothing and say why', async () => {
+    const t = await setup()
+    const graph = {
+      superstep: 1,
+      name: 'm',
+      state: [{ name: 'messages', reducer: 'add_messages', default: [] }],
+      nodes: [
+        {
+          id: 'llm',
+          kind: 'model',
+          model: { provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'x' },
+        },
+      ],
+      edges: [
+        { from: '__start__', to: 'llm' },
+        { from: 'llm', to: '__end__' },
+      ],
+    }
+    const graphId = await t.compile(graph)
+    const outcome = await t.client.request('run', {
+      graphId,
+      threadId: 'm',
+      input: { messages: [{ type: 'human', content: 'hi' }] },
+      mode: 'toEnd',
+    })
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      error: { name: 'ModelCallError', code: 'MODEL_NETWORK_OFF' },
+    })
+    expect(JSON.stringify(outcome)).toContain('http://127.0.0.1:9/v1')
   })
 
   it('steps over the protocol and pauses with the next nodes', async () => {
@@ -106,7 +176,7 @@ describe('the runtime worker over its protocol', () => {
     })
   })
 
-  it('stops a run whose task is still running and asks for a new sandbox', async () => {
+  it('stops a run whose task is still running and destroys its sandbox', async () => {
     const t = await setup()
     const graphId = await t.compile({
       ...chain,
@@ -135,19 +205,42 @@ describe('the runtime worker over its protocol', () => {
       reason: 'stopped',
       threadIds: ['h'],
     })
-    // Until the page sends the new sandbox's port, code waits; then it runs there.
-    const next = t.client.request('run', {
+    // The stopped run's sandbox was released (its frame goes, with the code still running).
+    const stopped = t.hosts.at(-1)!
+    expect(stopped.isDisposed).toBe(true)
+    // The next run gets a fresh one.
+    t.host.open('never')
+    const next = await t.client.request('run', {
       graphId,
       threadId: 'other',
       input: { x: 1 },
-      mode: 'step',
+      mode: 'toEnd',
     })
-    const fresh = new MessageChannel()
-    expect(await t.client.request('sandboxPort', { port: fresh.port1 }, [fresh.port1])).toEqual({
-      replaced: true,
+    expect(next).toMatchObject({ status: 'done' })
+    expect(t.hosts.at(-1)).not.toBe(stopped)
+    expect(t.hosts.at(-1)?.isDisposed).toBe(true) // released when that run ended
+  })
+
+  it('a hung call destroys its sandbox; the same run or graph then gets a fresh one', async () => {
+    const t = await setup()
+    const graphId = await t.compile({
+      ...chain,
+      nodes: [{ id: 'a', code: "async () => { await gate('hang') }" }, chain.nodes[1]],
     })
-    expect(await next).toMatchObject({ status: 'paused' })
-    fresh.port2.close()
+    const outcome = t.client.request('run', { graphId, threadId: 'h', input: {}, mode: 'toEnd' })
+    for (let i = 0; i < 200 && !t.events.some((e) => e.type === 'step_started'); i++)
+      await new Promise((r) => setTimeout(r, 5))
+    const hung = t.hosts.at(-1)!
+    hung.hang() // what a SandboxCodeHost does when a call times out
+    expect(await outcome).toMatchObject({ status: 'failed' })
+    expect(hung.isDisposed).toBe(true)
+    expect(t.events).toContainEqual(
+      expect.objectContaining({ type: 'sandbox_hung', reason: 'timeout', threadIds: ['h'] }),
+    )
+    t.host.open('hang')
+    expect(
+      await t.client.request('run', { graphId, threadId: 'h2', input: {}, mode: 'toEnd' }),
+    ).toMatchObject({ status: 'done' })
   })
 
   it('updates state, lists and deletes threads', async () => {

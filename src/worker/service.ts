@@ -1,17 +1,17 @@
-import type { CompiledGraph } from '../core/compile/compileGraph'
+import { compileGraph, type CompiledGraph } from '../core/compile/compileGraph'
 import type { CodeEvaluator } from '../core/compile/evaluate'
 import type { CodeHost } from '../core/compile/host'
+import type { GraphSpec } from '../core/graph/schema'
 import { GraphRuntime } from '../core/pregel/runtime'
 import type { RuntimeWarning } from '../core/pregel/task'
 import { Command, Send } from '../core/pregel/types'
 import { systemEnv, type RuntimeEnv } from '../lib/env'
-import { compileDocument } from './compile'
+import { compileDocument, refuseLocalEvaluation } from './compile'
 import { inspectStored, readTimeline } from './debugReads'
-import { DeferredCodeHost } from './deferredHost'
 import { toWorkerError, WorkerRequestError } from './errors'
 import { EventBatcher } from './eventBatcher'
 import { toJsonSafe } from './jsonSafe'
-import { OpenAiProvider } from './openaiProvider'
+import { networkOffModels, OpenAiProvider } from './openaiProvider'
 import {
   isWorkerRequest,
   type CommandJson,
@@ -23,6 +23,7 @@ import {
   type WorkerMessage,
 } from './protocol'
 import { RunRegistry } from './runs'
+import { SandboxPool, type PooledHost, type SandboxLease } from './sandboxPool'
 import type { WorkerStorage } from './storage'
 import { createThread, listThreadInfos, renameThread } from './threads'
 import { exportThread, importThread } from './threadTransfer'
@@ -35,12 +36,13 @@ export interface RuntimeServiceOptions {
   post: (m: WorkerMessage) => void
   /** Opens the database: checkpoints, named threads, task runs (`openDexieStorage`). */
   openStorage: (dbName: string) => WorkerStorage
-  /** Makes (first port) or repoints (later ports) the sandbox's CodeHost. */
-  connectSandbox: (port: MessagePort, options: { timeoutMs?: number }) => CodeHost
+  /**
+   * Makes the host of one fresh sandbox (a SandboxCodeHost without a port yet: its calls wait
+   * for the port the page sends); `timeoutMs` is init's `sandboxTimeoutMs`.
+   */
+  makeSandboxHost: (o: { timeoutMs?: number; onHung: () => void }) => PooledHost
   env?: RuntimeEnv
   timer?: Timer
-  /** How long code waits for a sandbox before failing (default 5 s). */
-  sandboxWaitMs?: number
   batchIntervalMs?: number
   /** Tests only: evaluates code locally where core would (it never does with a host). */
   evaluate?: CodeEvaluator
@@ -49,6 +51,15 @@ export interface RuntimeServiceOptions {
 }
 
 type Handlers = { [K in RequestType]: (p: ParamsOf<K>) => Promise<ResultOf<K>> | ResultOf<K> }
+
+/** A compiled graph: its spec (each run binds it to a sandbox of its own) and its reads. */
+interface GraphEntry {
+  spec: GraphSpec
+  allowNetwork: boolean
+  /** Bound to `reads`, for the requests that only read the thread. */
+  graph: CompiledGraph
+  reads: SandboxLease
+}
 
 /**
  * Everything the runtime worker does, over an injected saver factory, sandbox connector
@@ -59,10 +70,8 @@ export class RuntimeService {
   private stored: WorkerStorage | undefined
   private dbName: string | undefined
   private runs: RunRegistry | undefined
-  private readonly graphs = new Map<string, CompiledGraph>()
-  private readonly host: DeferredCodeHost
-  private sandboxAllowsNetwork: boolean | undefined
-  private sandboxSeen = false
+  private readonly graphs = new Map<string, GraphEntry>()
+  private readonly sandboxes: SandboxPool
   private sandboxTimeoutMs: number | undefined
   private readonly batcher: EventBatcher
   private readonly env: RuntimeEnv
@@ -72,7 +81,11 @@ export class RuntimeService {
   constructor(private readonly o: RuntimeServiceOptions) {
     this.env = o.env ?? systemEnv
     this.models = o.models ?? new OpenAiProvider()
-    this.host = new DeferredCodeHost(o.sandboxWaitMs, o.timer)
+    this.sandboxes = new SandboxPool({
+      emit: (e) => this.emit(e),
+      newId: this.env.newId,
+      makeHost: ({ onHung }) => o.makeSandboxHost({ timeoutMs: this.sandboxTimeoutMs, onHung }),
+    })
     this.batcher = new EventBatcher({
       post: (events) => o.post({ type: 'events', events }),
       intervalMs: o.batchIntervalMs,
@@ -85,13 +98,9 @@ export class RuntimeService {
     this.batcher.push(e)
   }
 
-  /** The sandbox timed out: the page must replace it. */
-  sandboxHung(): void {
-    this.emit({
-      type: 'sandbox_hung',
-      reason: 'timeout',
-      threadIds: this.runs?.tickingThreads() ?? [],
-    })
+  /** How many sandboxes the worker holds (asked for or running). */
+  get sandboxCount(): number {
+    return this.sandboxes.size
   }
 
   /** Handles one message from the page; always answers a request, never throws. */
@@ -140,51 +149,58 @@ export class RuntimeService {
       this.stored = stored
       this.dbName = name
       this.sandboxTimeoutMs = sandboxTimeoutMs
-      const host = this.host
       this.runs = new RunRegistry({
         saver: stored.saver,
         recordTaskRuns: (rows) => stored.taskRuns.record(rows),
         env: this.env,
         timer: this.o.timer,
         emit: (e) => this.emit(e),
-        codeRunning: () => host.busy,
-        restartSandbox: (threadIds) => {
-          host.disconnect()
-          this.emit({ type: 'sandbox_hung', reason: 'stopped', threadIds })
-        },
+        sandboxRestarted: (threadIds) =>
+          this.emit({ type: 'sandbox_hung', reason: 'stopped', threadIds }),
       })
       return { dbName: name }
     },
-    sandboxPort: ({ port, allowNetwork }) => {
-      const replaced = this.sandboxSeen
-      this.sandboxSeen = true
-      this.sandboxAllowsNetwork = allowNetwork ?? false
-      this.host.connect(this.o.connectSandbox(port, { timeoutMs: this.sandboxTimeoutMs }))
-      return { replaced }
+    sandboxPort: ({ sandboxId, port }) => {
+      const connected = this.sandboxes.connect(sandboxId, port)
+      if (!connected) port.close()
+      return { connected }
     },
     compile: async ({ graph, options }) => {
+      // The checks evaluate the document's code: in a sandbox of its own network mode, used
+      // by nothing else and destroyed after them.
+      const allowNetwork = options?.allowNetwork === true
+      const checks = this.sandboxes.lease(allowNetwork)
       const r = await compileDocument(graph, {
-        host: this.host,
+        host: checks,
         newId: this.env.newId,
-        allowNetwork: options?.allowNetwork,
-        sandboxAllowsNetwork: this.sandboxAllowsNetwork,
         evaluate: this.o.evaluate,
-        models: this.models,
-      })
+      }).finally(() => checks.release())
       if (!r.ok) return r
       const graphId = this.env.newId()
-      this.graphs.set(graphId, r.graph)
+      const reads = this.sandboxes.lease(allowNetwork)
+      const entry = { spec: r.spec, allowNetwork, reads, graph: r.graph }
+      entry.graph = this.bind(entry, reads)
+      this.graphs.set(graphId, entry)
       return { ok: true, graphId, issues: r.issues }
     },
-    releaseGraph: ({ graphId }) => ({ released: this.graphs.delete(graphId) }),
+    releaseGraph: ({ graphId }) => {
+      const entry = this.graphs.get(graphId)
+      entry?.reads.release()
+      return { released: this.graphs.delete(graphId) }
+    },
     setModelKeys: ({ keys }) => {
       this.models.setKeys(isKeyMap(keys) ? keys : {})
       return { count: this.models.keyCount }
     },
     run: (p) => {
-      const graph = this.graph(p.graphId)
+      const entry = this.entry(p.graphId)
+      this.registry().assertIdle(p.threadId)
+      // Every run gets a fresh sandbox: no timer or global left by an earlier run is there.
+      const sandbox = this.sandboxes.lease(entry.allowNetwork)
+      sandbox.threadIds = [p.threadId]
       return this.registry().start(p.threadId, {
-        graph,
+        graph: this.bind(entry, sandbox),
+        sandbox,
         graphId: p.graphId,
         input: p.command ? toCommand(p.command) : p.input,
         config: {
@@ -204,16 +220,25 @@ export class RuntimeService {
     updateState: async ({ graphId, threadId, checkpointId, values, asNode }) => {
       this.registry().assertIdle(threadId)
       const warnings: RuntimeWarning[] = []
-      const runtime = this.runtime(graphId, (w) => warnings.push(w))
-      const config = await runtime.updateState({ threadId, checkpointId }, values, asNode)
-      return { ...config, warnings }
+      const entry = this.entry(graphId)
+      // A custom reducer may run: in a sandbox of this update's own.
+      const sandbox = this.sandboxes.lease(entry.allowNetwork)
+      try {
+        const runtime = this.runtime(this.bind(entry, sandbox), (w) => warnings.push(w))
+        const config = await runtime.updateState({ threadId, checkpointId }, values, asNode)
+        return { ...config, warnings }
+      } finally {
+        sandbox.release()
+      }
     },
     getState: async ({ graphId, threadId, checkpointId }) => {
-      const s = await this.runtime(graphId).getState({ threadId, checkpointId })
+      const s = await this.runtime(this.graph(graphId)).getState({ threadId, checkpointId })
       return s ? toJsonSafe(s) : null
     },
     getHistory: async ({ graphId, threadId, limit, before }) =>
-      toJsonSafe(await this.runtime(graphId).getStateHistory({ threadId }, { limit, before })),
+      toJsonSafe(
+        await this.runtime(this.graph(graphId)).getStateHistory({ threadId }, { limit, before }),
+      ),
     inspectCheckpoint: ({ graphId, threadId, checkpointId }) =>
       inspectStored(this.graph(graphId), this.storage(), { threadId, checkpointId }),
     getTimeline: ({ graphId, threadId, limit, before }) =>
@@ -244,20 +269,37 @@ export class RuntimeService {
   }
 
   private graph(graphId: string): CompiledGraph {
-    const graph = this.graphs.get(graphId)
-    if (!graph) {
+    return this.entry(graphId).graph
+  }
+
+  private entry(graphId: string): GraphEntry {
+    const entry = this.graphs.get(graphId)
+    if (!entry) {
       throw new WorkerRequestError(
         'UNKNOWN_GRAPH',
         `No compiled graph ${graphId}: compile the graph (again) first.`,
         'UnknownGraphError',
       )
     }
-    return graph
+    return entry
   }
 
-  private runtime(graphId: string, warn?: (w: RuntimeWarning) => void): GraphRuntime {
+  /**
+   * The graph with its code run in `host`; model nodes reach their endpoints only when the
+   * graph's Network setting allows it.
+   */
+  private bind(entry: Pick<GraphEntry, 'spec' | 'allowNetwork'>, host: CodeHost): CompiledGraph {
+    return compileGraph(entry.spec, {
+      evaluate: this.o.evaluate ?? refuseLocalEvaluation,
+      newId: this.env.newId,
+      host,
+      models: entry.allowNetwork ? this.models : networkOffModels,
+    })
+  }
+
+  private runtime(graph: CompiledGraph, warn?: (w: RuntimeWarning) => void): GraphRuntime {
     return new GraphRuntime({
-      graph: this.graph(graphId),
+      graph,
       saver: this.storage().saver,
       env: this.env,
       onEvent: (e) => e.type === 'warning' && warn?.(e.warning),

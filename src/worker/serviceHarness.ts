@@ -5,6 +5,7 @@
 import 'fake-indexeddb/auto'
 import { RuntimeClient } from './client'
 import { LocalCodeHost } from './localCodeHost'
+import type { PooledHost } from './sandboxPool'
 import type { WorkerEvent } from './protocol'
 import { RuntimeService } from './service'
 import { openDexieStorage, type WorkerStorage } from './storage'
@@ -43,15 +44,16 @@ export async function setup(
   const { port1, port2 } = new MessageChannel()
   const host = new LocalCodeHost()
   const sandboxPorts: MessagePort[] = []
+  const hosts: PortGatedHost[] = []
   let opened: WorkerStorage | undefined
   const service = new RuntimeService({
     post: (m) => port2.postMessage(m),
     openStorage: (name) => (opened = (o.storage ?? ((s) => s))(openDexieStorage(name))),
-    connectSandbox: (port) => {
-      sandboxPorts.push(port)
-      return host
+    makeSandboxHost: ({ onHung }) => {
+      const made = new PortGatedHost(host, onHung)
+      hosts.push(made)
+      return made
     },
-    sandboxWaitMs: 100,
   })
   port2.onmessage = (e: MessageEvent) => void service.receive(e.data)
   const client = new RuntimeClient(port1)
@@ -67,11 +69,18 @@ export async function setup(
     for (const p of sandboxPorts) p.close()
   })
   if (o.init !== false) await client.request('init', { dbName })
-  if (o.sandbox !== false) {
+  // The page's part: a fresh "frame" (a MessageChannel) for every sandbox the worker wants.
+  const sandboxes = { wanted: [] as string[], released: [] as string[], network: [] as boolean[] }
+  client.on((e) => {
+    if (e.type === 'sandbox_released') sandboxes.released.push(e.sandboxId)
+    if (e.type !== 'sandbox_wanted') return
+    sandboxes.wanted.push(e.sandboxId)
+    sandboxes.network.push(e.allowNetwork)
+    if (o.sandbox === false) return
     const fake = new MessageChannel()
-    cleanup.push(() => fake.port2.close())
-    await client.request('sandboxPort', { port: fake.port1 }, [fake.port1])
-  }
+    sandboxPorts.push(fake.port2)
+    void client.request('sandboxPort', { sandboxId: e.sandboxId, port: fake.port1 }, [fake.port1])
+  })
   const compile = async (graph: unknown = chain) => {
     const r = await client.request('compile', { graph })
     if (!r.ok) throw new Error(JSON.stringify(r.issues))
@@ -82,5 +91,94 @@ export async function setup(
     if (!opened) throw new Error('not initialised')
     return opened
   }
-  return { client, host, events, batches, compile, sandboxPorts, dbName, storage }
+  return {
+    client,
+    host,
+    hosts,
+    service,
+    sandboxes,
+    events,
+    batches,
+    compile,
+    sandboxPorts,
+    dbName,
+    storage,
+  }
+}
+
+/**
+ * One sandbox's host for tests: calls wait for its port (as a SandboxCodeHost's do), then run
+ * in the shared LocalCodeHost; `dispose` fails the calls still waiting or running.
+ */
+export class PortGatedHost implements PooledHost {
+  private connected = false
+  private disposed = false
+  private waiting: { go: () => void; fail: (e: Error) => void }[] = []
+  private readonly running = new Set<(e: Error) => void>()
+
+  constructor(
+    private readonly local: LocalCodeHost,
+    /** Calls the pool's hang handling, as a timed-out call would. */
+    readonly hang: () => void,
+  ) {}
+
+  get isConnected(): boolean {
+    return this.connected
+  }
+
+  get isDisposed(): boolean {
+    return this.disposed
+  }
+
+  replacePort(port: MessagePort): void {
+    port.close()
+    this.connected = true
+    for (const w of this.waiting.splice(0)) w.go()
+  }
+
+  dispose(): void {
+    this.disposed = true
+    const error = Object.assign(new Error('the sandbox was closed.'), {
+      name: 'SandboxRestartedError',
+    })
+    for (const w of this.waiting.splice(0)) w.fail(error)
+    for (const fail of this.running) fail(error)
+  }
+
+  runNode(...a: Parameters<LocalCodeHost['runNode']>) {
+    return this.call(() => this.local.runNode(...a))
+  }
+
+  runRouter(...a: Parameters<LocalCodeHost['runRouter']>) {
+    return this.call(() => this.local.runRouter(...a))
+  }
+
+  foldReducer(...a: Parameters<LocalCodeHost['foldReducer']>) {
+    return this.call(() => this.local.foldReducer(...a))
+  }
+
+  check(...a: Parameters<LocalCodeHost['check']>) {
+    return this.call(() => this.local.check(...a))
+  }
+
+  private async call<T>(fn: () => Promise<T>): Promise<T> {
+    if (!this.connected) {
+      await new Promise<void>((go, fail) => {
+        if (this.disposed) return fail(new Error('the sandbox was closed.'))
+        // As a SandboxCodeHost's queued call: no port in time, no sandbox.
+        const timer = setTimeout(() => {
+          const error = new Error('The code could not start: the sandbox is not available.')
+          fail(Object.assign(error, { name: 'SandboxUnavailableError' }))
+        }, 100)
+        const done = (f: () => void) => () => (clearTimeout(timer), f())
+        this.waiting.push({ go: done(go), fail: (e) => done(() => fail(e))() })
+      })
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.running.add(reject)
+      fn()
+        .then(resolve, reject)
+        .finally(() => this.running.delete(reject))
+    })
+  }
 }
