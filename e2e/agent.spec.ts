@@ -123,9 +123,17 @@ test('the ReAct agent runs against an OpenAI-compatible endpoint with a key from
       buffer: Buffer.from(JSON.stringify(doc)),
     })
     await expect(page.getByRole('heading', { level: 1, name: 'mock agent' })).toBeVisible()
+    // Asked to trust it, the user sees where its model node would send the conversation.
+    await expect(page.getByRole('alert').filter({ hasText: 'was imported' })).toContainText(
+      `agent → ${baseUrl}`,
+    )
     await page.getByRole('button', { name: 'Trust and allow running' }).click()
     await page.getByRole('tab', { name: 'Input', exact: true }).click()
     await page.getByLabel('Input messages').fill('[{"type":"human","content":"Weather in Paris?"}]')
+    // Network is off: the model node fails before anything is sent.
+    await runToModelError(page, 'Network setting is off', baseUrl)
+    expect(mock.seen).toHaveLength(0)
+    await page.getByLabel('Allow network').check()
     await page.getByRole('button', { name: 'Run', exact: true }).click()
     await expect(page.getByLabel('Run status')).toHaveText('done')
 
@@ -223,6 +231,7 @@ async function importAgent(page: Page, name: string, baseUrl: string): Promise<v
   })
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible()
   await page.getByRole('button', { name: 'Trust and allow running' }).click()
+  await page.getByLabel('Allow network').check()
 }
 
 const checkpointIds = (page: Page) =>
@@ -345,7 +354,8 @@ test('the inspector switches a model between scripted replies and an endpoint, o
     await expect(note).toContainText('set for this base URL')
     await expect(note).not.toContainText(KEY)
 
-    // The endpoint is live at once.
+    // The endpoint is live at once, once the graph may reach the network.
+    await page.getByLabel('Allow network').check()
     await page.getByRole('button', { name: 'Run', exact: true }).click()
     await expect(page.getByLabel('Run status')).toHaveText('done')
     expect(mock.seen).toHaveLength(2)

@@ -355,6 +355,7 @@ export function createAppStore(deps: AppDeps) {
             await graphs.save(updated)
             const list = await graphs.list()
             set({ graphs: list, current: list.find((x) => x.id === g.id) ?? null })
+            compiledDoc = undefined // the network mode is part of the compile
             await compileCurrent()
           },
 

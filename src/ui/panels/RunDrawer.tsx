@@ -1,4 +1,5 @@
-import { useRef, useState, type KeyboardEvent } from 'react'
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { modelEndpoints } from '../../store/endpoints'
 import { useApp } from '../storeContext'
 import { ChannelTable } from '../timeline/ChannelTable'
 import { DiffView } from '../timeline/DiffView'
@@ -43,6 +44,7 @@ export function RunDrawer() {
     openCode: s.openCode,
     waiting: s.runState === 'interrupted' && s.interrupts.length > 0,
   }))
+  const endpoints = useMemo(() => modelEndpoints(s.current?.doc), [s.current?.doc])
   const [tab, setTab] = useState<Tab>('Channels')
   const threadFile = useRef<HTMLInputElement>(null)
   // A run that stops on interrupt(...) shows the reply box.
@@ -66,6 +68,19 @@ export function RunDrawer() {
           <span>
             <strong>{s.current.name}</strong> was imported. Its code has not run: it runs in a
             sandbox without your data or the network, but only once you say so.
+            {endpoints.length > 0 && (
+              <>
+                {' '}
+                Its model nodes call{' '}
+                {endpoints.map((e, i) => (
+                  <span key={`${e.node}:${i}`}>
+                    {i > 0 && ', '}
+                    <code>{e.node}</code> → <code>{e.baseUrl}</code>
+                  </span>
+                ))}
+                , with the conversation; only if you turn Network on.
+              </>
+            )}
           </span>
           <button type="button" onClick={() => void s.trustCurrent()}>
             Trust and allow running
@@ -109,7 +124,7 @@ export function RunDrawer() {
             style={{ width: '4rem' }}
           />
         </label>
-        <label title="Off by default; the code of an imported graph never reaches the network until you allow it here">
+        <label title="Off by default: neither the code nor the model nodes of this graph reach the network until you allow it here">
           <input
             type="checkbox"
             aria-label="Allow network"
