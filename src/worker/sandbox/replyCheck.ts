@@ -95,7 +95,25 @@ export function judgeMessage(
     }
     return { kind: 'reply', id, reply }
   } catch (e) {
-    return { kind: 'ignore', why: `a message that could not be handled: ${messageOf(e)}` }
+    // Reading the reply itself failed (a value nested too deep for the checks, say): the
+    // call it answers fails now with the reason, instead of waiting for its timeout.
+    const id = safely(() => replyId(data))
+    const call = id === null ? undefined : safely(() => callOf(id))
+    if (id === null || !call)
+      return { kind: 'ignore', why: `a message that could not be handled: ${messageOf(e)}` }
+    const error = new Error(
+      `The reply of ${describeRef(call.ref)} could not be read: ${messageOf(e)}. Is the value nested too deeply?`,
+    )
+    error.name = 'SandboxReplyUnreadableError'
+    return { kind: 'fail', id, error }
+  }
+}
+
+function safely<T>(f: () => T): T | null {
+  try {
+    return f() ?? null
+  } catch {
+    return null
   }
 }
 

@@ -102,6 +102,18 @@ describe('SandboxCodeHost against a fake sandbox', () => {
     expect(await queued).toBe(2)
   })
 
+  it('a reply that could not be copied in (null) fails the running call at once, not by timeout', async () => {
+    const sandbox = fakeSandbox()
+    const host = new SandboxCodeHost(sandbox.port, { timeoutMs: 10_000 })
+    const deep = host.runNode('deep', '() => ({})', {}, { resume: [] })
+    await sandbox.next()
+    await flush()
+    sandbox.reply(null)
+    const e = await expectRejection(deep)
+    expect(e.name).toBe('DataCloneError')
+    expect(e.message).toContain('Node `deep` returned a value that could not be copied out')
+  })
+
   it('words the timeout of routers and reducers, with the default of 5 s', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const sandbox = fakeSandbox()
@@ -158,14 +170,15 @@ describe('SandboxCodeHost against a fake sandbox', () => {
     const host = new SandboxCodeHost(sandbox.port, { onProtocolError: (m) => problems.push(m) })
     const call = host.runNode('n', '() => 1', {}, { resume: [] })
     const req = await sandbox.next()
-    for (const junk of [null, 42, 'x', { id: 999, kind: 'ok' }, { kind: 'ok' }, [req.id]]) {
+    // (null is not junk: it is how a reply that could not be copied in arrives; see above.)
+    for (const junk of [42, 'x', { id: 999, kind: 'ok' }, { kind: 'ok' }, [req.id]]) {
       sandbox.reply(junk)
     }
     sandbox.reply({ id: req.id, kind: 'ok', output: 1 }) // no resume, no logs
     const e = await expectRejection(call)
     expect(e.name).toBe('SandboxProtocolError')
     expect(e.message).toMatch(/^The sandbox sent a malformed reply for node `n`: resume: /)
-    expect(problems).toHaveLength(6)
+    expect(problems).toHaveLength(5)
 
     const cases: [unknown, RegExp][] = [
       [{ kind: 'value', value: 1, logs: [] }, /unexpected reply kind `value`/],

@@ -25,6 +25,8 @@ export { SandboxError, type SandboxCallRef }
 export interface SandboxPort {
   postMessage(message: unknown): void
   onmessage: ((event: MessageEvent) => void) | null
+  /** A message that arrived but could not be copied in (too deep for this thread's stack). */
+  onmessageerror?: ((event: MessageEvent) => void) | null
   close(): void
 }
 
@@ -99,6 +101,7 @@ export class SandboxCodeHost implements CodeHost {
     this.detach('the sandbox was replaced before this call finished.')
     this.port = port
     port.onmessage = (event) => this.receive(event.data)
+    port.onmessageerror = () => this.unreadable()
     for (const call of [...this.pending.values()]) this.send(call)
     this.watch()
   }
@@ -203,6 +206,9 @@ export class SandboxCodeHost implements CodeHost {
   }
 
   private receive(data: unknown): void {
+    // The sandbox never sends null: Chromium delivers a message it could not copy in (nested
+    // too deep for this thread) as null, so one of the running calls lost its reply.
+    if (data === null || data === undefined) return this.unreadable()
     const verdict = judgeMessage(
       data,
       (id) => {
@@ -225,6 +231,22 @@ export class SandboxCodeHost implements CodeHost {
       this.watch()
     } else {
       this.settle(verdict.id, call, verdict.kind === 'fail' ? verdict.error : verdict.reply)
+    }
+  }
+
+  /**
+   * A reply could not be copied out of the sandbox (it does not say whose): the calls running
+   * now fail with that reason rather than with a timeout. Only this lease's code runs here.
+   */
+  private unreadable(): void {
+    for (const [id, call] of this.pending) {
+      if (call.state !== 'running') continue
+      const what = capitalize(describeRef(call.ref))
+      const error = new Error(
+        `${what} returned a value that could not be copied out of the sandbox (nested too deeply, or too large).`,
+      )
+      error.name = 'DataCloneError'
+      this.settle(id, call, error)
     }
   }
 
@@ -274,6 +296,7 @@ export class SandboxCodeHost implements CodeHost {
     if (!port) return
     this.port = null
     port.onmessage = null
+    port.onmessageerror = null
     try {
       port.close()
     } catch {
