@@ -64,4 +64,19 @@ describe('superstep export', () => {
     expect(b.code).toBe(2)
     expect(b.stderr).toMatch(/CODE_SYNTAX/)
   })
+
+  it('refuses code with an HTML-like comment, which a module would run', async () => {
+    const html = join(dir, 'html-comment.json')
+    const code = '(s) => ({}) <!--globalThis.PWNED = 1\n'
+    writeFileSync(html, JSON.stringify({ ...counter, nodes: [{ id: 'inc', code }] }))
+    for (const lang of ['ts', 'py', 'project']) {
+      const r = await cli('export', '--lang', lang, html, '--out', join(dir, `html-${lang}`))
+      expect(r).toMatchObject({ code: 2, stdout: '' })
+      expect(r.stderr.trim().split('\n')).toHaveLength(1)
+      expect(r.stderr).toMatch(/CODE_SYNTAX.*HTML-like comment/)
+      expect(readdirSync(dir)).not.toContain(`html-${lang}`)
+    }
+    expect((await cli('validate', html)).code).toBe(2)
+    expect((await cli('run', html)).code).toBe(2)
+  })
 })

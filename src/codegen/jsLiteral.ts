@@ -1,24 +1,8 @@
 /**
- * JavaScript source text for document data: string literals, property keys and JSON values,
- * each an exact, equivalent literal whatever the characters it holds.
+ * JavaScript source text for document data: property keys and JSON values, each an exact,
+ * equivalent literal whatever the characters it holds (strings through `jsString`, text.ts).
  */
-import { commentLines, wrapLine } from './text'
-
-/**
- * A single-quoted string literal equal to `s`. JSON.stringify escapes the quote, backslash,
- * controls and lone surrogates; U+2028/U+2029 are escaped too (legal in literals since
- * ES2019, but invisible and confusing); the double quote is unescaped and `'` escaped.
- */
-export function jsString(s: string): string {
-  const body = JSON.stringify(s)
-    .slice(1, -1)
-    // Every `"` in JSON's output is escaped by the last of an odd run of backslashes, so
-    // this alternation always meets that pair, never half of an escaped backslash.
-    .replace(/\\"|'|\u2028|\u2029/g, (m) =>
-      m === '\\"' ? '"' : m === "'" ? "\\'" : m === '\u2028' ? '\\u2028' : '\\u2029',
-    )
-  return `'${body}'`
-}
+import { jsString } from './text'
 
 const IDENTIFIER_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/
 
@@ -67,22 +51,4 @@ function numberLiteral(n: number): string {
   if (Number.isNaN(n)) return 'NaN'
   if (!Number.isFinite(n)) return n > 0 ? 'Infinity' : '-Infinity'
   return String(n)
-}
-
-/** Free text as `//` comment lines at `indent`, wrapped at 90 columns. */
-export function lineComment(text: string, indent = ''): string {
-  return commentLines(text)
-    .flatMap((line) => wrapLine(line, 87 - indent.length))
-    .map((line) => (line === '' ? `${indent}//` : `${indent}// ${line}`))
-    .join('\n')
-}
-
-/**
- * Free text as the lines of a `/** … *\/` block, wrapped at 90 columns; `*\/` inside the
- * text is written `*\\/` so it cannot close the block.
- */
-export function blockCommentLines(text: string): string[] {
-  return commentLines(text)
-    .flatMap((line) => wrapLine(line, 87))
-    .map((line) => line.replace(/\*\//g, '*\\/'))
 }

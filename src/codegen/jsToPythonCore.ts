@@ -5,7 +5,7 @@
  */
 import type { AnyNode, Expression } from 'acorn'
 import type { JsHelper } from './pyPrelude'
-import { pyString } from './pyText'
+import { pyString } from './text'
 
 /** A translated expression: Python text, its precedence, the kinds of its value. */
 export interface PyExpr {

@@ -44,7 +44,8 @@ import {
   truthTest,
   unary,
 } from './jsToPythonOps'
-import { pyNumber, pyString } from './pyText'
+import { pyNumber } from './pyText'
+import { pyString } from './text'
 
 export * from './jsToPythonCore'
 export { truthTest } from './jsToPythonOps'

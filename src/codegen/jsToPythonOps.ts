@@ -28,7 +28,7 @@ import {
   type ExprContext,
   type PyExpr,
 } from './jsToPythonCore'
-import { pyString } from './pyText'
+import { pyString } from './text'
 
 /**
  * Translates an expression used as a condition: as it is where JavaScript's truthiness and

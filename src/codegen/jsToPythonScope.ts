@@ -15,7 +15,7 @@ import {
 import { translateCommand } from './jsToPythonUpdate'
 import type { PyNamer } from './pyNames'
 import type { JsHelper } from './pyPrelude'
-import { pyString } from './pyText'
+import { pyString } from './text'
 
 /** `tool`: a tool's code, `(args) => value`; its one parameter is the call's arguments. */
 export type CodeKind = 'node' | 'router' | 'reducer' | 'tool'

@@ -16,7 +16,7 @@ import {
   type ExprContext,
   type PyExpr,
 } from './jsToPythonExpr'
-import { pyString } from './pyText'
+import { pyString } from './text'
 
 function atom(py: string, kinds: number, pure: boolean): PyExpr {
   return { py, prec: PREC.atom, kinds, pure }

@@ -1,5 +1,6 @@
 import type { GraphSpec } from '../core/graph/schema'
 import { emitPython } from './python'
+import { jsLineComment, jsString, markdownLine, tomlString } from './text'
 import { emitTypeScript } from './typescript'
 
 /** One file of an exported project: a path inside the project and its text. */
@@ -116,11 +117,11 @@ function tsconfig(): string {
 function pyproject(slug: string, requirements: string[]): string {
   return [
     '[project]',
-    `name = ${JSON.stringify(slug)}`,
+    `name = ${tomlString(slug)}`,
     'version = "0.1.0"',
     'description = "A LangGraph graph exported from Superstep."',
     'requires-python = ">=3.11"',
-    `dependencies = [${requirements.map((r) => JSON.stringify(r)).join(', ')}]`,
+    `dependencies = [${requirements.map(tomlString).join(', ')}]`,
     '',
     '[project.optional-dependencies]',
     'dev = ["langgraph-cli[inmem]>=0.4"]',
@@ -142,12 +143,12 @@ for (const s of history) {
   console.log(\`step \${s.metadata?.step} (\${s.metadata?.source}) next: [\${s.next.join(', ')}]\`)
 }
 console.log(JSON.stringify(result, null, 2))
-// ${JSON.stringify(graph.name).replace(/\*\//g, '*\\/')} exported from Superstep.
+${jsLineComment(`${jsString(graph.name)} exported from Superstep.`)}
 `
 }
 
 function readme(graph: GraphSpec, slug: string, graphFile: string): string {
-  const title = graph.name.replace(/[\r\n]+/g, ' ')
+  const title = markdownLine(graph.name)
   return `# ${title}
 
 A LangGraph graph exported from Superstep, with its code in two languages.

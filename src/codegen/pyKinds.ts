@@ -9,7 +9,8 @@ import type { FieldSpec, NodeSpec } from '../core/graph/schema'
 import { translateFunction, type Translation } from './jsToPython'
 import { use, type PyKindNode, type PyModule, type PyTool } from './pyModule'
 import type { PyNamer } from './pyNames'
-import { oneLine, pyCall, pyComment, pyNumber, pyProse, pyString, pyValue } from './pyText'
+import { pyCall, pyNumber, pyValue } from './pyText'
+import { pyComment, pyCommentText, pyProse, pyString } from './text'
 
 /** Plans a kind node: names for the node, its tools and its list, replies or client. */
 export function planKindNode(
@@ -44,7 +45,7 @@ function toolBlock(m: PyModule, t: PyTool): string {
   const label = `Tool ${pyString(t.spec.name)} of node ${pyString(t.node)}`
   const lines = tr.ok
     ? [`# ${label}: the call's arguments are \`state\`.`]
-    : pyProse(`${label}, to translate by hand: ${oneLine(tr.reason)}.`)
+    : pyProse(`${label}, to translate by hand: ${pyCommentText(tr.reason)}.`)
   lines.push(
     '# JavaScript:',
     ...pyComment(t.spec.code).map((l) => (l === '#' ? l : `#     ${l.slice(2)}`)),

@@ -8,7 +8,8 @@ import type { FieldSpec } from '../core/graph/schema'
 import { isPlainFieldName } from './pyNames'
 import { use, type PyModule } from './pyModule'
 import type { PyHelper } from './pyPrelude'
-import { oneLine, pyProse, pyString, pyValue } from './pyText'
+import { pyValue } from './pyText'
+import { pyCommentText, pyProse, pyString } from './text'
 
 const NAMED: Partial<Record<string, PyHelper>> = {
   append: '_append',
@@ -38,7 +39,7 @@ function startType(m: PyModule, d: unknown): string {
 function describeDefault(d: unknown): string {
   return d === undefined
     ? 'no default (the first write is kept as is)'
-    : `default ${oneLine(JSON.stringify(d))}`
+    : `default ${pyCommentText(JSON.stringify(d))}`
 }
 
 /** A field's annotation and the comment that says what it does. */

@@ -5,7 +5,8 @@
  */
 import { messagesFieldOf, nodeKind } from '../core/graph/nodeKinds'
 import type { NodeSpec } from '../core/graph/schema'
-import { jsKey, jsLiteral, jsString } from './jsLiteral'
+import { jsKey, jsLiteral } from './jsLiteral'
+import { jsString } from './text'
 import { imported, local, type Context } from './tsContext'
 
 /** The helpers the scripted models share: the reply type and the player. */

@@ -35,6 +35,31 @@ describe('parseExpression', () => {
     expect(problem(' ')?.message).toBe('Code is empty.')
   })
 
+  // Script code (acorn here, `new Function` in the app) reads `<!--` and a line-leading `-->`
+  // as line comments; TypeScript and modules (the export) read operators and run the rest.
+  it.each([
+    ['(s) => 0 <!--globalThis.y, 1\n', 1, 10],
+    ['(s) => (\n  0 <!-- x\n)', 2, 5],
+    ['(s) => s.x\n--> globalThis.y = 1\n', 2, 1],
+    ['(s) => s.x\n  /* c */ --> y\n', 2, 11],
+    ['<!-- a\n(s) => 1', 1, 1],
+  ])('refuses an HTML-like comment at its place: %j', (code, line, column) => {
+    const p = problem(code)
+    expect(p).toMatchObject({ line, column })
+    expect(p?.message).toMatch(/HTML-like comment.*TypeScript and JavaScript modules/)
+  })
+
+  it.each([
+    '(s) => s.x < !--s.y',
+    '(s) => s.x-- > 0',
+    '(s) => s.x --> 0',
+    "(s) => '<!-- in a string -->'",
+    '(s) => s.x // <!-- in a comment\n',
+    '(s) => /* <!-- --> */ s.x',
+  ])('admits what only looks like one: %j', (code) => {
+    expect(problem(code)).toBeNull()
+  })
+
   it('answers the same code with the same tree (read-only, shared)', () => {
     const a = parseExpression('(s) => s.count + 1')
     expect(parseExpression('(s) => s.count + 1')).toBe(a)

@@ -1,4 +1,4 @@
-import { parse } from 'acorn'
+import { getLineInfo, parse } from 'acorn'
 import type { AnyNode, Expression } from 'acorn'
 import { memoByString } from './memo'
 
@@ -22,13 +22,35 @@ export type ParsedExpression =
  */
 export const parseExpression: (code: string) => ParsedExpression = memoByString(parse1, 4000)
 
+/**
+ * How a comment every reader agrees on starts. Script code (acorn here, `new Function` in the
+ * app) also reads `<!--` anywhere and `-->` first on a line as line comments; a module or a
+ * TypeScript file, as the export writes, reads operators there and runs what follows.
+ */
+const PLAIN_COMMENT = /^\/[/*]/
+
+const HTML_COMMENT =
+  'An HTML-like comment (`<!--` or `-->`) is read as a comment here but as code by ' +
+  'TypeScript and JavaScript modules; write `< !--` / `-- >` or use // comments.'
+
+/** Thrown from acorn's comment hook to stop at the first HTML-like comment. */
+class HtmlComment {
+  constructor(readonly offset: number) {}
+}
+
 function parse1(code: string): ParsedExpression {
   if (code.trim() === '') return fail('Code is empty.', 1, 1)
   // Wrapped in parentheses, so one expression is admitted; the newline keeps a trailing line
   // comment from swallowing the closing parenthesis.
   const wrapped = `(${code}\n)`
   try {
-    const program = parse(wrapped, { ecmaVersion: 'latest', sourceType: 'script' })
+    const program = parse(wrapped, {
+      ecmaVersion: 'latest',
+      sourceType: 'script',
+      onComment: (_block, _text, start) => {
+        if (!PLAIN_COMMENT.test(wrapped.slice(start, start + 2))) throw new HtmlComment(start)
+      },
+    })
     const [only, ...rest] = program.body
     // The wrapper's parentheses enclose one expression exactly when the tree starts inside
     // them: `a), (b` parses too, but as a sequence that starts at the wrapper's own `(`.
@@ -36,6 +58,10 @@ function parse1(code: string): ParsedExpression {
       return fail('Code must be a single expression (a function), not statements.', 1, 1)
     return { ok: true, expression: only.expression }
   } catch (e) {
+    if (e instanceof HtmlComment) {
+      const loc = getLineInfo(wrapped, e.offset)
+      return failAt(HTML_COMMENT, loc)
+    }
     const err = e as SyntaxError & { loc?: { line: number; column: number } }
     const loc = err.loc ?? { line: 1, column: 0 }
     const message = err.message.replace(/\s*\(\d+:\d+\)$/, '')
@@ -45,9 +71,14 @@ function parse1(code: string): ParsedExpression {
       const last = lines.length
       return fail(`${message} (the code ends too early)`, last, (lines[last - 1] ?? '').length + 1)
     }
-    // The wrapper's `(` shifts the first line by one column.
-    return fail(message, loc.line, loc.line === 1 ? Math.max(loc.column, 1) : loc.column + 1)
+    return failAt(message, loc)
   }
+}
+
+/** A problem at acorn's 0-based `loc` in the wrapped code, as a 1-based place in the code. */
+function failAt(message: string, loc: { line: number; column: number }): ParsedExpression {
+  // The wrapper's `(` shifts the first line by one column.
+  return fail(message, loc.line, loc.line === 1 ? Math.max(loc.column, 1) : loc.column + 1)
 }
 
 function fail(message: string, line: number, column: number): ParsedExpression {

@@ -259,6 +259,24 @@ describe('CODE_SYNTAX', () => {
     expect(i.message).toContain('Router of `a`')
   })
 
+  // The app runs code as a Script, where `<!--` starts a comment; the export is a module,
+  // where it is `<`, `!`, `--` and the rest runs. Such code is refused before either runs it.
+  it('refuses an HTML-like comment, which the app and the export would read apart', () => {
+    const code = '(s) => 0 <!--globalThis.PWNED = 1, ({})\n'
+    const i = issue(withCode(code), 'CODE_SYNTAX')
+    expect(i).toMatchObject({
+      severity: 'error',
+      path: ['nodes', 1, 'code'],
+      nodeId: 'b',
+      line: 1,
+      column: code.indexOf('<!--') + 1,
+    })
+    expect(i.message).toMatch(/HTML-like comment/)
+    expect(parseGraph(withCode(code)).ok).toBe(false)
+    const close = issue(withCode('(s) => ({})\n--> globalThis.PWNED = 1'), 'CODE_SYNTAX')
+    expect(close).toMatchObject({ line: 2, column: 1 })
+  })
+
   // The code must be one expression: `checkExpressionSyntax` promises that wrapping in
   // parentheses "admits exactly one expression", but `x); stmt; (y` closes the wrapper
   // itself and parses as three statements.
