@@ -207,7 +207,8 @@ test('a node that spins forever times out, the sandbox restarts and the page sta
   const out = (await spinning) as Outcome
   expect(failure(out)).toEqual({
     name: 'NodeTimeoutError',
-    message: 'Node `n` did not finish within 1.5 s; the sandbox was restarted.',
+    message:
+      'Node `n` did not finish within 1.5 s: it ran too long or used memory without bound, so its sandbox was stopped (the page and other graphs are unaffected).',
   })
   expect(out.ms).toBeLessThan(2500)
   const next = await runNode(page, '(s) => s.n + 41')
@@ -241,7 +242,8 @@ test('calls queued behind a busy one keep their own clock; a stray spinner is ca
   const blocked = (await runNode(page, '() => 2', 1000)) as Outcome
   expect(failure(blocked)).toEqual({
     name: 'NodeTimeoutError',
-    message: 'Node `n` did not start within 1 s; the sandbox was restarted.',
+    message:
+      'Node `n` did not start within 1 s: code left running in its sandbox held it, so the sandbox was stopped.',
   })
   expect(await runNode(page, '() => 3')).toMatchObject({ ok: true, value: { output: 3 } })
 })

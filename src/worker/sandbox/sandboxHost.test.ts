@@ -88,7 +88,9 @@ describe('SandboxCodeHost against a fake sandbox', () => {
     const spin = host.runNode('spin', '() => { while (true) {} }', {}, { resume: [] })
     const e = await expectRejection(spin)
     expect(e.name).toBe('NodeTimeoutError')
-    expect(e.message).toBe('Node `spin` did not finish within 0.04 s; the sandbox was restarted.')
+    expect(e.message).toBe(
+      'Node `spin` did not finish within 0.04 s: it ran too long or used memory without bound, so its sandbox was stopped (the page and other graphs are unaffected).',
+    )
     expect(hung).toEqual([{ kind: 'node', owner: 'spin' }])
     expect((await expectRejection(other)).name).toBe('SandboxRestartedError')
 
@@ -123,7 +125,7 @@ describe('SandboxCodeHost against a fake sandbox', () => {
     await flush()
     vi.advanceTimersByTime(5000)
     expect((await router).message).toBe(
-      'The router of `a` did not finish within 5 s; the sandbox was restarted.',
+      'The router of `a` did not finish within 5 s: it ran too long or used memory without bound, so its sandbox was stopped (the page and other graphs are unaffected).',
     )
     const late = expectRejection(
       host.foldReducer('log', '(a, b) => a', 1, [2], { timeoutMs: 2500 }),
@@ -159,7 +161,7 @@ describe('SandboxCodeHost against a fake sandbox', () => {
     const e = await expectRejection(host.runRouter('r', '() => 1', {}))
     expect([e.name, e.message]).toEqual([
       'NodeTimeoutError',
-      'The router of `r` did not start within 0.04 s; the sandbox was restarted.',
+      'The router of `r` did not start within 0.04 s: code left running in its sandbox held it, so the sandbox was stopped.',
     ])
     expect(hung).toEqual([{ kind: 'router', owner: 'r' }])
   })

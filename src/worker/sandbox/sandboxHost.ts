@@ -280,13 +280,14 @@ export class SandboxCodeHost implements CodeHost {
     const call = this.pending.get(id)
     if (!call || call.state === 'queued') return
     const what = capitalize(describeRef(call.ref))
-    const verb = call.state === 'running' ? 'finish' : 'start'
     const error = new Error(
-      `${what} did not ${verb} within ${seconds(call.timeoutMs)}; the sandbox was restarted.`,
+      call.state === 'running'
+        ? `${what} did not finish within ${seconds(call.timeoutMs)}: it ran too long or used memory without bound, so its sandbox was stopped (the page and other graphs are unaffected).`
+        : `${what} did not start within ${seconds(call.timeoutMs)}: code left running in its sandbox held it, so the sandbox was stopped.`,
     )
     error.name = 'NodeTimeoutError'
     this.settle(id, call, error)
-    this.detach(`${describeRef(call.ref)} hung and the sandbox was restarted.`)
+    this.detach(`${describeRef(call.ref)} hung and the sandbox was stopped.`)
     this.options.onHung?.(call.ref)
   }
 
