@@ -4,6 +4,7 @@
  * Chromium against the built app.  Run: npm run build && npm run bench:ui
  */
 import { launchChromium, startPreview } from './browser'
+import type {} from '../src/worker/sandbox/testPage'
 
 const STEPS = 1000
 const doc = {
@@ -64,6 +65,25 @@ try {
     console.log(
       `  at (ms after Run: duration): ${long.map(([at, d]) => `${at.toFixed(0)}: ${d.toFixed(0)}`).join(', ')}`,
     )
+
+  // Every compile, run and state update gets a fresh sandbox (issue 12): what one costs, cold
+  // (the app also makes one per network mode ahead, so a run seldom waits even this long).
+  await page.goto(`${server.base}/sandbox-test.html`)
+  await page.evaluate(() => window.__sandbox.ready)
+  const creates = (await page.evaluate(() => window.__sandbox.timeCreate(11)))
+    .map((t) => t.firstReply)
+    .sort((a, b) => a - b)
+  const rounds: number[] = []
+  for (let i = 0; i < 41; i++) {
+    const o = await page.evaluate(() => window.__sandbox.runNode('(s) => s', { n: 1 }))
+    rounds.push(o.ms)
+  }
+  rounds.sort((a, b) => a - b)
+  const fresh = creates[5] ?? NaN
+  const round = rounds[20] ?? NaN
+  console.log(
+    `fresh sandbox (frame + worker + first reply), median of 11: ${fresh.toFixed(1)} ms = ${(fresh / 50).toFixed(2)} of the 50 ms budget, ${(fresh / round).toFixed(0)}x a warm call's round trip (${round.toFixed(2)} ms)`,
+  )
   await browser.close()
 } finally {
   server.close()
