@@ -80,3 +80,22 @@ describe('parseExpression', () => {
     ])
   })
 })
+
+describe('code TypeScript would read otherwise', () => {
+  it('refuses a raw U+2028/U+2029 and an unparenthesised `a < b > c`, at their place', () => {
+    const sep = parseExpression("(s) => ({ x: 'a\u2028b' })")
+    expect(sep).toMatchObject({ ok: false, problem: { line: 1, column: 16 } })
+    expect(!sep.ok && sep.problem.message).toMatch(/U\+2028/)
+    const chain = parseExpression('(s) =>\n  s.a < s.b > (s.c)')
+    expect(chain).toMatchObject({ ok: false, problem: { line: 2, column: 3 } })
+    expect(!chain.ok && chain.problem.message).toMatch(/generic call/)
+    for (const fine of [
+      "(s) => ({ x: 'a\\u2028b' })",
+      '(s) => (s.a < s.b) > s.c',
+      '(s) => s.a < (s.b > s.c)',
+      '(s) => s.a > s.b < s.c',
+      '(s) => [s.a < 1, s.b > 2]',
+    ])
+      expect(parseExpression(fine)).toMatchObject({ ok: true })
+  })
+})

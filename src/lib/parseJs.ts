@@ -56,6 +56,8 @@ function parse1(code: string): ParsedExpression {
     // them: `a), (b` parses too, but as a sequence that starts at the wrapper's own `(`.
     if (only?.type !== 'ExpressionStatement' || rest.length > 0 || only.expression.start === 0)
       return fail('Code must be a single expression (a function), not statements.', 1, 1)
+    const ambiguous = readDifferently(wrapped, only.expression)
+    if (ambiguous) return failAt(ambiguous.message, getLineInfo(wrapped, ambiguous.offset))
     return { ok: true, expression: only.expression }
   } catch (e) {
     if (e instanceof HtmlComment) {
@@ -73,6 +75,35 @@ function parse1(code: string): ParsedExpression {
     }
     return failAt(message, loc)
   }
+}
+
+const RAW_SEPARATOR =
+  'A raw line or paragraph separator (U+2028/U+2029): JavaScript allows it inside a string, ' +
+  'TypeScript ends the string there; write it as \\u2028 or \\u2029.'
+
+const COMPARISON_CHAIN =
+  '`a < b > c` compares twice in JavaScript but is a generic call `a<b>(c)` to TypeScript; ' +
+  'add parentheses: `(a < b) > c`.'
+
+/**
+ * Where code that parses as JavaScript would be read otherwise by TypeScript, which reads the
+ * exported module: a raw U+2028/U+2029, or an unparenthesised `a < b > c`.
+ */
+function readDifferently(
+  wrapped: string,
+  expression: Expression,
+): { message: string; offset: number } | null {
+  const separator = wrapped.search(/[\u2028\u2029]/)
+  if (separator >= 0) return { message: RAW_SEPARATOR, offset: separator }
+  let found: { message: string; offset: number } | null = null
+  walkTree(expression, (n) => {
+    if (found || n.type !== 'BinaryExpression' || n.operator !== '>') return
+    const left = n.left
+    // Parenthesised, `(a < b) > c` starts before its left side does.
+    if (left.type === 'BinaryExpression' && left.operator === '<' && left.start === n.start)
+      found = { message: COMPARISON_CHAIN, offset: left.start }
+  })
+  return found
 }
 
 /** A problem at acorn's 0-based `loc` in the wrapped code, as a 1-based place in the code. */
