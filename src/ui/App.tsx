@@ -13,6 +13,8 @@ import { RunDrawer } from './panels/RunDrawer'
 import { TopBar } from './panels/TopBar'
 import { useApp } from './storeContext'
 import { ImportProblems } from './panels/ImportProblems'
+import { showBidiControls } from './bidi'
+import { BidiText, Name } from './Name'
 
 /** The screen of PRODUCT.md: graphs and problems, the document, the inspector, the run drawer. */
 export function App() {
@@ -71,7 +73,9 @@ function CanvasPanel({ graph }: { graph: GraphSpec }) {
       }}
       onDrop={(e) => void onDrop(e)}
     >
-      <h1 className="visually-hidden">{graph.name}</h1>
+      <h1 className="visually-hidden">
+        <Name>{graph.name}</Name>
+      </h1>
       {/* Another graph is another canvas: its own viewport, fitted to it as it opens. */}
       <GraphCanvas
         key={graphId}
@@ -85,7 +89,7 @@ function CanvasPanel({ graph }: { graph: GraphSpec }) {
       />
       {editError && (
         <p className="canvas-error" role="alert">
-          {editError}
+          <BidiText>{editError}</BidiText>
         </p>
       )}
     </main>
@@ -167,7 +171,7 @@ function LeftColumn({ graph }: { graph: GraphSpec | null }) {
             className={g.id === currentId ? 'current' : undefined}
           >
             <button type="button" className="link" onClick={() => void select(g.id)}>
-              {g.name}
+              <Name>{g.name}</Name>
               {!g.trusted && (
                 <span className="badge warn" title="Imported: its code has not run">
                   untrusted
@@ -220,11 +224,14 @@ function LeftColumn({ graph }: { graph: GraphSpec | null }) {
                     type="button"
                     className="link problem"
                     onClick={() => show(culprit)}
-                    title={culprit && culpritTitle(graph, culprit)}
+                    title={culprit && showBidiControls(culpritTitle(graph, culprit))}
                   >
-                    <span className="severity">{issue.severity}</span> {issue.message}
+                    <span className="severity">{issue.severity}</span>{' '}
+                    <BidiText>{issue.message}</BidiText>
                   </button>
-                  <code className="issue-detail">{formatIssue(issue)}</code>
+                  <code className="issue-detail">
+                    <BidiText>{formatIssue(issue)}</BidiText>
+                  </code>
                 </li>
               )
             })}

@@ -2,6 +2,7 @@ import { BaseEdge, EdgeLabelRenderer, Position, getBezierPath, type EdgeProps } 
 import { memo } from 'react'
 import { IssueBadgeView } from './CanvasNodes'
 import type { FlowEdge } from './flowTypes'
+import { Name } from '../Name'
 
 /**
  * The path of a self-loop: out of the source handle, round the outside of the node, back
@@ -49,7 +50,11 @@ export const GraphEdge = memo(function GraphEdge(props: EdgeProps<FlowEdge>) {
             className={`ss-edge-label nopan${props.selected ? ' ss-selected' : ''}`}
             style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
           >
-            {label !== undefined && <span>{label}</span>}
+            {label !== undefined && (
+              <span>
+                <Name>{label}</Name>
+              </span>
+            )}
             <IssueBadgeView badge={issues} />
           </div>
         </EdgeLabelRenderer>

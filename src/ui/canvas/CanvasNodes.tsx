@@ -4,6 +4,8 @@ import { CanvasActionsContext } from './canvasActions'
 import type { IssueBadge, MarkerFlowNode, StepFlowNode, TerminalFlowNode } from './flowTypes'
 import { describeBadge } from './issueTargets'
 import { useNodeOverlay, type NodeOverlay } from './overlay'
+import { showBidiControls } from '../bidi'
+import { BidiText, Name } from '../Name'
 
 /** A node's issue badge: the count, red for errors, amber for warnings only; messages as title. */
 export function IssueBadgeView({ badge }: { badge: IssueBadge | undefined }) {
@@ -12,8 +14,8 @@ export function IssueBadgeView({ badge }: { badge: IssueBadge | undefined }) {
   return (
     <span
       className={`ss-issues ss-issues-${severity}`}
-      title={badge.title}
-      aria-label={`${describeBadge(badge)}: ${badge.title}`}
+      title={showBidiControls(badge.title)}
+      aria-label={`${describeBadge(badge)}: ${showBidiControls(badge.title)}`}
     >
       {badge.errors + badge.warnings}
     </span>
@@ -28,7 +30,12 @@ function overlayClass(o: NodeOverlay): string {
 function FailedMark({ o }: { o: NodeOverlay }) {
   if (!o.failed) return null
   return (
-    <span className="ss-failed-mark" role="img" aria-label={`Failed: ${o.failed}`} title={o.failed}>
+    <span
+      className="ss-failed-mark"
+      role="img"
+      aria-label={`Failed: ${showBidiControls(o.failed)}`}
+      title={showBidiControls(o.failed)}
+    >
       ✗
     </span>
   )
@@ -63,6 +70,7 @@ export const StepNode = memo(function StepNode({
   const [menu, setMenu] = useState(false)
   const kind = data.hitl ? ' ss-hitl' : ''
   const severity = data.issues ? (data.issues.errors ? ' ss-has-error' : ' ss-has-warning') : ''
+  const shown = showBidiControls(data.docId)
   return (
     <div
       className={`ss-node ss-step${kind}${severity}${overlayClass(o)}${selected ? ' ss-selected' : ''}`}
@@ -81,7 +89,7 @@ export const StepNode = memo(function StepNode({
           onClose={() => setMenu(false)}
         />
       )}
-      <Handle type="target" position={targetPosition} aria-label={`Connect into ${data.docId}`} />
+      <Handle type="target" position={targetPosition} aria-label={`Connect into ${shown}`} />
       <span
         className={`ss-kind ss-kind-${data.nodeKind}`}
         aria-hidden="true"
@@ -100,7 +108,7 @@ export const StepNode = memo(function StepNode({
             setEditing(true)
           }}
         >
-          {data.docId}
+          <Name>{data.docId}</Name>
         </span>
       )}
       {data.hitl && (
@@ -126,7 +134,7 @@ export const StepNode = memo(function StepNode({
       <IssueBadgeView badge={data.issues} />
       <StepBadge o={o} />
       <FailedMark o={o} />
-      <Handle type="source" position={sourcePosition} aria-label={`Connect from ${data.docId}`} />
+      <Handle type="source" position={sourcePosition} aria-label={`Connect from ${shown}`} />
     </div>
   )
 })
@@ -134,13 +142,14 @@ export const StepNode = memo(function StepNode({
 /** The gutter dot of a breakpoint: filled when the run pauses there; a click toggles it. */
 function BreakDot({ id, when, on }: { id: string; when: 'before' | 'after'; on: boolean }) {
   const actions = useContext(CanvasActionsContext)
+  const shown = showBidiControls(id)
   return (
     <button
       type="button"
       className={`ss-break ss-break-${when} nodrag nopan${on ? ' ss-on' : ''}`}
-      aria-label={`Pause ${when} ${id}`}
+      aria-label={`Pause ${when} ${shown}`}
       aria-pressed={on}
-      title={`Pause ${when} ${id} (a breakpoint: interrupt${when === 'before' ? 'Before' : 'After'})`}
+      title={`Pause ${when} ${shown} (a breakpoint: interrupt${when === 'before' ? 'Before' : 'After'})`}
       onClick={(e) => {
         e.stopPropagation()
         actions.setBreakpoint(id, when, !on)
@@ -169,7 +178,7 @@ function BreakMenu(props: { id: string; before: boolean; after: boolean; onClose
     <div
       className="ss-menu nodrag nopan"
       role="menu"
-      aria-label={`Breakpoints of ${props.id}`}
+      aria-label={`Breakpoints of ${showBidiControls(props.id)}`}
       ref={(el) => el?.querySelector('button')?.focus()}
       onKeyDown={(e) => {
         e.stopPropagation()
@@ -216,7 +225,7 @@ function RenameInput({ id, onDone }: { id: string; onDone: () => void }) {
       />
       {error && (
         <span className="ss-rename-error" role="alert">
-          {error}
+          <BidiText>{error}</BidiText>
         </span>
       )}
     </span>
@@ -259,7 +268,7 @@ export const MarkerNode = memo(function MarkerNode({ data, selected }: NodeProps
   return (
     <div
       className={`ss-marker ss-marker-${data.kind}${selected ? ' ss-selected' : ''}`}
-      title={data.label}
+      title={showBidiControls(data.label)}
     >
       <Handle
         type="target"
@@ -267,7 +276,11 @@ export const MarkerNode = memo(function MarkerNode({ data, selected }: NodeProps
         isConnectable={false}
         className="ss-handle-center"
       />
-      {data.kind !== 'join' && <span className="ss-label">{data.label}</span>}
+      {data.kind !== 'join' && (
+        <span className="ss-label">
+          <Name>{data.label}</Name>
+        </span>
+      )}
       <IssueBadgeView badge={data.issues} />
       <Handle
         type="source"

@@ -1,5 +1,6 @@
 import { Position } from '@xyflow/react'
 import type { XY } from '../../core/graph/edits'
+import { showBidiControls } from '../bidi'
 import { HANDLE, MARKER, NODE_H, NODE_W, snap, type FlowNode, type IssueBadge } from './flowTypes'
 
 /** The pieces `toFlow` builds nodes from: node boxes, markers, positions. */
@@ -87,7 +88,7 @@ export function marker(
     type: 'marker',
     position,
     data: { kind, label, ...issues },
-    ariaLabel,
+    ariaLabel: showBidiControls(ariaLabel),
     domAttributes: dataNodeId(id),
     draggable: false,
     connectable: false,

@@ -4,6 +4,7 @@ import type { GraphIssue } from '../../core/graph/issues'
 import type { GraphSpec } from '../../core/graph/schema'
 import { usesInterrupt } from '../../core/graph/checks'
 import { branchTargets } from '../../core/graph/wiring'
+import { showBidiControls } from '../bidi'
 import {
   END_ID,
   NODE_H,
@@ -98,7 +99,7 @@ export function toFlow(
         pauseAfter: breaksOn(doc.interruptAfter, n.id),
         ...issuesOf(id),
       },
-      ariaLabel: `Node ${n.id}`,
+      ariaLabel: `Node ${showBidiControls(n.id)}`,
       ...boxOf(lr),
       domAttributes: dataNodeId(id),
       sourcePosition,
@@ -182,7 +183,7 @@ export function toFlow(
       source,
       target,
       data: label === undefined ? { kind, ...issuesOf(id) } : { kind, label, ...issuesOf(id) },
-      ariaLabel: aria,
+      ariaLabel: showBidiControls(aria),
       className: `ss-edge ss-edge-${kind}`,
       ...(kind === 'join-in' ? {} : { markerEnd: ARROW }),
     })

@@ -6,12 +6,20 @@ import { loader } from '@monaco-editor/react'
 import * as monaco from 'monaco-editor'
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker'
 import TsWorker from 'monaco-editor/languages/features/typescript/ts.worker?worker'
+import JsonWorker from 'monaco-editor/languages/features/json/json.worker?worker'
+import { registerTypeScriptHover } from './hoverMarkdown'
 import { registerShadowProviders } from './shadowTyping'
 
 // Vite 8 would otherwise inline the editor worker as a data: URL that fails to load.
 self.MonacoEnvironment = {
+  // JSON (the Export dialog's graph file) needs its own worker: the editor worker answers
+  // its requests with "Missing requestHandler or method: doValidation".
   getWorker: (_id: string, label: string) =>
-    label === 'typescript' || label === 'javascript' ? new TsWorker() : new EditorWorker(),
+    label === 'typescript' || label === 'javascript'
+      ? new TsWorker()
+      : label === 'json'
+        ? new JsonWorker()
+        : new EditorWorker(),
 }
 
 const js = monaco.typescript.javascriptDefaults
@@ -40,6 +48,8 @@ js.setModeConfiguration({
   inlayHints: false,
 })
 registerShadowProviders(monaco)
+// The Export dialog's TypeScript: Monaco's own hover would show images from node JSDoc.
+registerTypeScriptHover(monaco)
 
 // No CDN: @monaco-editor/react uses this local instance.
 loader.config({ monaco })

@@ -1,4 +1,5 @@
 import type * as Monaco from 'monaco-editor'
+import { quickInfoContents, type QuickInfo } from './hoverMarkdown'
 import {
   flattenMessage,
   symbolEntries,
@@ -107,11 +108,6 @@ async function markSyntax(monaco: MonacoApi, visible: Model, shadow: Shadow) {
 const isMissingFile = (error: unknown) =>
   /Could not find source file/.test(error instanceof Error ? error.message : String(error))
 
-interface Parts {
-  text: string
-}
-const joinParts = (parts: readonly Parts[] | undefined) => (parts ?? []).map((p) => p.text).join('')
-
 /** Completion and hover for every shadowed JavaScript model, answered from its shadow. */
 export function registerShadowProviders(monaco: MonacoApi): void {
   const { languages } = monaco
@@ -202,15 +198,7 @@ export function registerShadowProviders(monaco: MonacoApi): void {
       const at = model.getOffsetAt(position) + shadow.wrapped.prefixLength
       const info = await ask(
         shadow,
-        (worker, file) =>
-          worker.getQuickInfoAtPosition(file, at) as Promise<
-            | {
-                displayParts?: Parts[]
-                documentation?: Parts[]
-                textSpan: { start: number; length: number }
-              }
-            | undefined
-          >,
+        (worker, file) => worker.getQuickInfoAtPosition(file, at) as Promise<QuickInfo | undefined>,
       )
       if (!info || model.isDisposed()) return undefined
       const span = toCodeSpan(
@@ -219,16 +207,13 @@ export function registerShadowProviders(monaco: MonacoApi): void {
         shadow.wrapped.prefixLength,
         model.getValueLength(),
       )
-      const docs = joinParts(info.documentation)
       return {
         range: monaco.Range.fromPositions(
           model.getPositionAt(span.start),
           model.getPositionAt(span.end),
         ),
-        contents: [
-          { value: '```typescript\n' + joinParts(info.displayParts) + '\n```' },
-          ...(docs ? [{ value: docs }] : []),
-        ],
+        // The JSDoc is the user's Markdown: shown without images (hoverMarkdown.ts).
+        contents: quickInfoContents(info, false),
       }
     },
   })

@@ -7,6 +7,8 @@ import { CommitInput, IssueList } from './controls'
 import { CODE_DELAY_MS } from './NodeInspector'
 import { codeMarkers } from './selection'
 import { useDraft } from './useDraft'
+import { showBidiControls } from '../bidi'
+import { Name } from '../Name'
 
 /** Props of the branch (conditional edge) inspector. */
 export interface BranchInspectorProps {
@@ -53,7 +55,9 @@ export function BranchInspector(props: BranchInspectorProps) {
   const setPath = (key: string, to: string) => onEdit({ type: 'setBranchPath', index, key, to })
   return (
     <section className="branch-inspector" aria-labelledby="branch-heading">
-      <h2 id="branch-heading">Conditional edge from {branch.from}</h2>
+      <h2 id="branch-heading">
+        Conditional edge from <Name>{branch.from}</Name>
+      </h2>
       <CodeEditor
         label={`Router of ${branch.from}`}
         value={router.text}
@@ -106,7 +110,7 @@ export function BranchInspector(props: BranchInspectorProps) {
                 >
                   {(targets.includes(row.to) ? targets : [row.to, ...targets]).map((t) => (
                     <option key={t} value={t}>
-                      {t}
+                      {showBidiControls(t)}
                     </option>
                   ))}
                 </select>

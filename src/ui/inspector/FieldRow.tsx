@@ -8,6 +8,7 @@ import { CHANNEL_CHOICES, channelChoice, choicePatch, type ChannelChoice } from 
 import { reducerPreview } from './reducerPreview'
 import { codeMarkers } from './selection'
 import { useDraft } from './useDraft'
+import { showBidiControls } from '../bidi'
 
 /** Props of one row of the state table. */
 export interface FieldRowProps {
@@ -111,7 +112,7 @@ export function FieldRow(props: FieldRowProps) {
         <button
           type="button"
           aria-label="Delete field"
-          title={`Delete field ${name}`}
+          title={`Delete field ${showBidiControls(name)}`}
           onClick={() => onEdit({ type: 'deleteField', name })}
         >
           Delete

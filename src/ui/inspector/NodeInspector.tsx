@@ -7,6 +7,8 @@ import { KindSettings } from './KindSettings'
 import { CommitInput, IssueList } from './controls'
 import { codeMarkers } from './selection'
 import { useDraft } from './useDraft'
+import { showBidiControls } from '../bidi'
+import { Name } from '../Name'
 
 /** Props of the node inspector. */
 export interface NodeInspectorProps {
@@ -145,7 +147,9 @@ function EndsEditor({
         <ul className="plain-list" aria-label={`Ends of ${node.id}`}>
           {ends.map((end) => (
             <li key={end}>
-              <code>{end}</code>{' '}
+              <code>
+                <Name>{end}</Name>
+              </code>{' '}
               <button
                 type="button"
                 aria-label={`Remove end ${end}`}
@@ -168,7 +172,7 @@ function EndsEditor({
           <option value="">Add end…</option>
           {choices.map((c) => (
             <option key={c} value={c}>
-              {c}
+              {showBidiControls(c)}
             </option>
           ))}
         </select>

@@ -1,5 +1,7 @@
 import { useState, type KeyboardEvent } from 'react'
 import type { GraphIssue } from '../../core/graph/issues'
+import { hasBidiControls } from '../bidi'
+import { BidiText, Name } from '../Name'
 
 /** Props of a text input that commits on Enter or blur and reverts on Escape. */
 export interface CommitInputProps {
@@ -47,7 +49,13 @@ export function CommitInput(props: CommitInputProps) {
       />
       {error && (
         <span id={errorId} className="field-error">
-          {error}
+          <BidiText>{error}</BidiText>
+        </span>
+      )}
+      {!error && hasBidiControls(text) && (
+        // An input shows an override's effect, not the override: spell it out below.
+        <span className="field-note">
+          Direction controls: <Name>{text}</Name>
         </span>
       )}
     </span>
@@ -64,7 +72,7 @@ export function IssueList({ issues, label }: { issues: readonly GraphIssue[]; la
     <ul className="plain-list problems inspector-issues" aria-label={label}>
       {sorted.map((issue, i) => (
         <li key={i} className={issue.severity}>
-          <span className="severity">{issue.severity}</span> {issue.message}
+          <span className="severity">{issue.severity}</span> <BidiText>{issue.message}</BidiText>
           {issue.line !== undefined && (
             <span className="muted">
               {' '}

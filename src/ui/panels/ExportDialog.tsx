@@ -4,6 +4,7 @@ import { exportFileName } from '../../store/documents'
 import { download } from '../download'
 import { CodeView } from '../editor/CodeView'
 import { useApp } from '../storeContext'
+import { Name } from '../Name'
 
 /**
  * The open graph as code: LangGraph.js, LangGraph Python and the graph file side by side,
@@ -30,7 +31,9 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
   return (
     <dialog ref={ref} className="export-dialog" aria-label="Export" onClose={onClose}>
       <header className="row">
-        <h2>Export {name}</h2>
+        <h2>
+          Export <Name>{name}</Name>
+        </h2>
         {out.ok && (
           <button
             type="button"

@@ -1,5 +1,6 @@
 import { formatIssue } from '../../core/graph/issues'
 import { useApp } from '../storeContext'
+import { BidiText, Name } from '../Name'
 
 /** A refused import: its problems, and the reassurance that nothing changed. */
 export function ImportProblems() {
@@ -12,14 +13,16 @@ export function ImportProblems() {
   return (
     <div className="import-problems" role="alertdialog" aria-label="Import problems">
       <h2>
-        {problems.fileName} was not imported: {errors.length} problem
+        <Name>{problems.fileName}</Name> was not imported: {errors.length} problem
         {errors.length === 1 ? '' : 's'}
       </h2>
       <p className="muted">Nothing was changed.</p>
       <ul className="plain-list problems">
         {problems.issues.map((issue, i) => (
           <li key={i} className={issue.severity}>
-            <code className="issue-detail">{formatIssue(issue)}</code>
+            <code className="issue-detail">
+              <BidiText>{formatIssue(issue)}</BidiText>
+            </code>
           </li>
         ))}
       </ul>

@@ -9,6 +9,8 @@ import { ScheduleView } from '../timeline/ScheduleView'
 import { ThreadPicker } from '../timeline/ThreadPicker'
 import { Timeline } from '../timeline/Timeline'
 import { WritesView } from '../timeline/WritesView'
+import { showBidiControls } from '../bidi'
+import { BidiText, Name } from '../Name'
 
 const TABS = [
   'Channels',
@@ -21,6 +23,13 @@ const TABS = [
   'Interrupt',
 ] as const
 type Tab = (typeof TABS)[number]
+
+/**
+ * How long one call of node, router or reducer code may run: the sandbox's own limit
+ * (`DEFAULT_TIMEOUT_MS` of worker/sandbox/sandboxHost.ts; main.tsx starts the runtime without
+ * `sandboxTimeoutMs`). The store does not hold it, so it is repeated here.
+ */
+const CODE_CALL_LIMIT_S = 5
 
 /**
  * The run drawer: the thread and run settings, the timeline of checkpoints (the spine of
@@ -66,8 +75,11 @@ export function RunDrawer() {
       {s.current && !s.current.trusted && (
         <div className="banner warn" role="alert">
           <span>
-            <strong>{s.current.name}</strong> was imported. Its code has not run: it runs in a
-            sandbox without your data or the network, but only once you say so.
+            <strong>
+              <Name>{s.current.name}</Name>
+            </strong>{' '}
+            was imported. Its code has not run: it runs in a sandbox without your data or the
+            network, but only once you say so.
             {endpoints.length > 0 && (
               <>
                 {' '}
@@ -75,7 +87,13 @@ export function RunDrawer() {
                 {endpoints.map((e, i) => (
                   <span key={`${e.node}:${i}`}>
                     {i > 0 && ', '}
-                    <code>{e.node}</code> → <code>{e.baseUrl}</code>
+                    <code>
+                      <Name>{e.node}</Name>
+                    </code>{' '}
+                    →{' '}
+                    <code>
+                      <BidiText>{e.baseUrl}</BidiText>
+                    </code>
                   </span>
                 ))}
                 , with the conversation; only if you turn Network on.
@@ -112,18 +130,27 @@ export function RunDrawer() {
             style={{ width: '4.5rem' }}
           />
         </label>
-        <label title="Wall time a run may take, in seconds (0: no limit)">
-          <span>Timeout (s)</span>
+        <label title="Wall time the whole run may spend advancing (paused time does not count); empty: no limit">
+          <span>Run timeout (s)</span>
           <input
             type="number"
             min={0}
             step={1}
-            aria-label="Timeout in seconds"
-            value={s.timeoutMs / 1000}
+            aria-label="Run timeout in seconds"
+            aria-describedby="code-call-limit"
+            placeholder="none"
+            value={s.timeoutMs > 0 ? s.timeoutMs / 1000 : ''}
             onChange={(e) => s.setTimeoutMs(Number(e.target.value) * 1000)}
-            style={{ width: '4rem' }}
+            style={{ width: '5rem' }}
           />
         </label>
+        <span
+          id="code-call-limit"
+          className="muted call-limit"
+          title="Each call of node, router or reducer code that runs longer is stopped (NodeTimeoutError) and its sandbox restarted. A model call has its own timeout: 60 s, or the one set on its node."
+        >
+          each code call ≤ {CODE_CALL_LIMIT_S} s
+        </span>
         <label title="Off by default: neither the code nor the model nodes of this graph reach the network until you allow it here">
           <input
             type="checkbox"
@@ -137,10 +164,14 @@ export function RunDrawer() {
         <output className={`run-state ${s.runState}`} aria-label="Run status" aria-live="polite">
           {s.runState}
         </output>
-        {s.message && <span className="muted message">{s.message}</span>}
+        {s.message && (
+          <span className="muted message">
+            <BidiText>{s.message}</BidiText>
+          </span>
+        )}
         {s.lastDeleted && (
           <button type="button" onClick={() => void s.restoreDeleted()}>
-            Undo delete of {s.lastDeleted.name}
+            Undo delete of <Name>{s.lastDeleted.name}</Name>
           </button>
         )}
       </div>
@@ -151,10 +182,14 @@ export function RunDrawer() {
             {s.error.node && (
               <>
                 {' '}
-                in node <code>{s.error.node}</code>
+                in node{' '}
+                <code>
+                  <Name>{s.error.node}</Name>
+                </code>
               </>
             )}
-            {s.error.line !== undefined && <> at line {s.error.line}</>}: {s.error.message}
+            {s.error.line !== undefined && <> at line {s.error.line}</>}:{' '}
+            <BidiText>{s.error.message}</BidiText>
           </span>
           {s.error.node && (
             <button
@@ -218,10 +253,12 @@ function Logs() {
           <button
             type="button"
             className="link"
-            title={`Open the code of ${l.node}`}
+            title={`Open the code of ${showBidiControls(l.node)}`}
             onClick={() => openCode(l.node)}
           >
-            <code>{l.node}</code>
+            <code>
+              <Name>{l.node}</Name>
+            </code>
           </button>{' '}
           {l.text}
         </li>
@@ -250,7 +287,10 @@ function InterruptReply({ onEditState }: { onEditState(): void }) {
     >
       {interrupts.map((i) => (
         <p key={i.id}>
-          <code>{i.node}</code> asks: <code>{JSON.stringify(i.value)}</code>
+          <code>
+            <Name>{i.node}</Name>
+          </code>{' '}
+          asks: <code>{JSON.stringify(i.value)}</code>
         </p>
       ))}
       <label>

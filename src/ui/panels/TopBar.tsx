@@ -4,6 +4,7 @@ import { useApp, useUndoState } from '../storeContext'
 import { SettingsDialog } from './SettingsDialog'
 import { ShortcutsDialog } from './ShortcutsDialog'
 import { useRunKeys } from '../useRunKeys'
+import { showBidiControls } from '../bidi'
 
 /** Brand, graph picker and commands, editing tools, Import/Export, and the run controls. */
 export function TopBar() {
@@ -70,7 +71,7 @@ export function TopBar() {
         >
           {s.graphs.map((g) => (
             <option key={g.id} value={g.id}>
-              {g.name}
+              {showBidiControls(g.name)}
             </option>
           ))}
         </select>

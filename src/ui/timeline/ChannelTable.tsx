@@ -2,6 +2,7 @@ import { useDeferredValue } from 'react'
 import type { ChannelRow, CheckpointInspection } from '../../core/debug/types'
 import { useApp } from '../storeContext'
 import { JsonValue } from './JsonValue'
+import { Name } from '../Name'
 
 const ROLE_TITLE: Record<ChannelRow['role'], string> = {
   field: 'a state field',
@@ -31,7 +32,9 @@ export function ChannelTable() {
         {inspection.channels.map((c) => (
           <tr key={c.name} data-channel={c.name} className={c.changed ? 'changed' : undefined}>
             <th scope="row" title={ROLE_TITLE[c.role]}>
-              <code>{c.name}</code>
+              <code>
+                <Name>{c.name}</Name>
+              </code>
             </th>
             <td>
               {c.type}

@@ -1,8 +1,9 @@
-import { useEffect } from 'react'
+import { Fragment, useEffect } from 'react'
 import type { StateChange } from '../../core/debug/types'
 import { useApp } from '../storeContext'
 import { NoCheckpoint } from './ChannelTable'
 import { JsonValue } from './JsonValue'
+import { Name } from '../Name'
 
 /** The state of the shown checkpoint against its parent, or against any checkpoint picked. */
 export function DiffView() {
@@ -62,10 +63,17 @@ export function DiffView() {
 }
 
 function Change({ change: c }: { change: StateChange }) {
-  const path = c.path.map(String).join(' › ')
   return (
     <li className={`change ${c.kind}`} data-kind={c.kind}>
-      <span className="kind">{c.kind}</span> <code>{path}</code>{' '}
+      <span className="kind">{c.kind}</span>{' '}
+      <code>
+        {c.path.map((p, i) => (
+          <Fragment key={i}>
+            {i > 0 && ' › '}
+            <Name>{String(p)}</Name>
+          </Fragment>
+        ))}
+      </code>{' '}
       {c.kind !== 'added' && <JsonValue value={c.before} />}
       {c.kind === 'changed' && ' → '}
       {c.kind !== 'removed' && <JsonValue value={c.after} />}

@@ -3,6 +3,7 @@ import { GraphSpecSchema } from '../../core/graph/schema'
 import { useApp } from '../storeContext'
 import { NoCheckpoint } from './ChannelTable'
 import { JsonValue } from './JsonValue'
+import { showBidiControls } from '../bidi'
 
 /**
  * The shown checkpoint's state, and what can start from it: replay (run again from here, a
@@ -82,7 +83,7 @@ export function ForkPanel() {
               <option value="">(the last node that wrote)</option>
               {spec.data.nodes.map((n) => (
                 <option key={n.id} value={n.id}>
-                  {n.id}
+                  {showBidiControls(n.id)}
                 </option>
               ))}
             </select>

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { GraphSpecSchema } from '../../core/graph/schema'
 import { parseStateUpdate } from '../../store/stateValues'
 import { useApp } from '../storeContext'
+import { Name } from '../Name'
 
 /**
  * The run's input: a form with one JSON box per state field (empty: not given), or the
@@ -90,7 +91,10 @@ function FieldRow(props: {
   return (
     <tr>
       <th scope="row">
-        <code>{props.name}</code> <span className="muted">{props.hint}</span>
+        <code>
+          <Name>{props.name}</Name>
+        </code>{' '}
+        <span className="muted">{props.hint}</span>
       </th>
       <td>
         <input

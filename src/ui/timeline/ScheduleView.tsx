@@ -1,5 +1,6 @@
 import { useApp } from '../storeContext'
 import { NoCheckpoint } from './ChannelTable'
+import { BidiText, Name } from '../Name'
 
 /**
  * `versions_seen` for each node: the version it last saw of each channel it listens to,
@@ -25,13 +26,18 @@ export function ScheduleView() {
             className={n.willRun || n.sends > 0 ? 'will-run' : undefined}
           >
             <th scope="row">
-              <code>{n.node}</code>
+              <code>
+                <Name>{n.node}</Name>
+              </code>
             </th>
             <td>
               <ul className="plain-list">
                 {n.triggers.map((t) => (
                   <li key={t.channel} className={t.newer ? 'newer' : undefined}>
-                    <code>{t.channel}</code> {t.seen ?? '—'} / {t.current ?? '—'}
+                    <code>
+                      <Name>{t.channel}</Name>
+                    </code>{' '}
+                    {t.seen ?? '—'} / {t.current ?? '—'}
                     {t.newer && !t.available && <span className="muted"> (not available)</span>}
                   </li>
                 ))}
@@ -49,5 +55,17 @@ export function ScheduleView() {
 
 /** A reason with its `channel` names set as code. */
 function Sentence({ text }: { text: string }) {
-  return <>{text.split('`').map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))}</>
+  return (
+    <>
+      {text.split('`').map((part, i) =>
+        i % 2 === 1 ? (
+          <code key={i}>
+            <Name>{part}</Name>
+          </code>
+        ) : (
+          <BidiText key={i}>{part}</BidiText>
+        ),
+      )}
+    </>
+  )
 }

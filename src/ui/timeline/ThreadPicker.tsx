@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { download } from '../download'
 import { useApp } from '../storeContext'
+import { showBidiControls } from '../bidi'
 
 /** The open graph's threads: switch, new, rename, delete, export and import. */
 export function ThreadPicker({ onImport }: { onImport(): void }) {
@@ -51,7 +52,7 @@ export function ThreadPicker({ onImport }: { onImport(): void }) {
       >
         {s.threads.map((t) => (
           <option key={t.threadId} value={t.threadId}>
-            {t.name} ({t.count})
+            {showBidiControls(t.name)} ({t.count})
           </option>
         ))}
       </select>

@@ -1,9 +1,10 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
+import { Fragment, useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
 import { layoutHistoryTree } from '../../core/debug/tree'
 import type { TreeRow } from '../../core/debug/types'
 import type { TimelineEntry } from '../../worker/protocol'
 import { useApp } from '../storeContext'
+import { Name } from '../Name'
 
 const ROW = 26
 const LANE = 12
@@ -107,8 +108,10 @@ export function Timeline() {
                 <Lanes row={row} lanes={lanes} children={childLanes.get(t.checkpointId) ?? []} />
                 <span className="step">step {t.step}</span>
                 <span className={`source source-${t.source}`}>{t.source}</span>
-                <span className="ran">{ranText(t)}</span>
-                <span className="next">next: {t.next.length ? t.next.join(', ') : '—'}</span>
+                <span className="ran">
+                  <Ran entry={t} />
+                </span>
+                <span className="next">next: {t.next.length ? <Names names={t.next} /> : '—'}</span>
               </li>
             )
           })}
@@ -123,15 +126,30 @@ export function Timeline() {
   )
 }
 
-function ranText(t: TimelineEntry): string {
-  if (t.ran.length === 0) return ''
-  return t.ran
-    .map((r) => {
-      const mark = r.failed ? ' ✗' : r.interrupted ? ' ⏸' : ''
-      const ms = r.durationMs === undefined ? '' : ` ${formatMs(r.durationMs)}`
-      return `${r.name}${mark}${ms}`
-    })
-    .join(', ')
+/** The tasks a checkpoint's step ran: `name ✗ 1.2 ms, other 3 ms`. */
+function Ran({ entry }: { entry: TimelineEntry }) {
+  return entry.ran.map((r, i) => {
+    const mark = r.failed ? ' ✗' : r.interrupted ? ' ⏸' : ''
+    const ms = r.durationMs === undefined ? '' : ` ${formatMs(r.durationMs)}`
+    return (
+      <Fragment key={i}>
+        {i > 0 && ', '}
+        <Name>{r.name}</Name>
+        {mark}
+        {ms}
+      </Fragment>
+    )
+  })
+}
+
+/** Node names, comma separated, each isolated. */
+function Names({ names }: { names: readonly string[] }) {
+  return names.map((name, i) => (
+    <Fragment key={i}>
+      {i > 0 && ', '}
+      <Name>{name}</Name>
+    </Fragment>
+  ))
 }
 
 export function formatMs(ms: number): string {

@@ -2,6 +2,7 @@ import { useApp } from '../storeContext'
 import { NoCheckpoint } from './ChannelTable'
 import { JsonValue } from './JsonValue'
 import { formatMs } from './Timeline'
+import { BidiText, Name } from '../Name'
 
 /**
  * The tasks that made the shown checkpoint, in the order their writes were applied, each
@@ -29,7 +30,9 @@ export function WritesView() {
           <li key={t.id} data-task={t.name}>
             <p>
               <button type="button" className="link" onClick={() => openCode(t.name)}>
-                <code>{t.name}</code>
+                <code>
+                  <Name>{t.name}</Name>
+                </code>
               </button>{' '}
               <span className="muted">
                 {t.kind === 'push' ? 'Send' : 'pull'}
@@ -38,7 +41,7 @@ export function WritesView() {
               {t.error && (
                 <span className="error-text">
                   {' '}
-                  {t.error.name}: {t.error.message}
+                  {t.error.name}: <BidiText>{t.error.message}</BidiText>
                 </span>
               )}
               {t.interrupts.length > 0 && <span className="muted"> · interrupted</span>}
@@ -46,7 +49,10 @@ export function WritesView() {
             <ol className="plain-list write-list">
               {t.writes.map((w, i) => (
                 <li key={i}>
-                  <code>{w.channel}</code> ← <JsonValue value={w.value} />
+                  <code>
+                    <Name>{w.channel}</Name>
+                  </code>{' '}
+                  ← <JsonValue value={w.value} />
                 </li>
               ))}
             </ol>
@@ -64,8 +70,10 @@ export function WritesView() {
           <ul className="plain-list" aria-label="Folds">
             {inspection.folds.map((f) => (
               <li key={f.channel}>
-                <code>{f.channel}</code> {f.reducer && <span className="muted">({f.reducer})</span>}
-                :{' '}
+                <code>
+                  <Name>{f.channel}</Name>
+                </code>{' '}
+                {f.reducer && <span className="muted">({f.reducer})</span>}:{' '}
                 {f.hadBefore ? (
                   <JsonValue value={f.before} />
                 ) : (
@@ -74,7 +82,10 @@ export function WritesView() {
                 {f.writes.map((w, i) => (
                   <span key={i}>
                     {' ⊕ '}
-                    <JsonValue value={w.value} /> <span className="muted">({w.task})</span>
+                    <JsonValue value={w.value} />{' '}
+                    <span className="muted">
+                      (<Name>{w.task}</Name>)
+                    </span>
                   </span>
                 ))}
                 {' → '}
