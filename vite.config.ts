@@ -3,9 +3,10 @@ import type { Connect, Plugin } from 'vite'
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
 import { contentSecurityPolicy, type CspMode } from './src/csp.ts'
+import { frameDocument, SANDBOX_FRAME_FILES } from './src/worker/sandbox/sandboxFrameDocument.ts'
 
 export default defineConfig({
-  plugins: [react(), contentSecurityPolicyPlugin()],
+  plugins: [react(), sandboxFramePlugin(), contentSecurityPolicyPlugin()],
   build: {
     target: 'es2022',
     sourcemap: true,
@@ -59,9 +60,41 @@ function contentSecurityPolicyPlugin(): Plugin {
   }
 }
 
-/** Adds the policy header to a response once it turns out to be HTML. */
+/** The sandbox frame's documents by file name (each carries its own, stricter policy). */
+const FRAME_DOCUMENTS = new Map<string, string>([
+  [SANDBOX_FRAME_FILES.offline, frameDocument(false)],
+  [SANDBOX_FRAME_FILES.network, frameDocument(true)],
+])
+
+const frameFileOf = (url: string | undefined) => (url ?? '').split(/[?#]/)[0]!.replace(/^\//, '')
+
+/**
+ * The sandbox frame's documents (src/worker/sandbox/sandboxFrameDocument.ts) as files beside
+ * index.html: written into the build, served by the dev server. They are loaded by URL so
+ * that the page's policy, far stricter, does not apply to them (a srcdoc frame inherits it).
+ */
+function sandboxFramePlugin(): Plugin {
+  return {
+    name: 'superstep:sandbox-frame',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const doc = FRAME_DOCUMENTS.get(frameFileOf(req.url))
+        if (doc === undefined) return next()
+        res.setHeader('content-type', 'text/html; charset=utf-8')
+        res.end(doc)
+      })
+    },
+    generateBundle() {
+      for (const [fileName, source] of FRAME_DOCUMENTS)
+        this.emitFile({ type: 'asset', fileName, source })
+    },
+  }
+}
+
+/** Adds the policy header to a response once it turns out to be HTML (not a sandbox frame's). */
 function policyOnHtml(policy: string): Connect.NextHandleFunction {
-  return (_req, res: ServerResponse, next) => {
+  return (req, res: ServerResponse, next) => {
+    if (FRAME_DOCUMENTS.has(frameFileOf(req.url))) return next()
     const writeHead = res.writeHead
     res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
       const given = args.find((a): a is Record<string, unknown> => !!a && typeof a === 'object')

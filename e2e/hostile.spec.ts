@@ -183,3 +183,43 @@ test('a runaway timer left by one graph is not blamed on the next', async ({ pag
   await run(page, 'done')
   expect(pageErrors).toEqual([])
 })
+
+test('the page itself loads nothing from elsewhere, and the app breaks none of its policy', async ({
+  page,
+}) => {
+  await page.evaluate(() => {
+    const w = window as unknown as { __violations: string[] }
+    w.__violations = []
+    document.addEventListener('securitypolicyviolation', (e) =>
+      w.__violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+    )
+  })
+  // The app at work: a run, the Export dialog (Monaco), a fresh sandbox per run.
+  await expect.poll(() => runCounter(page)).toEqual(honest)
+  await page.getByRole('button', { name: 'Export', exact: true }).click()
+  await expect(page.getByRole('dialog')).toBeVisible()
+  await page.keyboard.press('Escape')
+  const violations = () =>
+    page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)
+  expect(await violations()).toEqual([])
+  // What an injected script or a remote image in a hover would try.
+  const fetched = await page.evaluate(
+    (url) =>
+      fetch(`${url}/page`).then(
+        () => 'reached',
+        () => 'refused',
+      ),
+    attacker,
+  )
+  expect(fetched).toBe('refused')
+  await page.evaluate((url) => {
+    const img = document.createElement('img')
+    img.src = `${url}/img.png`
+    document.body.append(img)
+  }, attacker)
+  // (Each is reported once per policy: the meta and, from the server, the header.)
+  await expect
+    .poll(async () => [...new Set(await violations())].sort())
+    .toEqual([`connect-src ${attacker}/page`, `img-src ${attacker}/img.png`])
+  expect(hits).toEqual([])
+})

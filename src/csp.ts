@@ -7,14 +7,10 @@
  * - `style-src 'unsafe-inline'`: Monaco and React Flow inject `<style>` tags.
  * - `img-src data: blob:`: icons inlined by the bundler; nothing remote (a Markdown image in a
  *   hover cannot load).
- * - The code sandbox (src/worker/sandbox/sandboxFrame.ts) is an `<iframe srcdoc>` whose
- *   worker starts from a `blob:` URL. A srcdoc frame, and a blob worker it starts, inherit
- *   this page's policy on top of their own, so this policy must allow what the sandbox runs:
- *   its boot script (by hash, `SANDBOX_FRAME_SCRIPT_HASH`), `worker-src blob:`,
- *   `'unsafe-eval'` (user code is compiled with `new Function`), and `connect-src *` (a
- *   graph whose owner allowed the network fetches from there; the sandbox's own policy
- *   still says `connect-src 'none'` unless allowed). A frame loaded from a URL would not
- *   inherit, and these four could go.
+ * - The code sandbox is an `<iframe sandbox>` loaded from this origin's
+ *   `sandbox-frame*.html` (src/worker/sandbox/sandboxFrameDocument.ts), which carry their own
+ *   policy; a frame loaded by URL does not inherit this one, so nothing here is loosened
+ *   for it (`frame-src 'self'` loads it).
  * - The runtime and Monaco workers are module workers loaded from this origin: a worker
  *   loaded from a URL gets the policy of its own response, not this one, so model calls from
  *   the runtime worker reach the endpoint the user chose. That is why the header goes with
@@ -22,12 +18,6 @@
  * - Dev only: Vite's inline React Refresh preamble (`'unsafe-inline'`; a hash would switch it
  *   off) and its HMR websocket.
  */
-
-/**
- * SHA-256 of the sandbox frame's inline boot script (the `<script>` of `frameDocument` in
- * sandboxFrame.ts). Change the script there and `csp.test.ts` prints the new value.
- */
-export const SANDBOX_FRAME_SCRIPT_HASH = 'sha256-TL83nqZFz2ccv9ufIyB19GczE2g4uRsaDyLGeNy11N8='
 
 /** Where the policy applies: the Vite dev server, or a build (preview and static hosting). */
 export type CspMode = 'dev' | 'build'
@@ -40,15 +30,12 @@ export function cspDirectives(mode: CspMode, delivery: CspDelivery): [string, st
   const dev = mode === 'dev'
   const directives: [string, string[]][] = [
     ['default-src', ["'self'"]],
-    [
-      'script-src',
-      ["'self'", "'unsafe-eval'", dev ? "'unsafe-inline'" : `'${SANDBOX_FRAME_SCRIPT_HASH}'`],
-    ],
-    ['worker-src', ["'self'", 'blob:']],
+    ['script-src', dev ? ["'self'", "'unsafe-inline'"] : ["'self'"]],
+    ['worker-src', ["'self'"]],
     ['style-src', ["'self'", "'unsafe-inline'"]],
     ['img-src', ["'self'", 'data:', 'blob:']],
     ['font-src', ["'self'", 'data:']],
-    ['connect-src', dev ? ["'self'", 'ws:', 'wss:', '*'] : ["'self'", '*']],
+    ['connect-src', dev ? ["'self'", 'ws:', 'wss:'] : ["'self'"]],
     ['frame-src', ["'self'"]],
     ['media-src', ["'none'"]],
     ['object-src', ["'none'"]],

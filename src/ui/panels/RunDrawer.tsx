@@ -53,7 +53,8 @@ export function RunDrawer() {
     openCode: s.openCode,
     waiting: s.runState === 'interrupted' && s.interrupts.length > 0,
   }))
-  const endpoints = useMemo(() => modelEndpoints(s.current?.doc), [s.current?.doc])
+  const doc = s.current?.doc
+  const endpoints = useMemo(() => modelEndpoints(doc), [doc])
   const [tab, setTab] = useState<Tab>('Channels')
   const threadFile = useRef<HTMLInputElement>(null)
   // A run that stops on interrupt(...) shows the reply box.

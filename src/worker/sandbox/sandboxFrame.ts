@@ -1,5 +1,8 @@
-import { SANDBOX_PORT_MESSAGE, SANDBOX_STARTED_MESSAGE } from './sandboxProtocol'
+import { FRAME_MESSAGE, SANDBOX_FRAME_FILES } from './sandboxFrameDocument'
 import { sandboxWorkerSource } from './sandboxWorkerSource'
+
+export { sandboxCsp, SANDBOX_FRAME_FILES } from './sandboxFrameDocument'
+const { LOADED, SOURCE, READY, FAILED } = FRAME_MESSAGE
 
 /** Options of createSandboxFrame. */
 export interface SandboxFrameOptions {
@@ -18,50 +21,6 @@ export interface SandboxFrame {
   destroy(): void
 }
 
-const LOADED = 'superstep-sandbox-loaded'
-const SOURCE = 'superstep-sandbox-source'
-const READY = 'superstep-sandbox-ready'
-const FAILED = 'superstep-sandbox-failed'
-
-/** The frame's Content-Security-Policy: no network, no storage origin, scripts inline/blob. */
-export function sandboxCsp(allowNetwork = false): string {
-  const base =
-    "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' blob:; worker-src blob:"
-  return allowNetwork ? `${base}; connect-src *` : base
-}
-
-/**
- * The iframe's document. The CSP meta comes first, before any script. The script waits for
- * the worker source from its parent, starts it from a `blob:` URL, hands it one end of a
- * MessageChannel and, once the worker says it started, the other end to the parent.
- */
-function frameDocument(allowNetwork: boolean): string {
-  const script = `
-'use strict';
-addEventListener('message', function boot(e) {
-  if (e.source !== parent || !e.data || e.data.type !== '${SOURCE}') return;
-  removeEventListener('message', boot);
-  var fail = function (message) { parent.postMessage({ type: '${FAILED}', message: message }, '*'); };
-  try {
-    var url = URL.createObjectURL(new Blob([e.data.source], { type: 'text/javascript' }));
-    var worker = new Worker(url);
-    var channel = new MessageChannel();
-    var started = false;
-    worker.onerror = function (ev) { if (!started) fail(String(ev.message || 'the sandbox worker failed to start')); };
-    worker.onmessage = function (ev) {
-      if (started || !ev.data || ev.data.type !== '${SANDBOX_STARTED_MESSAGE}') return;
-      started = true;
-      worker.onmessage = null;
-      worker.postMessage({ type: '${SANDBOX_PORT_MESSAGE}' }, [channel.port1]);
-      parent.postMessage({ type: '${READY}' }, '*', [channel.port2]);
-    };
-  } catch (err) { fail(String(err && err.message || err)); }
-});
-parent.postMessage({ type: '${LOADED}' }, '*');
-`
-  return `<!doctype html><meta http-equiv="Content-Security-Policy" content="${sandboxCsp(allowNetwork)}"><script>${script}</script>`
-}
-
 /**
  * Starts a sandbox: a hidden `<iframe sandbox="allow-scripts">` (opaque origin: no storage,
  * no access to this page) with a CSP that allows no network unless `allowNetwork`, running
@@ -74,7 +33,8 @@ export function createSandboxFrame(options: SandboxFrameOptions = {}): Promise<S
   iframe.tabIndex = -1
   iframe.title = 'Superstep code sandbox'
   iframe.style.display = 'none'
-  iframe.srcdoc = frameDocument(options.allowNetwork ?? false)
+  const file = SANDBOX_FRAME_FILES[options.allowNetwork ? 'network' : 'offline']
+  iframe.src = new URL(file, document.baseURI).href
 
   return new Promise<SandboxFrame>((resolve, reject) => {
     const cleanup = () => {
