@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { modelEndpoints } from '../../store/endpoints'
+import { DEFAULT_SANDBOX_TIMEOUT_MS } from '../../worker/protocol'
 import { useApp } from '../storeContext'
 import { ChannelTable } from '../timeline/ChannelTable'
 import { DiffView } from '../timeline/DiffView'
@@ -24,12 +25,8 @@ const TABS = [
 ] as const
 type Tab = (typeof TABS)[number]
 
-/**
- * How long one call of node, router or reducer code may run: the sandbox's own limit
- * (`DEFAULT_TIMEOUT_MS` of worker/sandbox/sandboxHost.ts; main.tsx starts the runtime without
- * `sandboxTimeoutMs`). The store does not hold it, so it is repeated here.
- */
-const CODE_CALL_LIMIT_S = 5
+/** How long one call of node, router or reducer code may run (main.tsx keeps the default). */
+const CODE_CALL_LIMIT_S = DEFAULT_SANDBOX_TIMEOUT_MS / 1000
 
 /**
  * The run drawer: the thread and run settings, the timeline of checkpoints (the spine of

@@ -17,6 +17,7 @@ import {
   seconds,
   type SandboxCallRef,
 } from './hostErrors'
+import { DEFAULT_SANDBOX_TIMEOUT_MS } from '../protocol'
 import type { CodeKind, SandboxReply, SandboxRequest } from './sandboxProtocol'
 
 export { SandboxError, type SandboxCallRef }
@@ -63,7 +64,6 @@ interface Pending {
   reject: (error: Error) => void
 }
 
-const DEFAULT_TIMEOUT_MS = 5000
 const DEFAULT_MAX_REPLY = 32 * 1024 * 1024
 
 /**
@@ -90,7 +90,7 @@ export class SandboxCodeHost implements CodeHost {
     port: SandboxPort | null,
     private readonly options: SandboxHostOptions = {},
   ) {
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_SANDBOX_TIMEOUT_MS
     this.maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY
     if (port) this.replacePort(port)
   }
