@@ -1,4 +1,4 @@
-import { END } from './constants'
+import { END, START } from './constants'
 import { isPositiveFinite } from '../../lib/numbers'
 import type { GraphIssue } from './issues'
 import {
@@ -216,11 +216,12 @@ function checkPrebuiltRouter(spec: GraphSpec, b: BranchSpec, i: number): GraphIs
   if (prebuiltRouter(b) !== 'tools_condition') return []
   const issues: GraphIssue[] = []
   const base = { severity: 'error' as const, nodeId: b.from, path: ['branches', i, 'router'] }
+  const from = `Conditional edge from ${b.from === START ? 'START' : `\`${b.from}\``}`
   if (!spec.state.some((f) => f.name === DEFAULT_MESSAGES_FIELD)) {
     issues.push({
       ...base,
       code: 'TOOLS_CONDITION_NO_MESSAGES',
-      message: `tools_condition reads the field \`messages\`, which the state does not have.`,
+      message: `${from}: tools_condition reads the field \`messages\`, which the state does not have.`,
     })
   }
   const routesTools = Array.isArray(b.paths)
@@ -233,7 +234,7 @@ function checkPrebuiltRouter(spec: GraphSpec, b: BranchSpec, i: number): GraphIs
       ...base,
       path: ['branches', i, b.paths ? 'paths' : 'router'],
       code: 'TOOLS_CONDITION_NO_TOOLS_ROUTE',
-      message: `tools_condition returns "tools" when the last message has tool calls: add a node \`tools\`, or a path map \`{ "tools": "<your tools node>", "__end__": "__end__" }\`.`,
+      message: `${from}: tools_condition returns "tools" when the last message has tool calls; add a node \`tools\`, or a path map \`{ "tools": "<your tools node>", "__end__": "__end__" }\`.`,
     })
   }
   const routesEnd = Array.isArray(b.paths) ? b.paths.includes(END) : !b.paths || END in b.paths
@@ -242,7 +243,7 @@ function checkPrebuiltRouter(spec: GraphSpec, b: BranchSpec, i: number): GraphIs
       ...base,
       path: ['branches', i, 'paths'],
       code: 'TOOLS_CONDITION_NO_END_ROUTE',
-      message: `tools_condition returns END when the last message has no tool calls: add \`__end__\` to the paths.`,
+      message: `${from}: tools_condition returns END when the last message has no tool calls; add \`__end__\` to the paths.`,
     })
   }
   return issues

@@ -11,6 +11,7 @@ import type { GraphIssue } from './issues'
 import { hasErrors } from './issues'
 import { END, START } from './constants'
 import { checkWiring } from './wiring'
+import { schemaIssues } from './schemaIssues'
 import { checkDesign } from './checks'
 import { checkNodeKinds, findSecrets, nodeKind, prebuiltRouter } from './nodeKinds'
 
@@ -28,16 +29,7 @@ export function parseGraph(doc: unknown): ParseResult {
   if (!parsed.success) {
     return {
       ok: false,
-      issues: [
-        ...secrets,
-        ...parsed.error.issues.map((i): GraphIssue => ({
-          code: schemaIssueCode(i.path),
-          severity: 'error',
-          message: i.message,
-          path: i.path.filter((p): p is string | number => typeof p !== 'symbol'),
-        })),
-        ...checkWellFormedParts(doc),
-      ],
+      issues: [...secrets, ...schemaIssues(doc, parsed.error.issues), ...checkWellFormedParts(doc)],
     }
   }
   const spec = parsed.data
@@ -83,13 +75,6 @@ function checkWellFormedParts(doc: unknown): GraphIssue[] {
     ...checkNodes(part, new Set(fieldNames)),
     ...(state.success && nodes.success ? checkNodeKinds(part) : []),
   ]
-}
-
-function schemaIssueCode(path: readonly PropertyKey[]): GraphIssue['code'] {
-  const last = path.at(-1)
-  if (last === 'reducer') return 'UNKNOWN_REDUCER'
-  if (last === 'kind' && path[0] === 'nodes' && path.length === 3) return 'UNKNOWN_NODE_KIND'
-  return 'SCHEMA'
 }
 
 /** All problems of a document, errors and warnings. */
