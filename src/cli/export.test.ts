@@ -47,6 +47,14 @@ describe('superstep export', () => {
     expect((await cli('export', '--lang', 'project', graphPath, '--out', zipPath)).code).toBe(0)
     const zip = unzipSync(new Uint8Array(readFileSync(zipPath)))
     expect(Object.keys(zip).sort()).toEqual(files.map((f) => `counter/${f}`).sort())
+    // The dot files travel too: the env files langgraph.json names, and .dockerignore.
+    expect(Object.keys(zip)).toEqual(
+      expect.arrayContaining(
+        ['.env', '.env.example', '.dockerignore', 'python/.env', 'python/.dockerignore'].map(
+          (f) => `counter/${f}`,
+        ),
+      ),
+    )
     expect(strFromU8(zip['counter/counter.superstep.json'] as Uint8Array)).toBe(graphText)
     // Deterministic: the same document zips to the same bytes.
     const again = join(dir, 'out', 'again.zip')

@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { main } from './main'
 
@@ -67,6 +68,29 @@ describe('superstep run', () => {
       name: 'GraphRecursionError',
       code: 'GRAPH_RECURSION_LIMIT',
     })
+  })
+
+  it('reports a run that paused on interrupt() as interrupted, with the pending interrupts', async () => {
+    const approval = fileURLToPath(new URL('../../examples/approval.json', import.meta.url))
+    const r = await cli('run', approval, '--input', '{"request":"x"}')
+    expect(r.code).toBe(0)
+    const report = JSON.parse(r.stdout)
+    expect(report.status).toBe('interrupted')
+    expect(report.interrupts).toEqual([
+      { question: 'Approve this draft?', draft: 'Draft 1 for: x' },
+    ])
+    expect(report.checkpoints.at(-1).next).toEqual(['review'])
+    expect(report.error).toBeNull()
+  })
+
+  it('reports a run stopped at a static breakpoint as interrupted, with no interrupt payload', async () => {
+    const r = await cli('run', file('break.json', { ...chain, interruptBefore: ['b'] }))
+    const report = JSON.parse(r.stdout)
+    expect(report).toMatchObject({ status: 'interrupted', interrupts: [], error: null })
+    expect(report.checkpoints.at(-1).next).toEqual(['b'])
+    // A run that finishes has nothing pending.
+    const done = JSON.parse((await cli('run', file('chain.json', chain))).stdout)
+    expect(done).toMatchObject({ status: 'done', interrupts: [] })
   })
 
   it('reports the node whose code threw', async () => {

@@ -43,6 +43,7 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
 export function emitProject(graph: GraphSpec, graphText: string = json(graph)): ProjectFile[] {
   const slug = projectSlug(graph.name)
   const graphFile = `${slug}.superstep.json`
+  const keys = modelKeys(graph)
   return [
     { path: 'README.md', text: readme(graph, slug, graphFile) },
     { path: 'package.json', text: packageJson(slug, usesOpenAI(graph)) },
@@ -50,23 +51,91 @@ export function emitProject(graph: GraphSpec, graphText: string = json(graph)): 
     { path: 'langgraph.json', text: json(jsLanggraphJson(slug)) },
     { path: 'src/graph.ts', text: emitTypeScript(graph) },
     { path: 'src/run.ts', text: runScript(graph) },
-    { path: '.gitignore', text: 'node_modules/\n.langgraph_api/\n.env\n__pycache__/\n' },
+    { path: '.gitignore', text: 'node_modules/\n.langgraph_api/\n.env\n__pycache__/\n.venv/\n' },
+    { path: '.dockerignore', text: dockerignore(['node_modules/', 'python/']) },
+    { path: '.env.example', text: envExample(keys) },
+    { path: '.env', text: envFile(keys) },
     { path: graphFile, text: graphText },
     { path: 'python/graph.py', text: emitPython(graph) },
     { path: 'python/requirements.txt', text: `${pyRequirements(graph).join('\n')}\n` },
     { path: 'python/pyproject.toml', text: pyproject(slug, pyRequirements(graph)) },
     { path: 'python/langgraph.json', text: json(pyLanggraphJson(slug)) },
+    { path: 'python/.dockerignore', text: dockerignore(['.venv/']) },
+    { path: 'python/.env.example', text: envExample(keys) },
+    { path: 'python/.env', text: envFile(keys) },
   ]
+}
+
+/**
+ * The environment variables the graph's model nodes read: `ChatOpenAI`, in both languages,
+ * reads `OPENAI_API_KEY` whatever the node's endpoint. Scripted models need nothing.
+ */
+export function modelKeys(graph: GraphSpec): string[] {
+  return usesOpenAI(graph) ? ['OPENAI_API_KEY'] : []
+}
+
+/**
+ * `.env.example`: the keys, to be filled in `.env`. Fixed text (nothing from the document),
+ * so no name in the graph can add a line to an env file.
+ */
+function envExample(keys: string[]): string {
+  if (keys.length === 0)
+    return '# This graph needs no keys: none of its nodes calls a model endpoint.\n'
+  return [
+    `# The keys this graph's model nodes read (ChatOpenAI reads OPENAI_API_KEY). Fill them in`,
+    '# in .env, which LangGraph\'s server loads ("env" in langgraph.json); never commit .env.',
+    ...keys.map((k) => `${k}=`),
+    '',
+  ].join('\n')
+}
+
+/**
+ * `.env`, shipped because `langgraph.json` names it (`langgraph up` refuses a missing env
+ * file). The keys are commented out: an empty `OPENAI_API_KEY=` would hide one exported in
+ * the shell from a server that loads this file over the environment.
+ */
+function envFile(keys: string[]): string {
+  return [
+    '# Loaded by LangGraph\'s server ("env" in langgraph.json); .gitignore and .dockerignore',
+    '# keep it out of git and of images.',
+    ...(keys.length === 0
+      ? ['# This graph needs no keys.']
+      : ['# Uncomment each key and fill it in:', ...keys.map((k) => `# ${k}=`)]),
+    '',
+  ].join('\n')
+}
+
+/** `.dockerignore`: what must not reach an image LangGraph's CLI builds from the folder. */
+function dockerignore(extra: string[]): string {
+  return [
+    "# Not part of the image LangGraph's CLI builds from this folder: keys stay out of it.",
+    '.env',
+    '.git/',
+    '.langgraph_api/',
+    '__pycache__/',
+    ...extra,
+    '',
+  ].join('\n')
 }
 
 /** `langgraph.json` of the LangGraph.js project (LangGraph CLI's config file). */
 export function jsLanggraphJson(slug: string) {
-  return { node_version: '20', dependencies: ['.'], graphs: { [slug]: './src/graph.ts:graph' } }
+  return {
+    node_version: '20',
+    dependencies: ['.'],
+    graphs: { [slug]: './src/graph.ts:graph' },
+    env: '.env',
+  }
 }
 
 /** `langgraph.json` of the Python project. */
 export function pyLanggraphJson(slug: string) {
-  return { python_version: '3.11', dependencies: ['.'], graphs: { [slug]: './graph.py:graph' } }
+  return {
+    python_version: '3.11',
+    dependencies: ['.'],
+    graphs: { [slug]: './graph.py:graph' },
+    env: '.env',
+  }
 }
 
 function pyRequirements(graph: GraphSpec): string[] {
@@ -92,6 +161,7 @@ function packageJson(slug: string, openai: boolean): string {
     },
     devDependencies: {
       '@langchain/langgraph-cli': '^1.0.0',
+      '@types/node': '^20.19.0',
       tsx: '^4.20.0',
       typescript: '^5.8.0',
     },
@@ -109,6 +179,8 @@ function tsconfig(): string {
       noImplicitAny: false,
       skipLibCheck: true,
       noEmit: true,
+      // `src/run.ts` reads `process.argv`; named, so TypeScript 6 (no default types) agrees.
+      types: ['node'],
     },
     include: ['src'],
   })
@@ -132,12 +204,13 @@ function pyproject(slug: string, requirements: string[]): string {
 /** A script that runs the graph once from its default state and prints every checkpoint. */
 function runScript(graph: GraphSpec): string {
   return `/** Runs the exported graph once on a fresh thread and prints its checkpoints, oldest first. */
+import type { StateSnapshot } from '@langchain/langgraph'
 import { graph } from './graph.js'
 
 const config = { configurable: { thread_id: 'local-1' } }
 const input = JSON.parse(process.argv[2] ?? '{}')
 const result = await graph.invoke(input, config)
-const history = []
+const history: StateSnapshot[] = []
 for await (const snapshot of graph.getStateHistory(config)) history.unshift(snapshot)
 for (const s of history) {
   console.log(\`step \${s.metadata?.step} (\${s.metadata?.source}) next: [\${s.next.join(', ')}]\`)
@@ -161,11 +234,13 @@ A LangGraph graph exported from Superstep, with its code in two languages.
   code beside it (see the list at the top of the file).
 - \`${graphFile}\`: the graph itself; open it in Superstep (Import) to keep drawing.
 
+${keysSection(graph)}
 ## Run it locally (LangGraph.js)
 
 \`\`\`sh
 npm install
 npm start                 # runs the graph once: npm start -- '{"some": "input"}'
+npm run typecheck
 npx @langchain/langgraph-cli dev   # LangGraph's local server and Studio, from langgraph.json
 \`\`\`
 
@@ -175,6 +250,7 @@ npx @langchain/langgraph-cli dev   # LangGraph's local server and Studio, from l
 cd python
 python -m venv .venv && . .venv/bin/activate
 pip install -r requirements.txt "langgraph-cli[inmem]"
+python graph.py           # runs the graph once: python graph.py '{"some": "input"}'
 langgraph dev             # the same server, from python/langgraph.json
 \`\`\`
 
@@ -184,7 +260,45 @@ Both folders are LangGraph projects: \`langgraph.json\` names the graph \`${slug
 (\`./src/graph.ts:graph\`, or \`./graph.py:graph\` in \`python/\`). Push the project to a
 repository and create a deployment from it on LangGraph Platform, or build an image with
 \`npx @langchain/langgraph-cli build -t ${slug}\` (\`langgraph build -t ${slug}\` in \`python/\`)
-and run it where you like. The graph is compiled with an in-memory checkpointer for local
-runs; LangGraph's server supplies its own persistence.
+and run it where you like; \`.dockerignore\` keeps \`.env\` and \`node_modules\` out of it.
+LangGraph's server keeps the checkpoints itself. The LangGraph.js \`graph\` is compiled with
+an in-memory checkpointer, which the server replaces; the Python \`graph\` has none, as
+LangGraph's Python server requires, and \`local_graph()\` compiles it with one for runs
+outside the server (\`python graph.py\`).
+
+There is no lockfile: \`npm install\` (or \`pip install\`) picks the newest versions the
+version ranges allow, and an image built without one runs \`npm i\`. Commit the
+\`package-lock.json\` your first \`npm install\` writes to pin them.
+`
+}
+
+/** The README's section on keys: which variable the model nodes read, and where it goes. */
+function keysSection(graph: GraphSpec): string {
+  const models = graph.nodes.flatMap((n) =>
+    n.kind === 'model' && n.model?.provider === 'openai'
+      ? [
+          `- ${markdownLine(n.id)}: ${markdownLine(n.model.model)} at ${markdownLine(n.model.baseUrl)}`,
+        ]
+      : [],
+  )
+  if (models.length === 0)
+    return `## Keys
+
+None: no node of this graph calls a model endpoint. \`.env\` (which \`langgraph.json\` names)
+is there for keys you may add later; \`.env.example\` says the same.
+`
+  return `## Keys
+
+The model nodes call an OpenAI-compatible endpoint through \`ChatOpenAI\`, which reads the key
+from \`OPENAI_API_KEY\` (nothing in the graph or in this project holds one):
+
+${models.join('\n')}
+
+For LangGraph's server, uncomment \`OPENAI_API_KEY=\` in \`.env\` (\`python/.env\` for the
+Python server) and fill it in: \`langgraph.json\` loads that file (\`"env": ".env"\`);
+\`.env.example\` lists the keys. \`npm start\` and \`python graph.py\` read the shell's
+environment: \`export OPENAI_API_KEY=…\` first. Every model node reads this one variable;
+Superstep keeps a key per endpoint, so nodes on endpoints with different keys need
+\`apiKey\` (\`api_key\` in Python) passed to their \`ChatOpenAI\` in the code.
 `
 }

@@ -56,7 +56,8 @@ class StateGraph:
         self.calls.append(["add_conditional_edges", source, path.__name__, path_map])
 
     def compile(self, **options):
-        options["checkpointer"] = type(options["checkpointer"]).__name__
+        if "checkpointer" in options:
+            options["checkpointer"] = type(options["checkpointer"]).__name__
         return {"calls": self.calls, "compile": options}
 `,
   'langgraph/graph/message.py': 'def add_messages(left, right):\n    return right\n',
@@ -164,7 +165,8 @@ def describe(source):
     if TypeAdapter is not None and all(not any(0xD800 <= ord(c) < 0xE000 for c in f["name"]) for f in fields):
         # What LangGraph's server does for the graph's input schema.
         schema = sorted(TypeAdapter(module.State).json_schema()["properties"])
-    return {"strings": strings, "fields": fields, "graph": module.graph, "schema": schema}
+    local = module.local_graph()["compile"]
+    return {"strings": strings, "fields": fields, "graph": module.graph, "local": local, "schema": schema}
 
 out = []
 for source in json.loads(sys.stdin.read()):
@@ -192,6 +194,8 @@ interface Described {
   strings: string[]
   fields: { name: string; reducer?: string; start?: unknown[]; channel?: [string, boolean] }[]
   graph: { calls: unknown[][]; compile: Record<string, unknown> }
+  /** How `local_graph()` compiles the same builder. */
+  local: Record<string, unknown>
   /** The State's keys in pydantic's JSON schema (null without pydantic). */
   schema: string[] | null
 }
@@ -261,11 +265,14 @@ function expectSameGraph(g: GraphSpec, d: Described): void {
   })
   expect(d.graph.calls).toEqual(expectedCalls(g))
   if (d.schema) expect(d.schema).toEqual(g.state.map((f) => f.name).sort(pyOrder))
-  const compile: Record<string, unknown> = { checkpointer: 'InMemorySaver' }
+  // The server's graph has no checkpointer (LangGraph's Python server refuses one);
+  // local_graph() compiles the same builder with one.
+  const compile: Record<string, unknown> = {}
   const breakpoints = (nodes: string[] | undefined) => (nodes?.includes('*') ? '*' : nodes)
   if (g.interruptBefore?.length) compile.interrupt_before = breakpoints(g.interruptBefore)
   if (g.interruptAfter?.length) compile.interrupt_after = breakpoints(g.interruptAfter)
   expect(d.graph.compile).toEqual(compile)
+  expect(d.local).toEqual({ checkpointer: 'InMemorySaver', ...compile })
   const strings = new Set(d.strings)
   for (const n of g.nodes) expect(strings.has(n.id)).toBe(true)
   for (const b of g.branches ?? [])
@@ -536,6 +543,8 @@ describe('emitPython output', () => {
       # Anything else raises NotImplementedError, with the JavaScript in a comment above it.
       # All of it is translated.
 
+      import json
+      import sys
       from typing import Annotated, Any
 
       from langgraph.checkpoint.memory import InMemorySaver
@@ -660,7 +669,29 @@ describe('emitPython output', () => {
       builder.add_edge(START, "inc")
       builder.add_conditional_edges("inc", route_inc, {"again": "inc", "done": END})
 
-      graph = builder.compile(checkpointer=InMemorySaver())
+      # The graph LangGraph's server runs (langgraph.json): the server keeps the checkpoints
+      # and refuses a graph compiled with a checkpointer of its own.
+      graph = builder.compile()
+
+
+      def local_graph():
+          """\`graph\` with an in-memory checkpointer, for runs outside LangGraph's server."""
+          return builder.compile(checkpointer=InMemorySaver())
+
+
+      def _run_once(argv):
+          """Runs the graph once on a fresh thread and prints its checkpoints, oldest first."""
+          local = local_graph()
+          config = {"configurable": {"thread_id": "local-1"}}
+          result = local.invoke(json.loads(argv[1] if len(argv) > 1 else "{}"), config)
+          for s in reversed(list(local.get_state_history(config))):
+              step, source = s.metadata.get("step"), s.metadata.get("source")
+              print(f"step {step} ({source}) next: [{', '.join(s.next)}]")
+          print(json.dumps(result, indent=2, ensure_ascii=False, default=str))
+
+
+      if __name__ == "__main__":
+          _run_once(sys.argv)
       "
     `)
   })
@@ -677,11 +708,18 @@ describe('emitPython output', () => {
     async () => {
       const counter = repoGraphs().find((g) => g.file === 'examples/counter.json')
         ?.spec as GraphSpec
+      // What LangGraph's Python server loads (`graph`, which must have no checkpointer), and
+      // the local graph beside it.
       const script = String.raw`
 import json, sys
-scope = {}
+scope = {"__name__": "graph"}
 exec(sys.stdin.read(), scope)
-print(json.dumps(scope["graph"].invoke({}, {"configurable": {"thread_id": "1"}})))
+graph, local = scope["graph"], scope["local_graph"]()
+print(json.dumps({
+    "values": graph.invoke({}, {"configurable": {"thread_id": "1"}}),
+    "server": graph.checkpointer,
+    "local": type(local.checkpointer).__name__,
+}))
 `
       const py = spawnSync('python3', ['-c', script], {
         input: emitPython(counter),
@@ -690,7 +728,36 @@ print(json.dumps(scope["graph"].invoke({}, {"configurable": {"thread_id": "1"}})
       })
       expect(py.stderr).toBe('')
       const mine = await runGraph(counter, { input: {}, env: createCountingEnv() })
-      expect(JSON.parse(py.stdout)).toEqual(mine.values)
+      expect(JSON.parse(py.stdout)).toEqual({
+        values: mine.values,
+        server: null,
+        local: 'InMemorySaver',
+      })
+    },
+  )
+
+  it.skipIf(!hasLangGraph)(
+    '`python graph.py <input>` runs the graph once on its local checkpointer',
+    async () => {
+      const approval = repoGraphs().find((g) => g.file === 'examples/approval.json')
+        ?.spec as GraphSpec
+      // Not beside the stubs: Python puts the script's folder first on its path.
+      const dir = mkdtempSync(join(tmpdir(), 'superstep-py-main-'))
+      const file = join(dir, 'graph.py')
+      writeFileSync(file, emitPython(approval))
+      const py = spawnSync('python3', [file, '{"request": "x"}'], {
+        encoding: 'utf8',
+        env: realEnv,
+      })
+      expect(py.stderr).toBe('')
+      const mine = await runGraph(approval, { input: { request: 'x' }, env: createCountingEnv() })
+      const steps = mine.checkpoints.map(
+        (c) => `step ${c.step} (${c.source}) next: [${c.next.join(', ')}]`,
+      )
+      expect(py.stdout.split('\n').slice(0, steps.length)).toEqual(steps)
+      const result = JSON.parse(py.stdout.split('\n').slice(steps.length).join('\n'))
+      expect(result).toMatchObject(mine.values)
+      rmSync(dir, { recursive: true, force: true })
     },
   )
 })

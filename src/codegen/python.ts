@@ -21,8 +21,9 @@ import { pyComment, pyCommentText, pyProse, pyString } from './text'
 /**
  * Writes a graph document as a LangGraph Python module: imports (only what is used), the
  * helpers for Superstep's reducers, `State`, the node, router and reducer functions, the
- * builder calls, and `graph = builder.compile(checkpointer=InMemorySaver(), …)`. The header
- * lists every function whose JavaScript must be translated by hand.
+ * builder calls, `graph = builder.compile(…)` for LangGraph's server (no checkpointer, which
+ * the server refuses) and `local_graph()` with an in-memory one, which `python graph.py` runs.
+ * The header lists every function whose JavaScript must be translated by hand.
  */
 export function emitPython(graph: GraphSpec): string {
   const m = createModule(graph)
@@ -325,7 +326,6 @@ function leavesStart(g: GraphSpec): boolean {
 function builderSection(m: PyModule): string {
   const g = m.graph
   use(m, 'langgraph.graph', 'StateGraph')
-  use(m, 'langgraph.checkpoint.memory', 'InMemorySaver')
   const lines = ['builder = StateGraph(State)']
   g.nodes.forEach((n, i) => {
     const args = [pyString(n.id), m.nodeNames[i] as string]
@@ -354,10 +354,50 @@ function builderSection(m: PyModule): string {
       'builder.add_conditional_edges(START, lambda state: [])',
     )
   }
-  const compileArgs = ['checkpointer=InMemorySaver()']
+  const breakpoints: string[] = []
   const before = interruptArg(m, g.interruptBefore)
   const after = interruptArg(m, g.interruptAfter)
-  if (before) compileArgs.push(`interrupt_before=${before}`)
-  if (after) compileArgs.push(`interrupt_after=${after}`)
-  return [lines.join('\n'), pyCall('graph = builder.compile', compileArgs)].join('\n\n')
+  if (before) breakpoints.push(`interrupt_before=${before}`)
+  if (after) breakpoints.push(`interrupt_after=${after}`)
+  const server = [
+    "# The graph LangGraph's server runs (langgraph.json): the server keeps the checkpoints",
+    '# and refuses a graph compiled with a checkpointer of its own.',
+    pyCall('graph = builder.compile', breakpoints),
+  ].join('\n')
+  return [`${lines.join('\n')}\n\n${server}`, ...localRunner(m, breakpoints)].join('\n\n\n')
+}
+
+/**
+ * `local_graph()`, the graph with an in-memory checkpointer (threads, interrupts, resume and
+ * history outside the server), and `python graph.py '<json>'`, which runs it once.
+ */
+function localRunner(m: PyModule, breakpoints: string[]): string[] {
+  use(m, 'langgraph.checkpoint.memory', 'InMemorySaver')
+  use(m, '', 'json')
+  use(m, '', 'sys')
+  const compile = pyCall(
+    'builder.compile',
+    ['checkpointer=InMemorySaver()', ...breakpoints],
+    '    ',
+    92, // indented under `return `: 4 + 7 columns before the call
+  )
+  return [
+    [
+      'def local_graph():',
+      `    """\`graph\` with an in-memory checkpointer, for runs outside LangGraph's server."""`,
+      `    return ${compile.trimStart()}`,
+      '',
+      '',
+      'def _run_once(argv):',
+      '    """Runs the graph once on a fresh thread and prints its checkpoints, oldest first."""',
+      '    local = local_graph()',
+      '    config = {"configurable": {"thread_id": "local-1"}}',
+      '    result = local.invoke(json.loads(argv[1] if len(argv) > 1 else "{}"), config)',
+      '    for s in reversed(list(local.get_state_history(config))):',
+      '        step, source = s.metadata.get("step"), s.metadata.get("source")',
+      `        print(f"step {step} ({source}) next: [{', '.join(s.next)}]")`,
+      '    print(json.dumps(result, indent=2, ensure_ascii=False, default=str))',
+    ].join('\n'),
+    ['if __name__ == "__main__":', '    _run_once(sys.argv)'].join('\n'),
+  ]
 }

@@ -3,11 +3,20 @@
  * suite compares against LangGraph.js. Plain JSON, stable key order.
  */
 export interface RunReport {
-  status: 'done' | 'error'
+  /**
+   * `error` if the run raised; else `interrupted` if it paused with tasks still to run (a
+   * static breakpoint or `interrupt()`: the newest checkpoint has a `next`); else `done`.
+   */
+  status: 'done' | 'error' | 'interrupted'
   /** State fields of the latest saved checkpoint that hold a value. */
   values: Record<string, unknown>
   /** Oldest first, one per saved checkpoint (LangGraph's getStateHistory reversed). */
   checkpoints: CheckpointReport[]
+  /**
+   * Payloads of the pending `interrupt()` calls of the newest checkpoint, in task order (as
+   * `session` reports each checkpoint's); empty after a static breakpoint or a finished run.
+   */
+  interrupts: unknown[]
   error: ErrorReport | null
 }
 

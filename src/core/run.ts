@@ -21,8 +21,8 @@ export interface RunOptions {
   onEvent?: (e: LoopEvent) => void
 }
 
-/** The CLI report plus what only Superstep knows: warnings, and whether a static interrupt paused the run. */
-export type RunGraphReport = RunReport & { interrupted: boolean; warnings: RuntimeWarning[] }
+/** The CLI report plus what only Superstep knows: the runtime's warnings. */
+export type RunGraphReport = RunReport & { warnings: RuntimeWarning[] }
 
 const THREAD = 'cli'
 
@@ -54,6 +54,11 @@ function errorReport(e: unknown): ErrorReport {
   return { ...errorToJson(cause), ...(e instanceof NodeRunError ? { node: e.node } : {}) }
 }
 
+/** The payloads of a checkpoint's pending interrupts, in task order. */
+function pendingInterrupts(s: StateSnapshot): unknown[] {
+  return s.tasks.flatMap((t) => t.interrupts.map((i) => i.value))
+}
+
 function checkpointReport(s: StateSnapshot, fields: ReadonlySet<string>): CheckpointReport {
   return {
     step: s.metadata.step,
@@ -83,13 +88,14 @@ export async function runGraph(spec: GraphSpec, opts: RunOptions): Promise<RunGr
     error = errorReport(e)
   }
   const history = await runtime.getStateHistory({ threadId: THREAD })
+  const newest = history[0]
   const checkpoints = history.reverse().map((s) => checkpointReport(s, graph.fieldSet))
   return {
-    status: error ? 'error' : 'done',
+    status: error ? 'error' : interrupted ? 'interrupted' : 'done',
     values: checkpoints.at(-1)?.values ?? {},
     checkpoints,
+    interrupts: interrupted && newest ? pendingInterrupts(newest) : [],
     error,
-    interrupted,
     warnings,
   }
 }
@@ -186,7 +192,7 @@ export async function runSession(
   const checkpoints = snapshots.map((s) => ({
     ...checkpointReport(s, graph.fieldSet),
     parent: s.parentConfig ? (index.get(s.parentConfig.checkpointId) ?? null) : null,
-    interrupts: s.tasks.flatMap((t) => t.interrupts.map((i) => i.value)),
+    interrupts: pendingInterrupts(s),
   }))
   const newest = checkpoints.at(-1)
   return {

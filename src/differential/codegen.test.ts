@@ -32,13 +32,14 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url))
  */
 const DIR = join(ROOT, 'node_modules/.cache/superstep-codegen', String(process.pid))
 
-/** Case reports agree on: every checkpoint's step, source, next, values, versions; error name+code. */
+/** Case reports agree on: status, every checkpoint's step, source, next, values, versions; pending interrupts; error name+code. */
 function comparableRun(r: RunReport) {
   const c = canonicalizeReport(JSON.parse(JSON.stringify(r)) as RunReport)
   return {
     status: c.status,
     values: c.values,
     checkpoints: c.checkpoints,
+    interrupts: c.interrupts,
     error: c.error && { name: c.error.name, code: c.error.code },
   }
 }

@@ -7,7 +7,7 @@ import { canonicalizeReport, loadCases, loadInvalidCases } from './compare'
 import { compileOnLangGraph, runOnLangGraph } from './oracle'
 import { CloneCodeHost } from './cloneHost'
 
-/** What must agree: every checkpoint's step, source, next, values, versions; error name+code. */
+/** What must agree: status, every checkpoint's step, source, next, values, versions; pending interrupts; error name+code. */
 function comparable(r: RunReport) {
   const json = JSON.parse(JSON.stringify(r)) as RunReport
   const c = canonicalizeReport(json)
@@ -15,6 +15,7 @@ function comparable(r: RunReport) {
     status: c.status,
     values: c.values,
     checkpoints: c.checkpoints,
+    interrupts: c.interrupts,
     error: c.error && { name: c.error.name, code: c.error.code },
   }
 }

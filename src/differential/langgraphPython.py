@@ -4,7 +4,8 @@ Input (stdin): a JSON list of {"name", "source", "input", "recursionLimit"}, or 
 {"name", "source", "ops", "recursionLimit", "interruptBefore", "interruptAfter"}. Output (stdout): a
 JSON list, one report per module in Superstep's report shape (src/core/report.ts) without the
 versions (LangGraph Python's are strings of its own): status, error (type and message),
-values, and every checkpoint oldest first with its step, source, next and values. Messages
+values, pending interrupts, and every checkpoint oldest first with its step, source, next and
+values. Each module runs on its `local_graph()`, the graph with an in-memory checkpointer. Messages
 are written in Superstep's JSON vocabulary (src/core/reducers/addMessages.ts).
 
 Used by src/differential/python.test.ts; LangGraph Python comes from
@@ -48,14 +49,24 @@ def plain(value):
     raise TypeError(f"not a JSON value: {value!r}")
 
 
-def run(case):
+def load_graph(case):
+    """The emitted module's graph with a checkpointer: its `local_graph()`. (The module's
+    `graph` is the one LangGraph's server loads, which must have no checkpointer.)"""
     scope = {"__name__": "superstep_case"}
     exec(compile(case["source"], case["name"], "exec"), scope)
-    graph = scope["graph"]
+    return scope["local_graph"]()
+
+
+def pending_interrupts(snapshot):
+    return [plain(i.value) for t in snapshot.tasks for i in t.interrupts]
+
+
+def run(case):
+    graph = load_graph(case)
     config = {"configurable": {"thread_id": "1"}}
     if case.get("recursionLimit") is not None:
         config["recursion_limit"] = case["recursionLimit"]
-    report = {"status": "done", "error": None}
+    report = {"status": "done", "error": None, "interrupts": []}
     try:
         graph.invoke(case.get("input") or {}, config)
     except Exception as e:  # the run's own error is part of what is compared
@@ -72,6 +83,11 @@ def run(case):
         for s in history
     ]
     report["values"] = plain(history[-1].values) if history else {}
+    # A pause leaves tasks to run. (Python's invoke returns `__interrupt__` only for interrupt()
+    # payloads, not after a static breakpoint, so the newest checkpoint's `next` tells.)
+    if report["status"] == "done" and history and history[-1].next:
+        report["status"] = "interrupted"
+        report["interrupts"] = pending_interrupts(history[-1])
     return report
 
 
@@ -83,9 +99,7 @@ def session(case):
     """A session (src/differential/session.ts): ops on one thread, every checkpoint reported."""
     from langgraph.types import Command, Send
 
-    scope = {"__name__": "superstep_case"}
-    exec(compile(case["source"], case["name"], "exec"), scope)
-    graph = scope["graph"]
+    graph = load_graph(case)
     thread = {"configurable": {"thread_id": "session"}}
     extra = {}
     if case.get("recursionLimit") is not None:
@@ -142,7 +156,7 @@ def session(case):
                 "next": list(s.next),
                 "values": plain(s.values),
                 "parent": index_of.get(parent),
-                "interrupts": [plain(i.value) for t in s.tasks for i in t.interrupts],
+                "interrupts": pending_interrupts(s),
             }
         )
     newest = checkpoints[-1] if checkpoints else None

@@ -205,6 +205,7 @@ export interface CompiledLangGraph {
     next: readonly string[]
     metadata?: { step?: number; source?: string }
     config: RunnableConfig
+    tasks: readonly { interrupts: readonly { value?: unknown }[] }[]
   }>
   /** LangGraph's own field: a benchmark gives each run a fresh saver through it. */
   checkpointer?: MemorySaver | boolean
@@ -304,6 +305,14 @@ export function pickVersions(
   return out
 }
 
+/** The payloads of the newest checkpoint's pending interrupts, in task order. */
+async function pendingInterrupts(built: BuiltLangGraph): Promise<unknown[]> {
+  const config = { configurable: { thread_id: THREAD_ID } }
+  for await (const newest of built.graph.getStateHistory(config))
+    return newest.tasks.flatMap((t) => t.interrupts.map((i) => normalizeValue(i.value)))
+  return []
+}
+
 async function collectCheckpoints(
   built: BuiltLangGraph,
   fields: readonly string[],
@@ -343,17 +352,23 @@ export async function runOnLangGraph(
   try {
     built = build(c.graph)
   } catch (err) {
-    return { status: 'error', values: {}, checkpoints: [], error: errorReport(err) }
+    return { status: 'error', values: {}, checkpoints: [], interrupts: [], error: errorReport(err) }
   }
   let error: ErrorReport | null = null
+  // LangGraph.js's invoke returns `__interrupt__` (empty after a static breakpoint) when the
+  // run paused. Not `next`: a finished run may still have one (case 26).
+  let paused = false
   try {
     const config: RunnableConfig = { configurable: { thread_id: THREAD_ID } }
     if (c.recursionLimit !== undefined) config.recursionLimit = c.recursionLimit
-    await built.graph.invoke(c.input, config)
+    const result = await built.graph.invoke(c.input, config)
+    paused = typeof result === 'object' && result !== null && Object.hasOwn(result, '__interrupt__')
   } catch (err) {
     error = errorReport(err)
   }
   const checkpoints = await collectCheckpoints(built, fields)
-  const values = checkpoints.at(-1)?.values ?? {}
-  return { status: error ? 'error' : 'done', values, checkpoints, error }
+  const newest = checkpoints.at(-1)
+  const interrupts = paused ? await pendingInterrupts(built) : []
+  const status = error ? 'error' : paused ? 'interrupted' : 'done'
+  return { status, values: newest?.values ?? {}, checkpoints, interrupts, error }
 }

@@ -38,6 +38,7 @@ interface Comparable {
   error: { name: string; message?: string } | null
   checkpoints: Omit<CheckpointReport, 'versions'>[]
   values: Record<string, unknown>
+  interrupts: unknown[]
 }
 
 function comparable(r: Comparable | RunReport): Comparable {
@@ -52,6 +53,7 @@ function comparable(r: Comparable | RunReport): Comparable {
       values,
     })),
     values: json.values,
+    interrupts: json.interrupts,
   } as unknown as RunReport) as unknown as Comparable
 }
 

@@ -99,8 +99,8 @@ describe('a two-node chain, checkpoint by checkpoint', () => {
           versions: { x: 4, log: 4 },
         },
       ],
+      interrupts: [],
       error: null,
-      interrupted: false,
       warnings: [],
     })
   })
