@@ -217,8 +217,12 @@ test('a node that spins forever times out, the sandbox restarts and the page sta
   expect(stats.restarts).toBe(1)
   expect(await page.locator('iframe').count()).toBe(1)
   await pingWorks(page)
-  // Removing the frame ended the spinning worker: its process is gone or idle.
-  expect((await cpuDuring(browser, 500)).get(spinner) ?? 0).toBeLessThan(0.05)
+  // Removing the frame ended the spinning worker: its process is soon gone or all but idle
+  // (a spinning worker takes the whole 300 ms; the process may also host the fresh frame,
+  // and the worker's thread takes a few hundred ms to wind down).
+  await expect
+    .poll(async () => (await cpuDuring(browser, 300)).get(spinner) ?? 0, { timeout: 5000 })
+    .toBeLessThan(0.1)
   console.log(
     `sandbox: timeout fired after ${out.ms.toFixed(0)} ms (limit 1500); recovered in ${stats.recoveries[0]?.toFixed(1)} ms`,
   )
