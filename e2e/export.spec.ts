@@ -58,11 +58,17 @@ test('Export shows LangGraph.js, Python and the file; copies, downloads, and zip
   const names = Object.keys(zip).sort()
   expect(names).toEqual(
     [
+      '.dockerignore',
+      '.env',
+      '.env.example',
       '.gitignore',
       'README.md',
       'counter.superstep.json',
       'langgraph.json',
       'package.json',
+      'python/.dockerignore',
+      'python/.env',
+      'python/.env.example',
       'python/graph.py',
       'python/langgraph.json',
       'python/pyproject.toml',
