@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import { printableLabel } from '../lib/codePoint'
 import { END, START } from '../core/graph/constants'
 import type { GraphSpec } from '../core/graph/schema'
 import { parseGraph } from '../core/graph/validate'
@@ -161,15 +162,7 @@ function pyShapes(sources: string[]): string[] {
   return JSON.parse(py.stdout) as string[]
 }
 
-/** A test name for `c`: printable characters as they are, the rest as `U+XXXX`. */
-const label = (c: string) =>
-  [...c]
-    .map((ch) =>
-      /[\p{L}\p{N}\p{P}\p{S}]/u.test(ch)
-        ? ch
-        : `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`,
-    )
-    .join(' ')
+const label = printableLabel
 
 const file = (files: { path: string; text: string }[], path: string) =>
   files.find((f) => f.path === path)?.text ?? ''

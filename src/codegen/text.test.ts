@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { parse } from 'acorn'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import { printableLabel } from '../lib/codePoint'
 import {
   jsBlockCommentLines,
   jsDocComment,
@@ -40,15 +41,7 @@ const STRANGE = ['\u202e', '\u200b', '\ufeff', '\u00a0', '\ud800', '\udfff', 'ðŸ
 const HOSTILE = [...BREAKS, ...OTHERS, ...STRANGE]
 const texts = HOSTILE.map((c) => `a${c}globalThis.PWNED = 1 ${c}${c} b${c}`)
 
-/** A test name for `c`: printable characters as they are, the rest as `U+XXXX`. */
-const label = (c: string) =>
-  [...c]
-    .map((ch) =>
-      /[\p{L}\p{N}\p{P}\p{S}]/u.test(ch)
-        ? ch
-        : `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`,
-    )
-    .join(' ')
+const label = printableLabel
 const cases = texts.map((t, i) => [label(HOSTILE[i] ?? ''), t])
 
 /** A raw line break of any language: none may survive in a literal or one comment line. */

@@ -1,3 +1,5 @@
+import { codePointLabel } from '../lib/codePoint'
+
 /**
  * Bidirectional control characters in names. A node id, field, graph or thread name is the
  * user's text (or an imported file's): U+202E RIGHT-TO-LEFT OVERRIDE in one would reverse
@@ -42,7 +44,7 @@ export function bidiParts(text: string): BidiPart[] {
     }
     if (run) parts.push({ text: run })
     run = ''
-    const code = `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
+    const code = codePointLabel(ch)
     parts.push({ control: ch, code, title: `${code} ${name}` })
   }
   if (run) parts.push({ text: run })
