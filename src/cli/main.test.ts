@@ -199,6 +199,34 @@ describe('superstep session', () => {
     expect(report.checkpoints).toHaveLength(3)
   })
 
+  it('goes on past an op marked continueOnError, and takes updates as __end__ and in bulk', async () => {
+    const ops = [
+      { op: 'invoke', input: { draft: 'hi' } },
+      { op: 'update', values: { draft: 'x' }, asNode: 'nope', continueOnError: true },
+      { op: 'update', values: null, asNode: '__end__' },
+      {
+        op: 'bulkUpdate',
+        supersteps: [
+          { updates: [{ values: { draft: 'again' }, asNode: '__input__' }] },
+          { updates: [{ values: { draft: 'w' }, asNode: 'write' }] },
+        ],
+      },
+    ]
+    const report = JSON.parse(
+      (await cli('session', file('review.json', review), file('ops3.json', ops))).stdout,
+    )
+    expect(report.error).toBeNull()
+    expect(report.opErrors).toEqual([
+      { op: 1, error: expect.objectContaining({ message: 'Node "nope" does not exist' }) },
+    ])
+    type C = { step: number; source: string; next: string[] }
+    expect(report.checkpoints.slice(3).map((c: C) => [c.step, c.source, c.next])).toEqual([
+      [2, 'update', []],
+      [3, 'input', ['__start__']],
+      [4, 'update', ['review']],
+    ])
+  })
+
   it('exits 2 for an ops file that is not a list of operations', async () => {
     const r = await cli(
       'session',

@@ -1,22 +1,34 @@
 import { z } from 'zod'
 import type { SessionOp } from '../core/run'
 
-const checkpoint = z.number().int().nonnegative().optional()
+/** What every op may carry: the checkpoint it addresses, and whether its error ends the session. */
+const common = {
+  checkpoint: z.number().int().nonnegative().optional(),
+  continueOnError: z.boolean().optional(),
+}
+const send = z.object({ node: z.string(), args: z.json() })
+const goto = z.union([send, z.string()])
+const command = {
+  resume: z.json().optional(),
+  update: z.record(z.string(), z.json()).optional(),
+  goto: z.union([goto, z.array(goto)]).optional(),
+}
+/** What an update writes as `asNode`: `values`, or a Command as `command`. */
+const update = z.object({
+  values: z.json().nullable().optional(),
+  command: z.object(command).optional(),
+  asNode: z.string().optional(),
+})
+
 const OpSchema = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('invoke'), input: z.json().nullable(), checkpoint }),
-  z.object({ op: z.literal('resume'), value: z.json(), checkpoint }),
+  z.object({ op: z.literal('invoke'), input: z.json().nullable(), ...common }),
+  z.object({ op: z.literal('resume'), value: z.json(), ...common }),
+  z.object({ op: z.literal('command'), ...command, ...common }),
+  z.object({ op: z.literal('update'), ...update.shape, ...common }),
   z.object({
-    op: z.literal('command'),
-    resume: z.json().optional(),
-    update: z.record(z.string(), z.json()).optional(),
-    goto: z.union([z.string(), z.array(z.string())]).optional(),
-    checkpoint,
-  }),
-  z.object({
-    op: z.literal('update'),
-    values: z.json().nullable(),
-    asNode: z.string().optional(),
-    checkpoint,
+    op: z.literal('bulkUpdate'),
+    supersteps: z.array(z.object({ updates: z.array(update) })),
+    ...common,
   }),
 ])
 

@@ -103,6 +103,24 @@ export async function runGraph(spec: GraphSpec, opts: RunOptions): Promise<RunGr
 /** A `goto` target in a session op: a node name, or a Send written as `{ node, args }`. */
 export type GotoJson = string | { node: string; args: unknown }
 
+/** A Command written as JSON (a `command` op, or the output an update writes). */
+export interface CommandJson {
+  resume?: unknown
+  update?: Record<string, unknown>
+  goto?: GotoJson | GotoJson[]
+}
+
+/**
+ * What an update writes as `asNode`'s output: `values`, or a Command given as `command`
+ * (as LangGraph's server API takes it). `asNode` may also be `__input__`, `__copy__` or,
+ * with null values, `__end__`.
+ */
+export interface StateUpdateJson {
+  values?: unknown
+  command?: CommandJson
+  asNode?: string
+}
+
 interface SessionOpBase {
   /** Index into the thread's checkpoints so far, oldest first; absent: the latest. */
   checkpoint?: number
@@ -115,13 +133,9 @@ export type SessionOp = SessionOpBase &
   (
     | { op: 'invoke'; input: unknown }
     | { op: 'resume'; value: unknown }
-    | {
-        op: 'command'
-        resume?: unknown
-        update?: Record<string, unknown>
-        goto?: GotoJson | GotoJson[]
-      }
-    | { op: 'update'; values: unknown; asNode?: string }
+    | ({ op: 'command' } & CommandJson)
+    | ({ op: 'update' } & StateUpdateJson)
+    | { op: 'bulkUpdate'; supersteps: { updates: StateUpdateJson[] }[] }
   )
 
 /**
@@ -174,7 +188,7 @@ export async function runSession(
   const opErrors: SessionReport['opErrors'] = []
   for (const [i, op] of ops.entries()) {
     try {
-      await runOp(runtime, op, {
+      await runSessionOp(runtime, op, {
         threadId: THREAD,
         checkpointId: await at(op.checkpoint),
         recursionLimit: opts.recursionLimit,
@@ -205,30 +219,43 @@ export async function runSession(
   }
 }
 
-function runOp(runtime: GraphRuntime, op: SessionOp, cfg: RunConfig): Promise<unknown> {
+/** Runs one session op on a runtime, addressed by `cfg` (what `superstep session` does per op). */
+export function runSessionOp(
+  runtime: GraphRuntime,
+  op: SessionOp,
+  cfg: RunConfig,
+): Promise<unknown> {
   switch (op.op) {
     case 'invoke':
       return runtime.invoke(op.input, cfg)
     case 'resume':
       return runtime.invoke(new Command({ resume: op.value }), cfg)
-    case 'command': {
-      const toSend = (g: GotoJson) => (typeof g === 'string' ? g : new Send(g.node, g.args))
-      const goto =
-        op.goto === undefined
-          ? undefined
-          : Array.isArray(op.goto)
-            ? op.goto.map(toSend)
-            : toSend(op.goto)
-      return runtime.invoke(
-        new Command({
-          ...('resume' in op ? { resume: op.resume } : {}),
-          ...(op.update ? { update: op.update } : {}),
-          ...(goto !== undefined ? { goto } : {}),
-        }),
-        cfg,
-      )
-    }
+    case 'command':
+      return runtime.invoke(commandOf(op), cfg)
     case 'update':
-      return runtime.updateState(cfg, op.values, op.asNode)
+      return runtime.updateState(cfg, updateValues(op), op.asNode)
+    case 'bulkUpdate':
+      return runtime.bulkUpdateState(
+        cfg,
+        op.supersteps.map((s) => ({
+          updates: s.updates.map((u) => ({
+            values: updateValues(u),
+            ...(u.asNode !== undefined && { asNode: u.asNode }),
+          })),
+        })),
+      )
   }
 }
+
+function commandOf(c: CommandJson): Command {
+  const toSend = (g: GotoJson) => (typeof g === 'string' ? g : new Send(g.node, g.args))
+  const goto =
+    c.goto === undefined ? undefined : Array.isArray(c.goto) ? c.goto.map(toSend) : toSend(c.goto)
+  return new Command({
+    ...('resume' in c ? { resume: c.resume } : {}),
+    ...(c.update ? { update: c.update } : {}),
+    ...(goto !== undefined ? { goto } : {}),
+  })
+}
+
+const updateValues = (u: StateUpdateJson): unknown => (u.command ? commandOf(u.command) : u.values)

@@ -97,7 +97,7 @@ def error_json(e):
 
 def session(case):
     """A session (src/differential/session.ts): ops on one thread, every checkpoint reported."""
-    from langgraph.types import Command, Send
+    from langgraph.types import Command, Send, StateUpdate
 
     graph = load_graph(case)
     thread = {"configurable": {"thread_id": "session"}}
@@ -115,6 +115,16 @@ def session(case):
         one = lambda t: t if isinstance(t, str) else Send(t["node"], t.get("args"))
         return [one(t) for t in g] if isinstance(g, list) else one(g)
 
+    def command(c):
+        params = {k: c[k] for k in ("resume", "update") if k in c}
+        if c.get("goto") is not None:
+            params["goto"] = goto(c["goto"])
+        return Command(**params)
+
+    def values_of(u):
+        """What an update writes: its values, or its Command (`command`)."""
+        return command(u["command"]) if u.get("command") is not None else u.get("values")
+
     error, op_errors = None, []
     for index, op in enumerate(case["ops"]):
         config = {"configurable": dict(thread["configurable"])}
@@ -124,9 +134,18 @@ def session(case):
         try:
             if op["op"] == "update":
                 if op.get("asNode") is None:
-                    graph.update_state(config, op.get("values"))
+                    graph.update_state(config, values_of(op))
                 else:
-                    graph.update_state(config, op.get("values"), as_node=op["asNode"])
+                    graph.update_state(config, values_of(op), as_node=op["asNode"])
+                continue
+            if op["op"] == "bulkUpdate":
+                graph.bulk_update_state(
+                    config,
+                    [
+                        [StateUpdate(values_of(u), u.get("asNode")) for u in s["updates"]]
+                        for s in op["supersteps"]
+                    ],
+                )
                 continue
             config.update(extra)
             if op["op"] == "invoke":
@@ -134,10 +153,7 @@ def session(case):
             elif op["op"] == "resume":
                 graph.invoke(Command(resume=op.get("value")), config)
             else:
-                params = {k: op[k] for k in ("resume", "update") if k in op}
-                if op.get("goto") is not None:
-                    params["goto"] = goto(op["goto"])
-                graph.invoke(Command(**params), config)
+                graph.invoke(command(op), config)
         except Exception as e:  # the op's own error is part of what is compared
             if op.get("continueOnError"):
                 op_errors.append({"op": index, "error": error_json(e)})

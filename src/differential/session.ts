@@ -11,10 +11,12 @@ import { Command, Send } from '@langchain/langgraph'
 import type { RunnableConfig } from '@langchain/core/runnables'
 import type { ErrorReport, RunReport } from '../core/report'
 import type {
+  CommandJson,
   GotoJson,
   SessionCheckpointReport,
   SessionOp,
   SessionReport as CoreSessionReport,
+  StateUpdateJson,
 } from '../core/run'
 import { canonicalizeReport } from './compare'
 import { buildLangGraph, normalizeState, normalizeValue, pickVersions } from './oracle'
@@ -56,6 +58,10 @@ interface HistorySnapshot {
 interface SessionGraph {
   invoke(input: unknown, config: RunnableConfig): Promise<unknown>
   updateState(config: RunnableConfig, values: unknown, asNode?: string): Promise<RunnableConfig>
+  bulkUpdateState(
+    config: RunnableConfig,
+    supersteps: { updates: { values: unknown; asNode?: string }[] }[],
+  ): Promise<RunnableConfig>
   getStateHistory(config: RunnableConfig): AsyncIterableIterator<HistorySnapshot>
 }
 
@@ -84,7 +90,9 @@ async function opConfig(graph: SessionGraph, op: SessionOp): Promise<RunnableCon
       `op ${op.op}: checkpoint ${op.checkpoint} does not exist (the thread has ${snapshots.length})`,
     )
   }
-  return { configurable: { thread_id: SESSION_THREAD_ID, checkpoint_id: id } }
+  // As a snapshot's config has it: LangGraph.js's MemorySaver refuses a missing namespace
+  // on some paths (an update of a checkpoint with pending writes).
+  return { configurable: { thread_id: SESSION_THREAD_ID, checkpoint_id: id, checkpoint_ns: '' } }
 }
 
 function toGoto(goto: GotoJson | GotoJson[]): unknown {
@@ -92,13 +100,16 @@ function toGoto(goto: GotoJson | GotoJson[]): unknown {
   return Array.isArray(goto) ? goto.map(one) : one(goto)
 }
 
-function commandOf(op: Extract<SessionOp, { op: 'command' }>): Command {
+function commandOf(c: CommandJson): Command {
   const params: { resume?: unknown; update?: Record<string, unknown>; goto?: unknown } = {}
-  if ('resume' in op) params.resume = op.resume
-  if ('update' in op) params.update = op.update
-  if ('goto' in op && op.goto !== undefined) params.goto = toGoto(op.goto)
+  if ('resume' in c) params.resume = c.resume
+  if ('update' in c) params.update = c.update
+  if ('goto' in c && c.goto !== undefined) params.goto = toGoto(c.goto)
   return new Command(params as ConstructorParameters<typeof Command>[0])
 }
+
+/** What an update writes: its values, or its Command. */
+const updateValues = (u: StateUpdateJson): unknown => (u.command ? commandOf(u.command) : u.values)
 
 /** What every invoke of a session adds to its config. */
 interface RunOptions {
@@ -114,8 +125,18 @@ async function runOp(
   options: RunOptions,
 ): Promise<void> {
   if (op.op === 'update') {
-    if (op.asNode === undefined) await graph.updateState(config, op.values)
-    else await graph.updateState(config, op.values, op.asNode)
+    if (op.asNode === undefined) await graph.updateState(config, updateValues(op))
+    else await graph.updateState(config, updateValues(op), op.asNode)
+    return
+  }
+  if (op.op === 'bulkUpdate') {
+    const supersteps = op.supersteps.map((s) => ({
+      updates: s.updates.map((u) => ({
+        values: updateValues(u),
+        ...(u.asNode !== undefined && { asNode: u.asNode }),
+      })),
+    }))
+    await graph.bulkUpdateState(config, supersteps)
     return
   }
   Object.assign(config, options)

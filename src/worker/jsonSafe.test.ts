@@ -26,7 +26,7 @@ describe('toJsonSafe', () => {
     const out = toJsonSafe(v) as Record<string, unknown>
     expect(out).toEqual({
       shared: { keep: 1 },
-      send: { node: 'n', args: { q: 1 } },
+      send: { lg_name: 'Send', node: 'n', args: { q: 1 } },
       when: '2026-01-01T00:00:00.000Z',
       map: { k: '1n' },
       set: [1, 2],

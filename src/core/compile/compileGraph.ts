@@ -26,23 +26,23 @@ import {
 } from './kinds'
 import {
   localNodeRunner,
+  localRouterRunner,
   remoteFold,
   remoteNodeRunner,
   remoteRouter,
   unreachableReducer,
   type NodeRunner,
   type RemoteFold,
+  type RouterRunner,
 } from './runners'
 
-export type { NodeRunner, NodeCallContext } from './runners'
+export type { NodeRunner, NodeCallContext, RouterRunner } from './runners'
 export type { AiMessageJson, ChatModelProvider, ChatModelRequest, ToolDefinition } from './kinds'
 
 export const TASKS = '__pregel_tasks'
 export const branchChannel = (node: string): string => `branch:to:${node}`
 export const joinChannel = (sources: readonly string[], target: string): string =>
   `join:${sources.join('+')}:${target}`
-
-export type UserFn = (...args: unknown[]) => unknown
 
 /** A write every run of a node makes after its own update (an edge firing). */
 export interface StaticWrite {
@@ -51,7 +51,7 @@ export interface StaticWrite {
 }
 
 export interface CompiledBranch {
-  router: UserFn
+  router: RouterRunner
   /** Route key → node; null when the router returns node names. */
   paths: Record<string, string> | null
 }
@@ -149,7 +149,7 @@ export function compileGraph(spec: GraphSpec, opts: CompileOptions): CompiledGra
         ? toolsCondition
         : host
           ? remoteRouter(b.router, b.from, host)
-          : opts.evaluate(b.router, { kind: 'router', owner: b.from }),
+          : localRouterRunner(b.router, b.from, opts.evaluate),
       paths: b.paths ? Object.fromEntries(branchTargets(b.paths)) : null,
     })
   }

@@ -3,6 +3,7 @@ import { GraphInterrupt } from '../pregel/errors'
 import {
   createInterrupt,
   interruptId,
+  interruptWithoutTask,
   RESUME,
   takeMappedAnswer,
   type TaskScratchpad,
@@ -22,6 +23,17 @@ export interface NodeCallContext {
 export type NodeRunner = (input: unknown, ctx: NodeCallContext) => unknown
 
 /**
+ * Runs a router on the state its node's task left. LangGraph.js runs a node's routers
+ * inside the node's task, so `interrupt()` in a router pauses that task and follows its
+ * scratchpad (after the node's own interrupts). Without a task (the writers updateState
+ * runs), `interrupt()` fails as LangGraph.js's does there.
+ */
+export type RouterRunner = (state: unknown, call?: NodeCallContext) => unknown
+
+/** Whether code may call `interrupt` (and so needs its task's scratchpad). */
+const callsInterrupt = (code: string): boolean => /\binterrupt\b/.test(code)
+
+/**
  * Code that calls `interrupt` is evaluated once per task with the task's own `interrupt`
  * bound (a browser has no AsyncLocalStorage to find the running task after an `await`);
  * other code is evaluated once.
@@ -29,9 +41,24 @@ export type NodeRunner = (input: unknown, ctx: NodeCallContext) => unknown
 export function localNodeRunner(code: string, owner: string, evaluate: CodeEvaluator): NodeRunner {
   const ref = { kind: 'node', owner } as const
   const fn = evaluate(code, ref)
-  if (!/\binterrupt\b/.test(code)) return (input) => fn(input)
+  if (!callsInterrupt(code)) return (input) => fn(input)
   return (input, ctx) =>
     evaluate(code, ref, { interrupt: createInterrupt(ctx.pad, ctx.write) })(input)
+}
+
+/** A router evaluated here; like a node's code, once per task when it calls `interrupt`. */
+export function localRouterRunner(
+  code: string,
+  owner: string,
+  evaluate: CodeEvaluator,
+): RouterRunner {
+  const ref = { kind: 'router', owner } as const
+  const fn = evaluate(code, ref)
+  if (!callsInterrupt(code)) return (state) => fn(state)
+  return (state, call) =>
+    evaluate(code, ref, {
+      interrupt: call ? createInterrupt(call.pad, call.write) : interruptWithoutTask,
+    })(state)
 }
 
 /** A node whose code runs in a sandbox host; the task's answers travel with the call. */
@@ -76,12 +103,34 @@ export async function runRemoteCode(
   return r.output
 }
 
-export function remoteRouter(
-  code: string,
-  owner: string,
-  host: CodeHost,
-): (state: unknown) => Promise<unknown> {
-  return async (state) => reviveControl(await host.runRouter(owner, code, state))
+/**
+ * A router whose code runs in a sandbox host. One that calls `interrupt` runs as node-like
+ * code of its node (`host.runNode`, as a tool's code does), so that the task's answers
+ * travel with the call and an unanswered `interrupt()` pauses the task.
+ */
+export function remoteRouter(code: string, owner: string, host: CodeHost): RouterRunner {
+  if (!callsInterrupt(code)) {
+    return async (state) => reviveControl(await host.runRouter(owner, code, state))
+  }
+  return async (state, call) => {
+    if (call) return reviveControl(await runRemoteCode(host, owner, code, state, call))
+    const pad = {
+      resume: [],
+      nullResume: undefined,
+      resumeMap: undefined,
+      namespace: '',
+      counter: -1,
+    }
+    try {
+      const noop = () => {}
+      return reviveControl(
+        await runRemoteCode(host, owner, code, state, { pad, write: noop, log: noop }),
+      )
+    } catch (e) {
+      if (e instanceof GraphInterrupt) interruptWithoutTask()
+      throw e
+    }
+  }
 }
 
 /** A custom reducer that lives in a sandbox: folded a step at a time, asynchronously. */

@@ -19,8 +19,7 @@ import type { RunConfig } from '../pregel/loop'
 import { sortByTaskPath } from '../pregel/algo'
 import { GraphRuntime } from '../pregel/runtime'
 import { snapshotOf } from '../pregel/state'
-import { Command, Send } from '../pregel/types'
-import type { GotoJson, SessionOp } from '../run'
+import { runSessionOp, type SessionOp } from '../run'
 import { inspectCheckpoint } from './inspect'
 import { layoutHistoryTree } from './tree'
 import type { CheckpointInspection } from './types'
@@ -48,20 +47,8 @@ async function runOp(t: Thread, op: SessionOp, recursionLimit?: number): Promise
   const checkpointId =
     op.checkpoint === undefined ? undefined : oldest[op.checkpoint]?.config.checkpointId
   const cfg: RunConfig = { threadId: THREAD, checkpointId, recursionLimit }
-  const toSend = (g: GotoJson) => (typeof g === 'string' ? g : new Send(g.node, g.args))
   try {
-    if (op.op === 'invoke') await t.runtime.invoke(op.input, cfg)
-    else if (op.op === 'resume') await t.runtime.invoke(new Command({ resume: op.value }), cfg)
-    else if (op.op === 'update') await t.runtime.updateState(cfg, op.values, op.asNode)
-    else {
-      const goto = Array.isArray(op.goto) ? op.goto.map(toSend) : op.goto && toSend(op.goto)
-      const params = {
-        ...('resume' in op ? { resume: op.resume } : {}),
-        ...(op.update ? { update: op.update } : {}),
-        ...(goto !== undefined ? { goto } : {}),
-      }
-      await t.runtime.invoke(new Command(params), cfg)
-    }
+    await runSessionOp(t.runtime, op, cfg)
   } catch {
     // A failed step keeps its checkpoints and pending writes; that is what we inspect.
   }

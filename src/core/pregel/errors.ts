@@ -21,6 +21,16 @@ export class EmptyInputError extends Error {
   override name = 'EmptyInputError'
 }
 
+/** LangGraph's GraphValueError (e.g. `interrupt()` where there is no checkpointer). */
+export class GraphValueError extends Error {
+  override name = 'GraphValueError'
+  lc_error_code: string | undefined
+  constructor(message: string, code?: string) {
+    super(code ? withTroubleshooting(message, code) : message)
+    this.lc_error_code = code
+  }
+}
+
 /** Raised when compiled code is not what the graph needs (e.g. not a function). */
 export class GraphCodeError extends Error {
   override name = 'GraphCodeError'

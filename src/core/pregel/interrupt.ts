@@ -1,5 +1,5 @@
 import { hash128 } from '../../lib/hash'
-import { GraphInterrupt } from './errors'
+import { GraphInterrupt, GraphValueError } from './errors'
 
 export const RESUME = '__resume__'
 export const INTERRUPT = '__interrupt__'
@@ -90,6 +90,14 @@ export function nextAnswer(pad: {
     return { found: true, value, resume: [...pad.resume] }
   }
   return { found: false }
+}
+
+/**
+ * `interrupt()` in code that runs for a task-less update (a router run by updateState):
+ * LangGraph.js runs those writers with no checkpointer in their config, so it fails so.
+ */
+export function interruptWithoutTask(): never {
+  throw new GraphValueError('No checkpointer set', 'MISSING_CHECKPOINTER')
 }
 
 /** The `interrupt` in scope of code that runs outside a task (e.g. at compile time). */

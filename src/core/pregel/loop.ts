@@ -11,7 +11,7 @@ import {
 } from '../checkpoint/types'
 import { TASKS, branchChannel, type CompiledGraph } from '../compile/compileGraph'
 import type { TaskLog } from '../compile/host'
-import { START } from '../graph/constants'
+import { INPUT, START } from '../graph/constants'
 import {
   applyWrites,
   channelsFromCheckpoint,
@@ -28,7 +28,6 @@ import { isCommand, isSend, type Command } from './types'
 
 export const DEFAULT_RECURSION_LIMIT = 25
 const ERROR = '__error__'
-const INPUT = '__input__'
 
 /** Pending writes that are a task's output, not a record of what happened to it. */
 export function isTaskOutput(channel: string): boolean {

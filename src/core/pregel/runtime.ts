@@ -7,7 +7,8 @@ import {
   type TaskInterrupt,
 } from './loop'
 import { getStateHistory, snapshotOf, type StateSnapshot } from './state'
-import { updateState } from './updateState'
+import type { RuntimeWarning } from './task'
+import { bulkUpdateState, updateState, type UpdateSuperstep } from './updateState'
 
 export interface InvokeResult {
   status: Exclude<RunStatus, 'running'>
@@ -49,20 +50,30 @@ export class GraphRuntime {
     return getStateHistory(this.o.graph, this.o.saver, config, options)
   }
 
-  /** Writes values as `asNode` into a new checkpoint after the addressed one (a fork when it is old). */
+  /**
+   * Writes values as `asNode` into a new checkpoint after the addressed one (a fork when it
+   * is old); `asNode` may also be `__input__`, `__copy__` or, with null values, `__end__`.
+   */
   updateState(
     config: CheckpointConfig,
     values: unknown,
     asNode?: string,
   ): Promise<Required<CheckpointConfig>> {
-    return updateState(
-      {
-        ...this.o,
-        warn: (warning) => this.o.onEvent?.({ type: 'warning', step: -1, warning }),
-      },
-      config,
-      values,
-      asNode,
-    )
+    return updateState(this.updateOptions(), config, values, asNode)
+  }
+
+  /** Applies super-steps of updates, one checkpoint each (LangGraph's `bulkUpdateState`). */
+  bulkUpdateState(
+    config: CheckpointConfig,
+    supersteps: readonly UpdateSuperstep[],
+  ): Promise<Required<CheckpointConfig>> {
+    return bulkUpdateState(this.updateOptions(), config, supersteps)
+  }
+
+  private updateOptions() {
+    return {
+      ...this.o,
+      warn: (warning: RuntimeWarning) => this.o.onEvent?.({ type: 'warning', step: -1, warning }),
+    }
   }
 }

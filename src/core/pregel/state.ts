@@ -6,6 +6,7 @@ import {
   type ListOptions,
 } from '../checkpoint/types'
 import type { CompiledGraph } from '../compile/compileGraph'
+import { INPUT } from '../graph/constants'
 import { channelsFromCheckpoint, prepareTasks, readState, type Channels, type Task } from './algo'
 import { INTERRUPT, type Interrupt } from './interrupt'
 import { isTaskOutput } from './loop'
@@ -52,7 +53,7 @@ export async function snapshotOf(
     .filter(([tid]) => tid === NULL_TASK_ID)
     .map(([, ch, v]): [string, unknown] => [ch, v])
   if (nullWrites.length > 0) {
-    const input = { id: '__input__', name: '__input__', triggers: [], writes: nullWrites }
+    const input = { id: INPUT, name: INPUT, triggers: [], writes: nullWrites }
     await applyWritesFolded(graph, checkpoint, channels, [input], false)
   }
   const tasks = prepareTasks(graph, checkpoint, channels)

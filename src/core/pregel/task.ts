@@ -4,6 +4,7 @@ import {
   branchChannel,
   type CompiledBranch,
   type CompiledGraph,
+  type NodeCallContext,
 } from '../compile/compileGraph'
 import { END, START } from '../graph/constants'
 import { readState, type Channels, type Task } from './algo'
@@ -37,29 +38,33 @@ type WriterContext = Omit<TaskContext, 'scratchpad'>
  */
 export async function runTask(task: Task, ctx: TaskContext): Promise<void> {
   const { node } = task
-  let output = task.input
-  if (node.fn) {
-    output = await node.fn(task.input, {
-      pad: ctx.scratchpad(task),
-      write: (ch, v) => task.writes.push([ch, v]),
-      log: (logs) => (task.logs ??= []).push(...logs),
-    })
+  // One scratchpad for the node and its routers: their interrupts count as one task's.
+  const call: NodeCallContext = {
+    pad: ctx.scratchpad(task),
+    write: (ch, v) => task.writes.push([ch, v]),
+    log: (logs) => (task.logs ??= []).push(...logs),
   }
-  await runWriters(task, output, ctx)
+  const output = node.fn ? await node.fn(task.input, call) : task.input
+  await runWriters(task, output, ctx, call)
 }
 
 /**
  * A node's writers on an output: what the node's function returned, or, for updateState,
- * the values written "as" the node.
+ * the values written "as" the node (then without `call`: no task to pause).
  */
-export async function runWriters(task: Task, output: unknown, ctx: WriterContext): Promise<void> {
+export async function runWriters(
+  task: Task,
+  output: unknown,
+  ctx: WriterContext,
+  call?: NodeCallContext,
+): Promise<void> {
   const { node } = task
   const writes = task.writes
   for (const w of stateUpdates(task.name, output, ctx)) writes.push(w)
   for (const dest of controlDestinations(output)) writeDestination(task, dest, ctx)
   for (const w of node.writes) writes.push([w.channel, w.value])
   for (const branch of node.branches) {
-    const routed = await branch.router(await freshState(task, ctx))
+    const routed = await branch.router(await freshState(task, ctx), call)
     for (const dest of branchDestinations(task.name, branch, routed))
       writeDestination(task, dest, ctx)
   }
@@ -166,7 +171,10 @@ function writeDestination(task: Task, dest: string | Send, ctx: WriterContext): 
   task.writes.push([ch, task.name])
 }
 
-/** The state as the task's own writes would leave it: what its routers read. */
+/**
+ * The state as the task's own writes would leave it: what its routers read (LangGraph's
+ * `_localRead` with `fresh`).
+ */
 async function freshState(task: Task, ctx: WriterContext): Promise<Record<string, unknown>> {
   const { graph, channels } = ctx
   const byField = new Map<string, unknown[]>()
@@ -192,6 +200,10 @@ async function freshState(task: Task, ctx: WriterContext): Promise<Record<string
       wrapped.lc_error_code = e.lc_error_code
       throw wrapped
     }
+    // LangGraph.js reads through a local apply_writes without versions, which marks no
+    // channel updated and so then updates each written one with []: an ephemeral or a
+    // non-accumulating topic field the task wrote is cleared before its routers see it.
+    if (task.triggers.length > 0 && copy.isAvailable()) copy.update([])
     local[f] = copy
   }
   return readState(graph, local)

@@ -1,15 +1,27 @@
 /**
- * `Send` and `Command`, with LangGraph.js's meaning. User code gets these classes in scope;
- * the runtime recognises them by `lg_name` too, so values that crossed a realm still count.
+ * `Send` and `Command`, with LangGraph.js's meaning and shape: code that inspects one
+ * (`cmd.goto`, `JSON.stringify(send)`) sees what it would see in LangGraph.js 1.7.3. User
+ * code gets these classes in scope; the runtime recognises them by `lg_name` too, so values
+ * that crossed a realm still count. The sandbox receives each class as source text, so
+ * neither body refers to anything outside itself: the deserialisation LangGraph.js applies
+ * to a Send's args and a Command's goto is plugged in from outside (`revive`, below).
  */
 export class Send {
+  /** Makes plain Send/Command forms instances (see {@link reviveControlGraph}). */
+  static revive: (x: unknown) => unknown = (x) => x
   readonly lg_name = 'Send'
-  constructor(
-    readonly node: string,
-    readonly args: unknown,
-  ) {}
-  toJSON(): SendPacket {
-    return { node: this.node, args: this.args }
+  readonly node: string
+  readonly args: unknown
+  /** LangGraph.js's per-Send timeout policy: Superstep has none, so it is always undefined. */
+  readonly timeout: undefined = undefined
+
+  constructor(node: string, args: unknown) {
+    this.node = node
+    this.args = Send.revive(args)
+  }
+
+  toJSON(): { lg_name: 'Send'; node: string; args: unknown; timeout: undefined } {
+    return { lg_name: this.lg_name, node: this.node, args: this.args, timeout: this.timeout }
   }
 }
 
@@ -27,18 +39,24 @@ export interface CommandParams {
 }
 
 export class Command {
+  /** Makes plain Send/Command forms instances (see {@link reviveControlGraph}). */
+  static revive: (x: unknown) => unknown = (x) => x
   readonly lg_name = 'Command'
-  readonly update: CommandParams['update']
-  readonly goto: CommandParams['goto']
-  readonly resume: unknown
+  /** Marks a tool's Command output in LangGraph.js; here only part of the shape. */
+  readonly lc_direct_tool_output = true
   readonly graph: string | undefined
+  readonly update: CommandParams['update']
+  readonly resume: unknown
+  /** Always a list, as LangGraph.js makes it (`goto: "b"` is `["b"]`). */
+  readonly goto: (string | Send)[] = []
   static readonly PARENT = '__parent__'
 
   constructor(params: CommandParams = {}) {
-    this.update = params.update
-    this.goto = params.goto
     this.resume = params.resume
     this.graph = params.graph
+    this.update = params.update
+    const goto = params.goto
+    if (goto) this.goto = Command.revive(Array.isArray(goto) ? goto : [goto]) as (string | Send)[]
   }
 
   /** The update as `[key, value]` pairs (LangGraph's `_updateAsTuples`). */
@@ -52,7 +70,55 @@ export class Command {
       return u
     return [['__root__', u]]
   }
+
+  toJSON(): { lg_name: 'Command'; update: unknown; resume: unknown; goto: unknown[] } {
+    const goto = this.goto.map((g) =>
+      typeof g === 'object' && g !== null && typeof g.toJSON === 'function' ? g.toJSON() : g,
+    )
+    return { lg_name: this.lg_name, update: this.update, resume: this.resume, goto }
+  }
 }
+
+/**
+ * LangGraph.js's `_deserializeCommandSendObjectGraph`, which a Send's args and a Command's
+ * goto go through: inside arrays and plain objects (copied), an object with
+ * `lg_name: "Command"` becomes a Command and `{ node: string, args }` (args defined) a
+ * Send; class instances are kept. Self-contained, with the classes as parameters, so that
+ * a realm that has the classes only as source text can plug it in too.
+ */
+export function reviveControlGraph(
+  x: unknown,
+  SendClass: typeof Send,
+  CommandClass: typeof Command,
+  seen: Map<object, unknown> = new Map(),
+): unknown {
+  if (typeof x !== 'object' || x === null) return x
+  if (seen.has(x)) return seen.get(x)
+  if (Array.isArray(x)) {
+    const out: unknown[] = []
+    seen.set(x, out)
+    x.forEach((item, i) => (out[i] = reviveControlGraph(item, SendClass, CommandClass, seen)))
+    return out
+  }
+  const proto: unknown = Object.getPrototypeOf(x)
+  const o = x as Record<string, unknown>
+  let out: unknown = x
+  if (x instanceof CommandClass || x instanceof SendClass) out = x
+  else if (proto !== Object.prototype && proto !== null) out = x
+  else if (o.lg_name === 'Command') out = new CommandClass(o as CommandParams)
+  else if (typeof o.node === 'string' && o.args !== undefined) out = new SendClass(o.node, o.args)
+  else if (!o.lc_serializable) {
+    const copy: Record<string, unknown> = {}
+    seen.set(x, copy)
+    for (const [k, v] of Object.entries(o))
+      copy[k] = reviveControlGraph(v, SendClass, CommandClass, seen)
+    return copy
+  }
+  seen.set(x, out)
+  return out
+}
+
+Send.revive = Command.revive = (x) => reviveControlGraph(x, Send, Command)
 
 export function isSend(v: unknown): v is Send {
   return (

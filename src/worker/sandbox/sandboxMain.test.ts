@@ -231,7 +231,7 @@ describe('sandboxMain', () => {
     const reply = await ask({ ...node(code), pad: { resume: ['yes'] } })
     expect(reply).toMatchObject({
       kind: 'ok',
-      output: { lg_name: 'Command', goto: { lg_name: 'Send', node: 'x', args: 'yes' } },
+      output: { lg_name: 'Command', goto: [{ lg_name: 'Send', node: 'x', args: 'yes' }] },
       resume: ['yes'],
     })
   })

@@ -1,6 +1,6 @@
 import { foldWrites } from '../../core/channels/binaryOperatorAggregate'
 import { nextAnswer } from '../../core/pregel/interrupt'
-import { Command, Send } from '../../core/pregel/types'
+import { Command, reviveControlGraph, Send } from '../../core/pregel/types'
 import { sandboxMain } from './sandboxMain'
 import { SANDBOX_STARTED_MESSAGE } from './sandboxProtocol'
 
@@ -42,6 +42,8 @@ export function sandboxWorkerSource(): string {
     '"use strict";',
     `const Send = ${Send.toString()};`,
     `const Command = ${Command.toString()};`,
+    `const reviveControlGraph = ${reviveControlGraph.toString()};`,
+    'Send.revive = Command.revive = (x) => reviveControlGraph(x, Send, Command);',
     `const nextAnswer = ${nextAnswer.toString()};`,
     `const foldWrites = ${foldWrites.toString()};`,
     `(${sandboxPrelude.toString()})(self);`,

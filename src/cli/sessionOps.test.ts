@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest'
+import { loadSessions } from '../differential/session'
+import { parseSessionOps } from './sessionOps'
+
+describe('parseSessionOps', () => {
+  it('takes the ops of every differential session as they are', () => {
+    for (const s of loadSessions()) {
+      expect(parseSessionOps(s.ops), s.file).toEqual({ ops: s.ops })
+    }
+  })
+
+  it('keeps continueOnError, Sends in a goto, bulk updates and updates given as a Command', () => {
+    const ops = [
+      { op: 'invoke', input: {}, continueOnError: true },
+      { op: 'command', goto: ['a', { node: 'b', args: { n: 1 } }] },
+      { op: 'update', command: { goto: { node: 'b', args: 2 } }, asNode: 'a' },
+      {
+        op: 'bulkUpdate',
+        checkpoint: 1,
+        supersteps: [{ updates: [{ values: null, asNode: '__end__' }, { values: { x: 1 } }] }],
+      },
+    ]
+    expect(parseSessionOps(ops)).toEqual({ ops })
+  })
+
+  it('names where an op is wrong', () => {
+    expect(
+      parseSessionOps([{ op: 'bulkUpdate', supersteps: [{ updates: [{ asNode: 3 }] }] }]),
+    ).toMatchObject({ problem: expect.stringContaining('0.supersteps.0.updates.0.asNode') })
+  })
+})
