@@ -72,7 +72,7 @@ test('runs nodes, routers, reducers and checks in the minified sandbox', async (
   const result = await runNode(page, '(s) => ({ n: s.n + 1, cmd: new Command({ goto: END }) })')
   expect(result).toMatchObject({
     ok: true,
-    value: { kind: 'ok', output: { n: 2, cmd: { lg_name: 'Command', goto: '__end__' } } },
+    value: { kind: 'ok', output: { n: 2, cmd: { lg_name: 'Command', goto: ['__end__'] } } },
   })
   const route = await page.evaluate(() =>
     window.__sandbox.runRouter("(s) => [new Send('w', s), Command.PARENT]", { a: 1 }),
