@@ -301,3 +301,41 @@ test('Undo of a code edit reaches the open editor; what is typed after it is kep
   await page.keyboard.type(' // two', { delay: 20 })
   await expect(lines).toHaveText(`${original} // two`.replace(/ /g, '\u00a0'))
 })
+
+test('a ternary and ?? typed into the code editor keep every key; broken code says why Run cannot go', async ({
+  page,
+}) => {
+  await page.getByRole('button', { name: 'Add node', exact: true }).click()
+  await connect(page, '__start__', 'node_1')
+  await connect(page, 'node_1', '__end__')
+  await expect(problems(page)).toContainText('No problems')
+  await node(page, 'node_1').click()
+  const editor = page
+    .locator('.monaco-editor')
+    .filter({ has: page.getByRole('textbox', { name: 'Code of node_1' }) })
+  await expect(editor).toBeVisible({ timeout: 15_000 })
+  const lines = editor.locator('.view-lines')
+  await expect(lines).toHaveText('(state) => ({})'.replace(/ /g, '\u00a0'))
+  await lines.click()
+  await page.keyboard.press('ControlOrMeta+End')
+  // `?` is also the shortcuts key: in the editor it is a character.
+  await page.keyboard.type(' // a ? b : c ?? d', { delay: 20 })
+  await expect(lines).toContainText('// a ? b : c ?? d'.replace(/ /g, '\u00a0'))
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+  // Break the code and press Run: the run says why it cannot go, on the node and line.
+  await page.keyboard.press('ControlOrMeta+Home')
+  await page.keyboard.type('+* ', { delay: 20 })
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  const error = page.getByLabel('Run error')
+  await expect(error).toContainText('cannot run')
+  await expect(error).toContainText('does not parse')
+  // Open code goes back to it; fixed, Run works again.
+  await error.getByRole('button', { name: 'Open code' }).click()
+  await lines.click()
+  await page.keyboard.press('ControlOrMeta+Home')
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Delete')
+  await page.getByRole('button', { name: 'Add node', exact: true }).focus()
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(page.getByLabel('Run status')).toHaveText('done')
+  await expect(error).toHaveCount(0)
+})

@@ -201,7 +201,7 @@ export function createAppStore(deps: AppDeps) {
           const { graphId, threadId, input, timeline, recursionLimit, timeoutMs } = get()
           // A replay or a resume starts a new run; only a plain Run/Step continues in place.
           const resumable = get().resumable && extra.checkpointId === undefined && !extra.command
-          if (!graphId) return
+          if (!graphId) return set({ error: cannotRun(get().current, get().issues) })
           set({ runState: 'running', error: null, message: null, selectedCheckpointId: null })
           try {
             if (resumable) return await finish(await client.request('continue', { threadId, mode }))
@@ -659,4 +659,34 @@ function toWorkerError(e: unknown): WorkerError {
     message: err.message ?? String(e),
     ...(err.code ? { code: err.code } : {}),
   } as WorkerError
+}
+
+/**
+ * Whether Run and Step can be pressed: a trusted graph with no run advancing. A graph with
+ * problems can be: pressing says what stops it (`cannotRun`), and a fixed graph compiles then.
+ */
+export function selectCanRun(s: Pick<AppState, 'current' | 'runState'>): boolean {
+  return s.current?.trusted === true && s.runState !== 'running'
+}
+
+/**
+ * Why Run or Step did nothing, said where the run's errors stand: the first problem that
+ * stops the graph from compiling (its node and line, so Open code goes there). Null for an
+ * untrusted graph, whose banner already says why.
+ */
+function cannotRun(g: GraphEntry | null, issues: GraphIssue[]): WorkerError | null {
+  if (!g?.trusted) return null
+  const errors = issues.filter((i) => i.severity === 'error')
+  const first = errors[0]
+  const count = errors.length === 1 ? 'a problem' : `${errors.length} problems`
+  return {
+    name: 'GraphProblemsError',
+    code: 'GRAPH_HAS_PROBLEMS',
+    message: first
+      ? `The graph has ${count}, so it cannot run: ${first.message}. Fix it; the Problems list shows each one.`
+      : 'The graph could not be compiled, so it cannot run.',
+    ...(first?.nodeId !== undefined && { node: first.nodeId }),
+    ...(first?.line !== undefined && { line: first.line }),
+    ...(first?.column !== undefined && { column: first.column }),
+  }
 }

@@ -1,4 +1,6 @@
 import { useContext, useEffect } from 'react'
+import { selectCanRun } from '../store/appStore'
+import { isTyping } from './isTyping'
 import { StoreContext } from './storeContext'
 
 /**
@@ -11,7 +13,7 @@ export function useRunKeys(onHelp?: () => void, onExport?: () => void): void {
     if (!store) return
     const onKey = (e: KeyboardEvent) => {
       const s = store.getState()
-      const idle = s.graphId !== null && s.runState !== 'running'
+      const idle = selectCanRun(s)
       const typing = isTyping(e.target)
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'z' && !typing) {
         e.preventDefault()
@@ -40,16 +42,4 @@ export function useRunKeys(onHelp?: () => void, onExport?: () => void): void {
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
   }, [store, onHelp, onExport])
-}
-
-/** Keys typed into a field or the code editor belong to it. */
-function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null
-  if (!el || !el.tagName) return false
-  return (
-    el.tagName === 'INPUT' ||
-    el.tagName === 'TEXTAREA' ||
-    el.tagName === 'SELECT' ||
-    el.isContentEditable
-  )
 }

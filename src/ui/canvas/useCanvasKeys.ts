@@ -1,6 +1,7 @@
 import { useEffect, useRef, type RefObject } from 'react'
 import type { GraphEdit } from '../../core/graph/edits'
 import type { GraphSpec } from '../../core/graph/schema'
+import { isTyping } from '../isTyping'
 import type { CanvasSelection } from './flowTypes'
 import {
   addNodeEdit,
@@ -17,10 +18,6 @@ export interface CanvasKeyState {
   onEdit(edit: GraphEdit): void
   onSelect(selection: CanvasSelection): void
 }
-
-const isTyping = (t: EventTarget | null) =>
-  t instanceof HTMLElement &&
-  (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))
 
 /**
  * Delete/Backspace, Ctrl/Cmd+C, Ctrl/Cmd+V, N (add a node) and Escape for the canvas. They act when focus is

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useRef, useState, type ChangeEvent } from 'react'
 import { TEMPLATES } from '../../templates'
+import { selectCanRun } from '../../store/appStore'
 import { useApp, useUndoState } from '../storeContext'
 import { SettingsDialog } from './SettingsDialog'
 import { ShortcutsDialog } from './ShortcutsDialog'
@@ -12,7 +13,7 @@ export function TopBar() {
     current: s.current,
     docName: (s.doc as { name?: string } | null)?.name,
     graphs: s.graphs,
-    graphId: s.graphId,
+    canRun: selectCanRun(s),
     runState: s.runState,
     saveState: s.saveState,
     select: s.select,
@@ -41,7 +42,6 @@ export function TopBar() {
     if (f) await s.importDocument(await f.text(), f.name)
     e.target.value = ''
   }
-  const canRun = s.graphId !== null && s.runState !== 'running'
   return (
     <header className="topbar">
       <span className="brand">
@@ -162,7 +162,7 @@ export function TopBar() {
         <button
           type="button"
           className="primary"
-          disabled={!canRun}
+          disabled={!s.canRun}
           onClick={() => void s.run()}
           title="Run or continue (F5)"
         >
@@ -170,7 +170,7 @@ export function TopBar() {
         </button>
         <button
           type="button"
-          disabled={!canRun}
+          disabled={!s.canRun}
           onClick={() => void s.step()}
           title="Exactly one super-step (F10)"
         >
