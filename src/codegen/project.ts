@@ -44,6 +44,8 @@ export function emitProject(graph: GraphSpec, graphText: string = json(graph)): 
   const slug = projectSlug(graph.name)
   const graphFile = `${slug}.superstep.json`
   const keys = modelKeys(graph)
+  const env = { example: envExample(keys), file: envFile(keys) }
+  const requirements = pyRequirements(graph)
   return [
     { path: 'README.md', text: readme(graph, slug, graphFile) },
     { path: 'package.json', text: packageJson(slug, usesOpenAI(graph)) },
@@ -53,16 +55,16 @@ export function emitProject(graph: GraphSpec, graphText: string = json(graph)): 
     { path: 'src/run.ts', text: runScript(graph) },
     { path: '.gitignore', text: 'node_modules/\n.langgraph_api/\n.env\n__pycache__/\n.venv/\n' },
     { path: '.dockerignore', text: dockerignore(['node_modules/', 'python/']) },
-    { path: '.env.example', text: envExample(keys) },
-    { path: '.env', text: envFile(keys) },
+    { path: '.env.example', text: env.example },
+    { path: '.env', text: env.file },
     { path: graphFile, text: graphText },
     { path: 'python/graph.py', text: emitPython(graph) },
-    { path: 'python/requirements.txt', text: `${pyRequirements(graph).join('\n')}\n` },
-    { path: 'python/pyproject.toml', text: pyproject(slug, pyRequirements(graph)) },
+    { path: 'python/requirements.txt', text: `${requirements.join('\n')}\n` },
+    { path: 'python/pyproject.toml', text: pyproject(slug, requirements) },
     { path: 'python/langgraph.json', text: json(pyLanggraphJson(slug)) },
     { path: 'python/.dockerignore', text: dockerignore(['.venv/']) },
-    { path: 'python/.env.example', text: envExample(keys) },
-    { path: 'python/.env', text: envFile(keys) },
+    { path: 'python/.env.example', text: env.example },
+    { path: 'python/.env', text: env.file },
   ]
 }
 
@@ -70,7 +72,7 @@ export function emitProject(graph: GraphSpec, graphText: string = json(graph)): 
  * The environment variables the graph's model nodes read: `ChatOpenAI`, in both languages,
  * reads `OPENAI_API_KEY` whatever the node's endpoint. Scripted models need nothing.
  */
-export function modelKeys(graph: GraphSpec): string[] {
+function modelKeys(graph: GraphSpec): string[] {
   return usesOpenAI(graph) ? ['OPENAI_API_KEY'] : []
 }
 

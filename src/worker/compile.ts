@@ -1,5 +1,3 @@
-import { compileGraph, type CompiledGraph } from '../core/compile/compileGraph'
-import type { CodeEvaluator } from '../core/compile/evaluate'
 import type { CodeHost } from '../core/compile/host'
 import type { GraphSpec } from '../core/graph/schema'
 import { parseGraph } from '../core/graph/validate'
@@ -7,44 +5,20 @@ import { nodeKind, prebuiltRouter } from '../core/graph/nodeKinds'
 import { WorkerRequestError } from './errors'
 import type { CompileIssue } from './protocol'
 
-export interface CompileDocumentOptions {
-  host: CodeHost
-  newId: () => string
-  /** Only for tests without a sandboxed core: evaluates code in the worker's realm. */
-  evaluate?: CodeEvaluator
-}
-
-export type CompileDocumentResult =
-  | { ok: true; spec: GraphSpec; graph: CompiledGraph; issues: CompileIssue[] }
-  | { ok: false; issues: CompileIssue[] }
+export type CheckDocumentResult =
+  { ok: true; spec: GraphSpec; issues: CompileIssue[] } | { ok: false; issues: CompileIssue[] }
 
 /**
- * The worker never evaluates user code in its own realm: with a host, compileGraph sends
- * every piece of code there, so this is only reached by a bug.
+ * Validates a graph document (`parseGraph`) and asks `host` to `check` every piece of code
+ * (a failure is a `CODE_NOT_A_FUNCTION` issue at that node or field): the spec, when it may
+ * be compiled (the worker binds it to a sandbox per use).
  */
-export const refuseLocalEvaluation: CodeEvaluator = (_code, ref) => {
-  throw new Error(`BUG: the ${ref.kind} code of \`${ref.owner}\` must run in the sandbox.`)
-}
-
-/**
- * Validates a graph document (`parseGraph`), asks the host to `check` every piece of code
- * (a failure is a `CODE_NOT_A_FUNCTION` issue at that node or field), and compiles it so
- * that all its code runs in `host`.
- */
-export async function compileDocument(
-  doc: unknown,
-  o: CompileDocumentOptions,
-): Promise<CompileDocumentResult> {
+export async function checkDocument(doc: unknown, host: CodeHost): Promise<CheckDocumentResult> {
   const parsed = parseGraph(doc)
   if (!parsed.ok) return { ok: false, issues: parsed.issues }
-  const issues: CompileIssue[] = [...parsed.issues, ...(await checkCode(parsed.spec, o.host))]
+  const issues: CompileIssue[] = [...parsed.issues, ...(await checkCode(parsed.spec, host))]
   if (issues.some((i) => i.severity === 'error')) return { ok: false, issues }
-  const graph = compileGraph(parsed.spec, {
-    evaluate: o.evaluate ?? refuseLocalEvaluation,
-    newId: o.newId,
-    host: o.host,
-  })
-  return { ok: true, spec: parsed.spec, graph, issues }
+  return { ok: true, spec: parsed.spec, issues }
 }
 
 interface CodeSite {

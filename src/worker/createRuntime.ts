@@ -6,15 +6,11 @@ export interface CreateRuntimeOptions {
   dbName?: string
   /** How long one call into the sandbox may run before it counts as hung; default 5000 ms. */
   sandboxTimeoutMs?: number
-  /** A sandbox frame the worker asked for could not be made (its calls then fail). */
-  onSandboxError?: (error: Error) => void
 }
 
 /** A running runtime: the client to talk to, and the way to end it all. */
 export interface Runtime {
   client: RuntimeClient
-  /** Sandbox frames alive now (the worker's, plus the spares made ahead). */
-  frameCount(): number
   /** Rejects pending calls, ends the worker, removes every sandbox frame. */
   terminate(): void
 }
@@ -56,11 +52,8 @@ export async function createRuntime(o: CreateRuntimeOptions = {}): Promise<Runti
           )
           if (!connected) frames.destroy(e.sandboxId)
         })
-        .catch((error: unknown) => {
-          frames.destroy(e.sandboxId)
-          if (!frames.ended)
-            o.onSandboxError?.(error instanceof Error ? error : new Error(String(error)))
-        })
+        // A frame that cannot start: the calls waiting for it fail with SandboxUnavailableError.
+        .catch(() => frames.destroy(e.sandboxId))
     } else if (e.type === 'sandbox_released') {
       frames.destroy(e.sandboxId)
     }
@@ -72,7 +65,7 @@ export async function createRuntime(o: CreateRuntimeOptions = {}): Promise<Runti
     throw e
   }
   frames.prepare(false)
-  return { client, terminate, frameCount: () => frames.count }
+  return { client, terminate }
 }
 
 /** The page's sandbox frames by the worker's sandbox id, and one spare per network mode. */
@@ -82,25 +75,15 @@ class SandboxFrames {
   private readonly dropped = new Set<string>()
   private readonly pending = new Set<string>()
   private readonly spares = new Map<boolean, Promise<SandboxFrame>>()
-  private spareCount = 0
   ended = false
-
-  get count(): number {
-    return this.byId.size + this.spareCount
-  }
 
   /** Makes a spare frame of this network mode ahead of need. */
   prepare(allowNetwork: boolean): void {
     if (this.ended || this.spares.has(allowNetwork)) return
     const made = createSandboxFrame({ allowNetwork })
-    this.spareCount += 1
-    made.then(
-      () => undefined,
-      () => {
-        this.spareCount -= 1
-        this.spares.delete(allowNetwork)
-      },
-    )
+    made.catch(() => {
+      if (this.spares.get(allowNetwork) === made) this.spares.delete(allowNetwork)
+    })
     this.spares.set(allowNetwork, made)
   }
 
@@ -113,7 +96,6 @@ class SandboxFrames {
     try {
       if (spare) {
         frame = await spare.catch(() => createSandboxFrame({ allowNetwork }))
-        this.spareCount -= 1
       } else {
         frame = await createSandboxFrame({ allowNetwork })
       }

@@ -1,4 +1,5 @@
 import type { CodeHost, RemoteNodeResult, ScratchpadData } from '../core/compile/host'
+import { restarted } from './sandbox/hostErrors'
 import type { CodeKind } from './sandbox/sandboxProtocol'
 import type { WorkerEvent } from './protocol'
 
@@ -100,11 +101,6 @@ export class SandboxLease implements CodeHost {
     return this.calls > 0
   }
 
-  /** The sandbox now in use, if any (tests, diagnostics). */
-  get sandboxId(): string | undefined {
-    return this.current?.id
-  }
-
   /** Destroys the sandbox (and whatever still runs there); later calls fail. */
   release(): void {
     this.released = true
@@ -139,12 +135,7 @@ export class SandboxLease implements CodeHost {
   }
 
   private async call<T>(kind: CodeKind, owner: string, fn: (h: CodeHost) => Promise<T>) {
-    if (this.released) {
-      const what = kind === 'reducer' ? `the reducer of field \`${owner}\`` : `\`${owner}\``
-      const error = new Error(`The code of ${what} cannot run: its sandbox was closed.`)
-      error.name = 'SandboxRestartedError'
-      throw error
-    }
+    if (this.released) throw restarted({ kind, owner }, 'its sandbox was closed.')
     const live = (this.current ??= this.pool.spawn(this.allowNetwork, (id) => {
       if (this.current?.id !== id) return
       this.retireCurrent()

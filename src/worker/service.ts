@@ -6,7 +6,7 @@ import { GraphRuntime } from '../core/pregel/runtime'
 import type { RuntimeWarning } from '../core/pregel/task'
 import { Command, Send } from '../core/pregel/types'
 import { systemEnv, type RuntimeEnv } from '../lib/env'
-import { compileDocument, refuseLocalEvaluation } from './compile'
+import { checkDocument } from './compile'
 import { inspectStored, readTimeline } from './debugReads'
 import { toWorkerError, WorkerRequestError } from './errors'
 import { EventBatcher } from './eventBatcher'
@@ -170,17 +170,12 @@ export class RuntimeService {
       // by nothing else and destroyed after them.
       const allowNetwork = options?.allowNetwork === true
       const checks = this.sandboxes.lease(allowNetwork)
-      const r = await compileDocument(graph, {
-        host: checks,
-        newId: this.env.newId,
-        evaluate: this.o.evaluate,
-      }).finally(() => checks.release())
+      const r = await checkDocument(graph, checks).finally(() => checks.release())
       if (!r.ok) return r
       const graphId = this.env.newId()
       const reads = this.sandboxes.lease(allowNetwork)
-      const entry = { spec: r.spec, allowNetwork, reads, graph: r.graph }
-      entry.graph = this.bind(entry, reads)
-      this.graphs.set(graphId, entry)
+      const compiled = this.bind({ spec: r.spec, allowNetwork }, reads)
+      this.graphs.set(graphId, { spec: r.spec, allowNetwork, reads, graph: compiled })
       return { ok: true, graphId, issues: r.issues }
     },
     releaseGraph: ({ graphId }) => {
@@ -194,7 +189,6 @@ export class RuntimeService {
     },
     run: (p) => {
       const entry = this.entry(p.graphId)
-      this.registry().assertIdle(p.threadId)
       // Every run gets a fresh sandbox: no timer or global left by an earlier run is there.
       const sandbox = this.sandboxes.lease(entry.allowNetwork)
       sandbox.threadIds = [p.threadId]
@@ -305,6 +299,14 @@ export class RuntimeService {
       onEvent: (e) => e.type === 'warning' && warn?.(e.warning),
     })
   }
+}
+
+/**
+ * The worker never evaluates user code in its own realm: bound to a host, compileGraph sends
+ * every piece of code there, so this is only reached by a bug.
+ */
+const refuseLocalEvaluation: CodeEvaluator = (_code, ref) => {
+  throw new Error(`BUG: the ${ref.kind} code of \`${ref.owner}\` must run in the sandbox.`)
 }
 
 function notInitialized(): WorkerRequestError {

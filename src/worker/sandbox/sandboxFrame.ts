@@ -1,7 +1,5 @@
 import { FRAME_MESSAGE, SANDBOX_FRAME_FILES } from './sandboxFrameDocument'
 import { sandboxWorkerSource } from './sandboxWorkerSource'
-
-export { sandboxCsp, SANDBOX_FRAME_FILES } from './sandboxFrameDocument'
 const { LOADED, SOURCE, READY, FAILED } = FRAME_MESSAGE
 
 /** Options of createSandboxFrame. */
