@@ -182,6 +182,28 @@ describe('superstep session', () => {
     expect(report.checkpoints[3].values).toEqual({ draft: 'v1: hi', approved: true })
   })
 
+  it('answers an interrupt addressed by node, and says so when none is pending there', async () => {
+    const ops = [
+      { op: 'invoke', input: { draft: 'hi' } },
+      { op: 'resume', answers: [{ node: 'write', value: true }], continueOnError: true },
+      { op: 'resume', answers: [{ node: 'review', value: true }] },
+    ]
+    const report = JSON.parse(
+      (await cli('session', file('review.json', review), file('ops3.json', ops))).stdout,
+    )
+    expect(report.opErrors).toEqual([
+      {
+        op: 1,
+        error: expect.objectContaining({
+          name: 'RangeError',
+          message: 'No interrupt 0 is pending in node "write" (it has 0).',
+        }),
+      },
+    ])
+    expect(report.status).toBe('done')
+    expect(report.values).toMatchObject({ approved: true })
+  })
+
   it('stops at the first failing operation and reports it', async () => {
     const ops = [
       { op: 'invoke', input: { draft: 'hi' } },

@@ -23,6 +23,29 @@ describe('parseSessionOps', () => {
     expect(parseSessionOps(ops)).toEqual({ ops })
   })
 
+  it('takes a resume addressed by node and position, and refuses one that gives both or neither', () => {
+    const ops = [{ op: 'resume', answers: [{ node: 'work', index: 1, value: 'yes' }] }]
+    expect(parseSessionOps(ops)).toEqual({ ops })
+    for (const bad of [{ op: 'resume' }, { op: 'resume', value: 1, answers: ops[0]?.answers }])
+      expect(parseSessionOps([bad])).toMatchObject({
+        problem: expect.stringContaining('exactly one of `value`'),
+      })
+  })
+
+  it('says what it found where an op is wrong', () => {
+    expect(parseSessionOps([{ op: 'resum', value: 1 }])).toEqual({
+      problem: expect.stringMatching(/at 0\.op: .*'resume'.* \(found "resum"\)$/),
+    })
+    expect(parseSessionOps([{ op: 'invoke', input: {}, checkpoint: -2 }])).toEqual({
+      problem: expect.stringContaining(
+        'at 0.checkpoint: Too small: expected number to be >=0 (found -2)',
+      ),
+    })
+    expect(parseSessionOps({ ops: [] })).toEqual({
+      problem: expect.stringContaining('(found {"ops":[]})'),
+    })
+  })
+
   it('names where an op is wrong', () => {
     expect(
       parseSessionOps([{ op: 'bulkUpdate', supersteps: [{ updates: [{ asNode: 3 }] }] }]),

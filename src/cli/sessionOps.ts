@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { SessionOp } from '../core/run'
+import { foundNote } from '../lib/found'
 
 /** What every op may carry: the checkpoint it addresses, and whether its error ends the session. */
 const common = {
@@ -20,9 +21,26 @@ const update = z.object({
   asNode: z.string().optional(),
 })
 
+/** A resume addressed to one pending interrupt: the `index`-th of `node`'s tasks' interrupts. */
+const answer = z.object({
+  node: z.string(),
+  index: z.number().int().nonnegative().optional(),
+  value: z.json(),
+})
+const resume = z
+  .object({
+    op: z.literal('resume'),
+    value: z.json().optional(),
+    answers: z.array(answer).min(1).optional(),
+    ...common,
+  })
+  .refine((o) => 'value' in o !== 'answers' in o, {
+    message: 'a resume gives exactly one of `value` (for what is pending) and `answers` (one each)',
+  })
+
 const OpSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('invoke'), input: z.json().nullable(), ...common }),
-  z.object({ op: z.literal('resume'), value: z.json(), ...common }),
+  resume,
   z.object({ op: z.literal('command'), ...command, ...common }),
   z.object({ op: z.literal('update'), ...update.shape, ...common }),
   z.object({
@@ -38,6 +56,6 @@ export function parseSessionOps(doc: unknown): { ops: SessionOp[] } | { problem:
   if (r.success) return { ops: r.data as SessionOp[] }
   const i = r.error.issues[0]
   return {
-    problem: `not a list of operations: at ${(i?.path ?? []).join('.') || '(top)'}: ${i?.message}`,
+    problem: `not a list of operations: at ${i?.path.join('.') || '(top)'}: ${i?.message}${i ? foundNote(doc, i) : ''}`,
   }
 }

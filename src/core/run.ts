@@ -128,11 +128,23 @@ interface SessionOpBase {
   continueOnError?: boolean
 }
 
+/**
+ * One answer of a resume addressed to one of several pending interrupts: the `index`-th
+ * (default 0) interrupt pending in `node`'s tasks, in task order. Interrupt ids differ
+ * between runtimes; the node and the position do not.
+ */
+export interface ResumeAnswerJson {
+  node: string
+  index?: number
+  value: unknown
+}
+
 /** One operation of a session (`superstep session`). */
 export type SessionOp = SessionOpBase &
   (
     | { op: 'invoke'; input: unknown }
     | { op: 'resume'; value: unknown }
+    | { op: 'resume'; answers: ResumeAnswerJson[] }
     | ({ op: 'command' } & CommandJson)
     | ({ op: 'update' } & StateUpdateJson)
     | { op: 'bulkUpdate'; supersteps: { updates: StateUpdateJson[] }[] }
@@ -229,6 +241,10 @@ export function runSessionOp(
     case 'invoke':
       return runtime.invoke(op.input, cfg)
     case 'resume':
+      if ('answers' in op)
+        return runtime
+          .getState(cfg)
+          .then((s) => runtime.invoke(new Command({ resume: resumeMap(s, op.answers) }), cfg))
       return runtime.invoke(new Command({ resume: op.value }), cfg)
     case 'command':
       return runtime.invoke(commandOf(op), cfg)
@@ -245,6 +261,29 @@ export function runSessionOp(
         })),
       )
   }
+}
+
+/**
+ * The resume map (`{ [interruptId]: value }`, LangGraph's) for answers addressed by node and
+ * position among the interrupts pending at `snapshot`.
+ */
+export function resumeMap(
+  snapshot: StateSnapshot | undefined,
+  answers: readonly ResumeAnswerJson[],
+): Record<string, unknown> {
+  const map: Record<string, unknown> = {}
+  for (const { node, index = 0, value } of answers) {
+    const pending = (snapshot?.tasks ?? [])
+      .filter((t) => t.name === node)
+      .flatMap((t) => t.interrupts)
+    const target = pending[index]
+    if (!target?.id)
+      throw new RangeError(
+        `No interrupt ${index} is pending in node "${node}" (it has ${pending.length}).`,
+      )
+    map[target.id] = value
+  }
+  return map
 }
 
 function commandOf(c: CommandJson): Command {

@@ -125,6 +125,15 @@ def session(case):
         """What an update writes: its values, or its Command (`command`)."""
         return command(u["command"]) if u.get("command") is not None else u.get("values")
 
+    def resume_map(config, answers):
+        """Answers addressed by node and position among its tasks' pending interrupts."""
+        tasks = graph.get_state(config).tasks
+        out = {}
+        for a in answers:
+            pending = [i for t in tasks if t.name == a["node"] for i in t.interrupts]
+            out[pending[a.get("index", 0)].id] = a["value"]
+        return out
+
     error, op_errors = None, []
     for index, op in enumerate(case["ops"]):
         config = {"configurable": dict(thread["configurable"])}
@@ -150,6 +159,8 @@ def session(case):
             config.update(extra)
             if op["op"] == "invoke":
                 graph.invoke(op.get("input"), config)
+            elif op["op"] == "resume" and "answers" in op:
+                graph.invoke(Command(resume=resume_map(config, op["answers"])), config)
             elif op["op"] == "resume":
                 graph.invoke(Command(resume=op.get("value")), config)
             else:

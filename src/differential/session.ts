@@ -13,6 +13,7 @@ import type { ErrorReport, RunReport } from '../core/report'
 import type {
   CommandJson,
   GotoJson,
+  ResumeAnswerJson,
   SessionCheckpointReport,
   SessionOp,
   SessionReport as CoreSessionReport,
@@ -51,7 +52,7 @@ interface HistorySnapshot {
   metadata?: { step?: number; source?: string }
   config: RunnableConfig
   parentConfig?: RunnableConfig
-  tasks: readonly { interrupts: readonly { value?: unknown }[] }[]
+  tasks: readonly { name: string; interrupts: readonly { value?: unknown; id?: string }[] }[]
 }
 
 /** The compiled graph with the state API sessions need. */
@@ -63,6 +64,7 @@ interface SessionGraph {
     supersteps: { updates: { values: unknown; asNode?: string }[] }[],
   ): Promise<RunnableConfig>
   getStateHistory(config: RunnableConfig): AsyncIterableIterator<HistorySnapshot>
+  getState(config: RunnableConfig): Promise<HistorySnapshot>
 }
 
 const threadConfig = (): RunnableConfig => ({ configurable: { thread_id: SESSION_THREAD_ID } })
@@ -144,9 +146,28 @@ async function runOp(
     op.op === 'invoke'
       ? op.input
       : op.op === 'resume'
-        ? new Command({ resume: op.value })
+        ? new Command({
+            resume: 'answers' in op ? await resumeMap(graph, config, op.answers) : op.value,
+          })
         : commandOf(op)
   await graph.invoke(input, config)
+}
+
+/** LangGraph's resume map for answers addressed by node and position among the pending interrupts. */
+async function resumeMap(
+  graph: SessionGraph,
+  config: RunnableConfig,
+  answers: readonly ResumeAnswerJson[],
+): Promise<Record<string, unknown>> {
+  const { tasks } = await graph.getState(config)
+  const map: Record<string, unknown> = {}
+  for (const { node, index = 0, value } of answers) {
+    const pending = tasks.filter((t) => t.name === node).flatMap((t) => t.interrupts)
+    const id = pending[index]?.id
+    if (id === undefined) throw new RangeError(`No interrupt ${index} is pending in node "${node}".`)
+    map[id] = value
+  }
+  return map
 }
 
 function errorReport(err: unknown): ErrorReport {

@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import type { CheckpointTuple } from '../core/checkpoint/types'
 import type { TaskRunRow } from './db'
+import { foundNote } from '../lib/found'
 
 export interface ThreadFile {
   superstepThread: 1
@@ -117,7 +118,8 @@ export function parseThreadFile(data: unknown): ThreadFileParse {
   const [first, ...rest] = r.error.issues
   const where = first && first.path.length ? formatPath(first.path) : 'the file'
   const more = rest.length ? ` (and ${rest.length} more problem${rest.length > 1 ? 's' : ''})` : ''
-  return { ok: false, message: `${where}: ${first?.message ?? 'invalid'}${more}` }
+  const found = first ? foundNote(data, first) : ''
+  return { ok: false, message: `${where}: ${first?.message ?? 'invalid'}${found}${more}` }
 }
 
 /** `['checkpoints', 3, 'checkpoint', 'id']` as `checkpoints[3].checkpoint.id`. */

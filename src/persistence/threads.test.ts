@@ -138,7 +138,7 @@ describe('the thread file', () => {
     expect(r).toEqual({
       ok: false,
       message: expect.stringMatching(
-        /^checkpoints\[3\]\.checkpoint\.channel_versions\.x: .*number/,
+        /^checkpoints\[3\]\.checkpoint\.channel_versions\.x: .*number.* \(found "one"\)$/,
       ),
     })
     expect(parseThreadFile('nope')).toEqual({
@@ -146,7 +146,7 @@ describe('the thread file', () => {
       message: expect.stringMatching(/^the file: .*object/),
     })
     expect(parseThreadFile({ ...file([]), superstepThread: 2 })).toMatchObject({
-      message: expect.stringMatching(/^superstepThread: /),
+      message: expect.stringMatching(/^superstepThread: .*\(found 2\)$/),
     })
     expect(parseThreadFile(file([tuple('b', 'a')]))).toEqual({
       ok: false,
