@@ -164,7 +164,8 @@ async function resumeMap(
   for (const { node, index = 0, value } of answers) {
     const pending = tasks.filter((t) => t.name === node).flatMap((t) => t.interrupts)
     const id = pending[index]?.id
-    if (id === undefined) throw new RangeError(`No interrupt ${index} is pending in node "${node}".`)
+    if (id === undefined)
+      throw new RangeError(`No interrupt ${index} is pending in node "${node}".`)
     map[id] = value
   }
   return map
