@@ -1,3 +1,4 @@
+import { ERROR, INTERRUPT, RESUME, SCHEDULED } from '../graph/constants'
 /**
  * Checkpoints and the saver interface, modelled on LangGraph's BaseCheckpointSaver
  * (put, putWrites, getTuple, list). Values are plain JSON-compatible data.
@@ -82,10 +83,10 @@ export interface CheckpointSaver {
 
 /** Channels whose pending write a task's later write replaces (LangGraph's WRITES_IDX_MAP). */
 export const SPECIAL_WRITE_CHANNELS: ReadonlySet<string> = new Set([
-  '__error__',
-  '__scheduled__',
-  '__interrupt__',
-  '__resume__',
+  ERROR,
+  SCHEDULED,
+  INTERRUPT,
+  RESUME,
 ])
 
 /** The task id under which input-level writes (a resume value, a Command's update) are stored. */

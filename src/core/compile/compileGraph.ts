@@ -8,7 +8,7 @@ import {
   Topic,
   type Channel,
 } from '../channels'
-import { END, START } from '../graph/constants'
+import { END, START, TASKS } from '../graph/constants'
 import type { FieldSpec, GraphSpec } from '../graph/schema'
 import { branchTargets } from '../graph/wiring'
 import { reducerFor, type Reducer } from '../reducers'
@@ -39,7 +39,7 @@ import {
 export type { NodeRunner, NodeCallContext, RouterRunner } from './runners'
 export type { AiMessageJson, ChatModelProvider, ChatModelRequest, ToolDefinition } from './kinds'
 
-export const TASKS = '__pregel_tasks'
+export { TASKS } from '../graph/constants'
 export const branchChannel = (node: string): string => `branch:to:${node}`
 export const joinChannel = (sources: readonly string[], target: string): string =>
   `join:${sources.join('+')}:${target}`
@@ -172,7 +172,7 @@ export function compileGraph(spec: GraphSpec, opts: CompileOptions): CompiledGra
 }
 
 function nodeRunner(n: NodeSpec, spec: GraphSpec, opts: CompileOptions): NodeRunner {
-  const kindOpts: KindOptions = { ...opts, nodes: spec.nodes }
+  const kindOpts: KindOptions = { ...opts, nodes: spec.nodes, state: spec.state }
   switch (nodeKind(n)) {
     case 'model':
       return modelRunner(n, kindOpts)

@@ -1,4 +1,4 @@
-import { END, START } from './constants'
+import { END, isReservedFieldName, RESERVED_NODE_NAMES, START } from './constants'
 import type { EditResult } from './edits'
 import type { GraphSpec } from './schema'
 
@@ -67,7 +67,7 @@ export const label = (id: string): string =>
  * node name checks, with the same messages. `except` is the node being renamed.
  */
 export function nodeNameProblem(doc: GraphSpec, id: string, except?: string): string | null {
-  if (id === START || id === END) return `Node \`${id}\` is reserved.`
+  if (RESERVED_NODE_NAMES.has(id)) return `Node \`${id}\` is reserved.`
   if (id === '') return 'A node id cannot be empty.'
   for (const ch of ['|', ':']) {
     if (id.includes(ch))
@@ -79,12 +79,10 @@ export function nodeNameProblem(doc: GraphSpec, id: string, except?: string): st
   return null
 }
 
-const RESERVED_CHANNELS = new Set([START, END, '__pregel_tasks', '__interrupt__', '__resume__'])
-
 /** Why `name` cannot name a new state field of `doc` (null when it can); `except` is renamed. */
 export function fieldNameProblem(doc: GraphSpec, name: string, except?: string): string | null {
   if (name === '') return 'A state field needs a name.'
-  if (RESERVED_CHANNELS.has(name) || name.startsWith('branch:to:') || name.startsWith('join:'))
+  if (isReservedFieldName(name))
     return `State field name \`${name}\` is reserved for LangGraph's own channels.`
   if (name !== except && doc.state.some((f) => f.name === name))
     return `State field \`${name}\` already exists.`

@@ -132,7 +132,10 @@ export function checkNodeKinds(spec: GraphSpec): GraphIssue[] {
           severity: 'warning',
           nodeId: n.id,
           path,
-          message: `The messages field \`${name}\` of \`${n.id}\` does not use add_messages: each reply replaces the conversation instead of joining it.`,
+          message:
+            kind === 'tools'
+              ? `The messages field \`${name}\` of the tools node \`${n.id}\` does not use add_messages, so its messages are plain objects, not LangChain messages: the node fails as LangGraph's ToolNode does ("ToolNode only accepts BaseMessage[] or { messages: BaseMessage[] } as input.") unless a Send gives it its call as \`lg_tool_call\`.`
+              : `The messages field \`${name}\` of \`${n.id}\` does not use add_messages: each reply replaces the conversation instead of joining it.`,
         })
       }
     }

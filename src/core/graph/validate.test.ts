@@ -174,7 +174,7 @@ describe('node names', () => {
     expect(i.message).toBe('Node `a` already present.')
   })
 
-  for (const id of ['__start__', '__end__']) {
+  for (const id of ['__start__', '__end__', '__interrupt__']) {
     it(`RESERVED_NODE_NAME for ${id}`, () => {
       const i = issue(withNodes('a', id), 'RESERVED_NODE_NAME')
       expect(i).toMatchObject({ severity: 'error', path: ['nodes', 1, 'id'], nodeId: id })

@@ -9,7 +9,7 @@ import {
 import { checkExpressionSyntax } from './code'
 import type { GraphIssue } from './issues'
 import { hasErrors } from './issues'
-import { END, START } from './constants'
+import { isReservedFieldName, RESERVED_NODE_NAMES } from './constants'
 import { checkWiring } from './wiring'
 import { schemaIssues } from './schemaIssues'
 import { checkDesign } from './checks'
@@ -82,8 +82,6 @@ export function validateGraph(doc: unknown): GraphIssue[] {
   return parseGraph(doc).issues
 }
 
-const RESERVED_CHANNELS = new Set([START, END, '__pregel_tasks', '__interrupt__', '__resume__'])
-
 function checkFields(spec: GraphSpec): GraphIssue[] {
   const issues: GraphIssue[] = []
   const seen = new Set<string>()
@@ -100,11 +98,7 @@ function checkFields(spec: GraphSpec): GraphIssue[] {
       })
     }
     seen.add(f.name)
-    if (
-      RESERVED_CHANNELS.has(f.name) ||
-      f.name.startsWith('branch:to:') ||
-      f.name.startsWith('join:')
-    ) {
+    if (isReservedFieldName(f.name)) {
       issues.push({
         ...base,
         code: 'RESERVED_FIELD_NAME',
@@ -194,7 +188,7 @@ function nodeNameProblem(
   fields: ReadonlySet<string>,
   seen: ReadonlySet<string>,
 ): Pick<GraphIssue, 'code' | 'message'> | null {
-  if (id === START || id === END)
+  if (RESERVED_NODE_NAMES.has(id))
     return { code: 'RESERVED_NODE_NAME', message: `Node \`${id}\` is reserved.` }
   if (id === '') return { code: 'INVALID_NODE_NAME', message: 'A node id cannot be empty.' }
   for (const ch of ['|', ':']) {

@@ -2,21 +2,23 @@ import { EMPTY, InvalidUpdateError, type Channel } from '../channels'
 import type { Checkpoint, ChannelVersions } from '../checkpoint/types'
 import { TASKS, type CompiledGraph, type CompiledNode } from '../compile/compileGraph'
 import type { TaskLog } from '../compile/host'
-import { START } from '../graph/constants'
+import {
+  ERROR,
+  INTERRUPT,
+  NO_WRITES,
+  PULL as PULL_NAME,
+  PUSH as PUSH_NAME,
+  RESUME,
+  RETURN,
+  START,
+} from '../graph/constants'
 import { isSendPacket } from './types'
 
-export const PUSH = '__pregel_push'
-export const PULL = '__pregel_pull'
+export const PUSH = PUSH_NAME
+export const PULL = PULL_NAME
 /** Channels written by the machinery that apply_writes never folds. */
-const IGNORED = new Set([
-  '__no_writes__',
-  PUSH,
-  '__resume__',
-  '__interrupt__',
-  '__return__',
-  '__error__',
-])
-const RESERVED = new Set([...IGNORED, TASKS, '__pregel_tasks'])
+const IGNORED = new Set([NO_WRITES, PUSH, RESUME, INTERRUPT, RETURN, ERROR])
+const RESERVED = new Set([...IGNORED, TASKS])
 
 export type Channels = Record<string, Channel>
 

@@ -1,8 +1,9 @@
 import { hash128 } from '../../lib/hash'
 import { GraphInterrupt, GraphValueError } from './errors'
 
-export const RESUME = '__resume__'
-export const INTERRUPT = '__interrupt__'
+import { INTERRUPT, RESUME } from '../graph/constants'
+
+export { INTERRUPT, RESUME }
 
 /** One pending `interrupt(payload)`: what the user answers. */
 export interface Interrupt {
