@@ -101,8 +101,11 @@ const NORMALISATIONS: readonly {
 /** What a channel holds before anything is written to it, for channels where that is a value. */
 function initialValues(graph: GraphDocumentJson): Map<string, unknown> {
   const out = new Map<string, unknown>([['__pregel_tasks', []]])
+  const deferred = new Set(graph.nodes.filter((n) => n.defer === true).map((n) => n.id))
   for (const e of graph.edges ?? []) {
-    if (Array.isArray(e.from)) out.set(`join:${e.from.join('+')}:${e.to}`, [])
+    // A join into a deferred node is LangGraph's NamedBarrierValueAfterFinish: [seen, finished]
+    if (Array.isArray(e.from))
+      out.set(`join:${e.from.join('+')}:${e.to}`, deferred.has(e.to) ? [[], false] : [])
   }
   for (const f of graph.state) {
     if (f.channel === 'topic') out.set(f.name, [])
@@ -189,7 +192,7 @@ describe('channels: every channel version and versions_seen of every case is Lan
       const run = (host?: CloneCodeHost) =>
         superstepThread(() =>
           runGraph(parsed.spec, {
-            input: c.input,
+            input: structuredClone(c.input),
             recursionLimit: c.recursionLimit,
             env: createCountingEnv(),
             ...(host ? { host } : {}),
@@ -209,7 +212,7 @@ describe('channels: every channel version and versions_seen of every session is 
       const theirs = await langGraphThread(() => runSessionOnLangGraph(s))
       const run = (host?: CloneCodeHost) =>
         superstepThread(() =>
-          runSession(parsed.spec, s.ops, {
+          runSession(parsed.spec, structuredClone(s.ops), {
             recursionLimit: s.recursionLimit,
             env: createCountingEnv(),
             ...(host ? { host } : {}),

@@ -312,7 +312,7 @@ describe('codegen: emitted TypeScript runs every case as Superstep does', () => 
       const build = await importFresh(caseFiles[i] as string)
       const theirs = comparableRun(await runOnLangGraph(c, build))
       const ours = await runGraph(spec, {
-        input: c.input,
+        input: structuredClone(c.input),
         recursionLimit: c.recursionLimit,
         env: createCountingEnv(),
       })
@@ -328,7 +328,7 @@ describe('codegen: emitted TypeScript runs every session as Superstep does', () 
       // The runner would also pass a `"*"` breakpoint list in every invoke's config; left
       // out, the emitted module's own `compile({ interruptBefore: '*' })` is what runs.
       const theirs = comparableSession(await runSessionOnLangGraph(withoutStars(s), build))
-      const ours = await runSession(spec, s.ops, {
+      const ours = await runSession(spec, structuredClone(s.ops), {
         recursionLimit: s.recursionLimit,
         env: createCountingEnv(),
       })

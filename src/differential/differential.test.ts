@@ -31,7 +31,7 @@ describe('differential: Superstep runs every case exactly as LangGraph.js does',
       const theirs = comparable(await runOnLangGraph(c))
       const run = (host?: CloneCodeHost) =>
         runGraph(parsed.spec, {
-          input: c.input,
+          input: structuredClone(c.input),
           recursionLimit: c.recursionLimit,
           env: createCountingEnv(),
           ...(host ? { host } : {}),

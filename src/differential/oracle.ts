@@ -361,7 +361,8 @@ export async function runOnLangGraph(
   try {
     const config: RunnableConfig = { configurable: { thread_id: THREAD_ID } }
     if (c.recursionLimit !== undefined) config.recursionLimit = c.recursionLimit
-    const result = await built.graph.invoke(c.input, config)
+    // A copy: node code that mutates its state in place would otherwise rewrite the case's input
+    const result = await built.graph.invoke(structuredClone(c.input), config)
     paused = typeof result === 'object' && result !== null && Object.hasOwn(result, '__interrupt__')
   } catch (err) {
     error = errorReport(err)

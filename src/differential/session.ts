@@ -144,7 +144,7 @@ async function runOp(
   Object.assign(config, options)
   const input =
     op.op === 'invoke'
-      ? op.input
+      ? structuredClone(op.input)
       : op.op === 'resume'
         ? new Command({
             resume: 'answers' in op ? await resumeMap(graph, config, op.answers) : op.value,

@@ -28,7 +28,7 @@ describe('differential sessions: operations on one thread agree with LangGraph.j
       if (!parsed.ok) return
       const theirs = comparable(await runSessionOnLangGraph(s))
       const run = (host?: CloneCodeHost) =>
-        runSession(parsed.spec, s.ops, {
+        runSession(parsed.spec, structuredClone(s.ops), {
           recursionLimit: s.recursionLimit,
           env: createCountingEnv(),
           ...(host ? { host } : {}),
