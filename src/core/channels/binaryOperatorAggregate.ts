@@ -48,8 +48,10 @@ export class BinaryOperatorAggregate implements Channel {
 /**
  * One super-step's writes folded into a reducer field, as LangGraph's BinaryOperatorAggregate
  * does: with no current value (`undefined`) the first write is taken as is; an Overwrite
- * (`{ __overwrite__: v }`) replaces the value and drops the step's later writes; a second
- * Overwrite is an error. Self-contained (no outer references): the sandbox embeds its source.
+ * replaces the value and drops the step's later writes; a second Overwrite is an error. An
+ * Overwrite is either wire form LangGraph.js 1.7.3 reads (`_getOverwriteValue`):
+ * `{ __overwrite__: v }`, or `{ type: '__overwrite__', value: v }` (another runtime's).
+ * Self-contained (no outer references): the sandbox embeds its source.
  */
 export function foldWrites(
   reducer: (a: unknown, b: unknown) => unknown,
@@ -57,15 +59,17 @@ export function foldWrites(
   values: readonly unknown[],
   fail: (message: string) => never,
 ): unknown {
-  const overwriteOf = (v: unknown): { __overwrite__: unknown } | null =>
-    typeof v === 'object' && v !== null && !Array.isArray(v) && '__overwrite__' in v
-      ? (v as { __overwrite__: unknown })
-      : null
+  const overwriteOf = (v: unknown): [unknown] | null => {
+    if (typeof v !== 'object' || v === null) return null
+    const o = v as Record<string, unknown>
+    if ('__overwrite__' in o) return [o.__overwrite__]
+    return o.type === '__overwrite__' && 'value' in o ? [o.value] : null
+  }
   let value = current
   let rest = values
   if (value === undefined && values.length > 0) {
     const first = overwriteOf(values[0])
-    value = first ? first.__overwrite__ : values[0]
+    value = first ? first[0] : values[0]
     rest = values.slice(1)
   }
   let overwritten = false
@@ -73,14 +77,9 @@ export function foldWrites(
     const o = overwriteOf(v)
     if (o) {
       if (overwritten) fail('Can receive only one Overwrite value per step.')
-      value = o.__overwrite__
+      value = o[0]
       overwritten = true
     } else if (!overwritten) value = reducer(value, v)
   }
   return value
-}
-
-/** The JSON form of LangGraph's `Overwrite(value)`. */
-export function isOverwrite(v: unknown): v is { __overwrite__: unknown } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && '__overwrite__' in v
 }
