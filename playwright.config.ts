@@ -1,12 +1,14 @@
 import { defineConfig } from '@playwright/test'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/chromium'
 
-const PORT = 4173
+// E2E_PORT and E2E_DIST let several builds be tested side by side (default: dist on 4173).
+const PORT = Number(process.env.E2E_PORT ?? 4173)
+const DIST = process.env.E2E_DIST
 const baseURL = `http://localhost:${PORT}`
 
 export default defineConfig({
   testDir: 'e2e',
-  outputDir: 'test-results',
+  outputDir: process.env.E2E_DIST ? `${process.env.E2E_DIST}-results` : 'test-results',
   workers: 1,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
@@ -27,7 +29,7 @@ export default defineConfig({
   },
   // Serves the built `dist`: `npm test` and `npm run test:e2e` build first.
   webServer: {
-    command: `npx vite preview --port ${PORT} --strictPort`,
+    command: `npx vite preview --port ${PORT} --strictPort${DIST ? ` --outDir ${DIST}` : ''}`,
     url: baseURL,
     reuseExistingServer: false,
     timeout: 60_000,
