@@ -6,11 +6,12 @@ import { ChannelTable } from '../timeline/ChannelTable'
 import { DiffView } from '../timeline/DiffView'
 import { ForkPanel } from '../timeline/ForkPanel'
 import { InputPanel } from '../timeline/InputPanel'
+import { InterruptPanel } from '../timeline/InterruptPanel'
+import { LogsView } from '../timeline/LogsView'
 import { ScheduleView } from '../timeline/ScheduleView'
 import { ThreadPicker } from '../timeline/ThreadPicker'
 import { Timeline } from '../timeline/Timeline'
 import { WritesView } from '../timeline/WritesView'
-import { showBidiControls } from '../bidi'
 import { BidiText, Name } from '../Name'
 
 const TABS = [
@@ -232,89 +233,11 @@ export function RunDrawer() {
             {tab === 'Diff' && <DiffView />}
             {tab === 'State' && <ForkPanel />}
             {tab === 'Input' && <InputPanel />}
-            {tab === 'Logs' && <Logs />}
-            {tab === 'Interrupt' && <InterruptReply onEditState={() => setTab('State')} />}
+            {tab === 'Logs' && <LogsView />}
+            {tab === 'Interrupt' && <InterruptPanel onEditState={() => setTab('State')} />}
           </div>
         </div>
       </div>
     </section>
-  )
-}
-
-function Logs() {
-  const { logs, openCode } = useApp((s) => ({ logs: s.logs, openCode: s.openCode }))
-  if (logs.length === 0) return <p className="muted">Nothing logged.</p>
-  return (
-    <ol className="logs" aria-label="Logs">
-      {logs.map((l, i) => (
-        <li key={i}>
-          <button
-            type="button"
-            className="link"
-            title={`Open the code of ${showBidiControls(l.node)}`}
-            onClick={() => openCode(l.node)}
-          >
-            <code>
-              <Name>{l.node}</Name>
-            </code>
-          </button>{' '}
-          {l.text}
-        </li>
-      ))}
-    </ol>
-  )
-}
-
-function InterruptReply({ onEditState }: { onEditState(): void }) {
-  const { interrupts, resume, runState } = useApp((s) => ({
-    interrupts: s.interrupts,
-    resume: s.resume,
-    runState: s.runState,
-  }))
-  const [reply, setReply] = useState('""')
-  if (interrupts.length === 0 || runState !== 'interrupted') {
-    return <p className="muted">No interrupt is waiting.</p>
-  }
-  return (
-    <form
-      className="interrupt"
-      onSubmit={(e) => {
-        e.preventDefault()
-        void resume(reply)
-      }}
-    >
-      {interrupts.map((i) => (
-        <p key={i.id}>
-          <code>
-            <Name>{i.node}</Name>
-          </code>{' '}
-          asks: <code>{JSON.stringify(i.value)}</code>
-        </p>
-      ))}
-      <label>
-        <span>Reply (JSON)</span>
-        <input aria-label="Reply" value={reply} onChange={(e) => setReply(e.target.value)} />
-      </label>
-      <div className="row">
-        <button type="submit">Resume</button>
-        <span className="muted">or</span>
-        <button type="button" onClick={() => void resume('true')} title="Resume with true">
-          Approve
-        </button>
-        <button type="button" onClick={() => void resume('false')} title="Resume with false">
-          Reject
-        </button>
-        <button
-          type="button"
-          title="Put the shown value in the reply, to edit and send back"
-          onClick={() => setReply(JSON.stringify(interrupts[0]?.value ?? null))}
-        >
-          Edit
-        </button>
-        <button type="button" onClick={onEditState}>
-          Edit state first
-        </button>
-      </div>
-    </form>
   )
 }
