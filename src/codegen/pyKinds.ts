@@ -85,6 +85,7 @@ export function kindBlocks(m: PyModule, k: PyKindNode): string[] {
         k.value,
         ...(field === 'messages' ? [] : [`messages_key=${pyString(field)}`]),
         'handle_tool_errors=_tool_error',
+        ...(k.tools.some(returnsCommand) ? ['wrap_tool_call=_tool_command'] : []),
       ]
       return [
         ...k.tools.map((t) => toolBlock(m, t)),
@@ -152,29 +153,72 @@ function modelBlocks(m: PyModule, k: PyKindNode, field: string): string[] {
   ]
 }
 
+/** Whether a tool's code may return a Command (it names the class). */
+const returnsCommand = (t: PyTool): boolean => /\bCommand\b/.test(t.spec.code)
+
 /**
  * What a tools node's ToolNode needs to answer as LangGraph.js's does: a tool's output that is
  * not text becomes compact JSON (`JSON.stringify`, where Python's ToolNode would `json.dumps`
  * it with spaces or keep a list as content blocks), and a failing tool answers its call with
- * `Error: <message>` (Python's ToolNode would re-raise anything but a bad call).
+ * `Error: <message>` (Python's ToolNode would re-raise anything but a bad call). When a tool
+ * may return a Command: the Command is the node's output as it is (Python's ToolNode would
+ * require its update to hold a ToolMessage answering the call, and answer with an error).
  */
 export function toolHelpers(m: PyModule): string[] {
-  if (!m.kinds.some((k) => nodeKind(k.node) === 'tools')) return []
+  const tools = m.kinds.filter((k) => nodeKind(k.node) === 'tools')
+  if (tools.length === 0) return []
   use(m, '', 'functools')
   use(m, '', 'json')
+  const commands = tools.some((k) => k.tools.some(returnsCommand))
+  if (commands) use(m, 'langgraph.types', 'Command')
+  const output = commands
+    ? [
+        "# A tool's output as LangGraph.js's ToolNode writes it: text as is, a Command as the",
+        "# node's output (see _tool_command), anything else as compact JSON.",
+        'def _tool_output(fn):',
+        '    @functools.wraps(fn)',
+        '    def call(**args):',
+        '        out = fn(**args)',
+        '        if isinstance(out, str):',
+        '            return out',
+        '        if isinstance(out, Command):',
+        '            raise _CommandOutput(out)',
+        '        return json.dumps(out, separators=(",", ":"), ensure_ascii=False)',
+        '',
+        '    return call',
+        '',
+        '',
+        "# A tool's Command goes to the graph as it is, as LangGraph.js's ToolNode hands it on;",
+        "# Python's ToolNode would first require its update to answer the call with a ToolMessage.",
+        '# It travels as an exception that is no Exception, so that no error handler takes it.',
+        'class _CommandOutput(BaseException):',
+        '    def __init__(self, command):',
+        '        super().__init__()',
+        '        self.command = command',
+        '',
+        '',
+        'def _tool_command(request, execute):',
+        '    try:',
+        '        return execute(request)',
+        '    except _CommandOutput as out:',
+        '        return out.command',
+      ]
+    : [
+        "# A tool's output as LangGraph.js's ToolNode writes it: text as is, anything else as",
+        '# compact JSON.',
+        'def _tool_output(fn):',
+        '    @functools.wraps(fn)',
+        '    def call(**args):',
+        '        out = fn(**args)',
+        '        if isinstance(out, str):',
+        '            return out',
+        '        return json.dumps(out, separators=(",", ":"), ensure_ascii=False)',
+        '',
+        '    return call',
+      ]
   return [
     [
-      "# A tool's output as LangGraph.js's ToolNode writes it: text as is, anything else as",
-      '# compact JSON.',
-      'def _tool_output(fn):',
-      '    @functools.wraps(fn)',
-      '    def call(**args):',
-      '        out = fn(**args)',
-      '        if isinstance(out, str):',
-      '            return out',
-      '        return json.dumps(out, separators=(",", ":"), ensure_ascii=False)',
-      '',
-      '    return call',
+      ...output,
       '',
       '',
       "# A failing tool answers its call, as in LangGraph.js's ToolNode, instead of ending the run.",

@@ -116,10 +116,11 @@ class ChatOpenAI:
 class ToolNode:
     __name__ = "ToolNode"
 
-    def __init__(self, tools, messages_key="messages", handle_tool_errors=None):
+    def __init__(self, tools, messages_key="messages", handle_tool_errors=None, wrap_tool_call=None):
         self.tools = tools
         self.messages_key = messages_key
         assert callable(handle_tool_errors)
+        assert wrap_tool_call is None or callable(wrap_tool_call)
 
 def tools_condition(state, messages_key="messages"):
     return "__end__"

@@ -4,7 +4,7 @@
  * reducer and export. Names are claimed in one fixed order, so the plan (and the module)
  * is the same for the same document.
  */
-import { nodeKind, prebuiltRouter } from '../core/graph/nodeKinds'
+import { messagesFieldOf, nodeKind, prebuiltRouter } from '../core/graph/nodeKinds'
 import { END, START } from '../core/graph/constants'
 import type { FieldSpec, GraphSpec } from '../core/graph/schema'
 import { isHelperReducer, type HelperReducer } from './tsReducers'
@@ -182,6 +182,10 @@ export function kindNeeds(graph: GraphSpec): { imports: [string, string][]; loca
   if (kinds.has('tools')) {
     imports.push(['@langchain/langgraph/prebuilt', 'ToolNode'], ['@langchain/core/tools', 'tool'])
     locals.push('ToolFn')
+    // A tools node on another field than `messages` renames its output, Commands aside.
+    const renamed = (n: GraphSpec['nodes'][number]) =>
+      nodeKind(n) === 'tools' && messagesFieldOf(n) !== 'messages'
+    if (graph.nodes.some(renamed)) imports.push(['@langchain/langgraph', 'isCommand'])
   }
   if (models.some((m) => m.provider === 'scripted')) {
     imports.push(

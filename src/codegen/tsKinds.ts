@@ -114,8 +114,17 @@ export function kindNodeValue(ctx: Context, node: NodeSpec): string {
     case 'tools': {
       const toolNode = `new ${imported(ctx, 'ToolNode', '@langchain/langgraph/prebuilt')}(${local(ctx, `tools:${node.id}`)})`
       if (field === 'messages') return toolNode
-      // ToolNode reads and writes `messages`: another field goes in and out by hand.
-      return `async (state) => ({ ${out}: await ${toolNode}.invoke(${stateOf(field)}) })`
+      // ToolNode reads and writes `messages`: another field goes in as `messages` (with the
+      // rest of the state, so that a Send's `lg_tool_call` still picks the call), and the tool
+      // messages come out under the field, every Command a tool returned as it is.
+      const isCommand = imported(ctx, 'isCommand', '@langchain/langgraph')
+      return [
+        'async (state) => {',
+        `  const output: unknown = await ${toolNode}.invoke({ ...state, messages: ${stateOf(field)} })`,
+        `  const rename = (o: unknown) => (${isCommand}(o) ? o : { ${out}: (o as { messages: unknown }).messages })`,
+        '  return Array.isArray(output) ? output.map(rename) : rename(output)',
+        '}',
+      ].join('\n')
     }
     case 'human': {
       const write = jsKey(node.writeTo ?? '')

@@ -6,10 +6,11 @@
  */
 import { END } from '../graph/constants'
 import { messagesFieldOf } from '../graph/nodeKinds'
-import type { ModelSettings, NodeSpec, ScriptedReply, ToolSpec } from '../graph/schema'
+import type { FieldSpec, ModelSettings, NodeSpec, ScriptedReply, ToolSpec } from '../graph/schema'
 import { validateJson } from '../../lib/jsonSchema'
 import { GraphInterrupt } from '../pregel/errors'
 import { createInterrupt } from '../pregel/interrupt'
+import { Command, isCommand, isSend, reviveControl, type Send } from '../pregel/types'
 import { toMessage, type Message } from '../reducers/addMessages'
 import type { CodeEvaluator } from './evaluate'
 import type { CodeHost } from './host'
@@ -59,6 +60,8 @@ export interface KindOptions {
   models?: ChatModelProvider
   /** The graph's nodes, to find a model's bound tools. */
   nodes: readonly NodeSpec[]
+  /** The graph's state fields, to know which hold LangChain messages (add_messages). */
+  state: readonly FieldSpec[]
 }
 
 function messagesOf(state: unknown, field: string): Message[] {
@@ -156,7 +159,8 @@ type ToolFn = (args: unknown, task: ToolTask) => Promise<unknown>
  * calls as LangGraph's scratchpad is; in a host with the task's answers, as
  * `remoteNodeRunner` does, one such call at a time in call order, each going on from the
  * scratchpad the one before left (so the second `interrupt()` gets the second answer).
- * The output is not revived (a tool's result is content).
+ * The output comes back as the host returned it (a Command as a plain object with `lg_name`);
+ * the tools node revives it.
  */
 function toolFunction(node: NodeSpec, t: ToolSpec, opts: KindOptions): ToolFn {
   const { host } = opts
@@ -202,15 +206,74 @@ function toolContent(output: unknown, hasCallId: boolean): unknown {
   }
 }
 
+/** LangGraph's ToolNode's error for an input that is not messages (or a Send's tool call). */
+export const TOOL_NODE_INPUT_ERROR =
+  'ToolNode only accepts BaseMessage[] or { messages: BaseMessage[] } as input.'
+
+/** A field LangGraph holds LangChain messages in: an add_messages field (not a channel). */
+export function holdsMessages(field: FieldSpec | undefined): boolean {
+  return field?.reducer === 'add_messages' && field.channel === undefined
+}
+
+/**
+ * The messages a tools node reads, as ToolNode checks them: the field must hold a list of
+ * LangChain messages. Superstep keeps every message as plain data, but only an add_messages
+ * field holds messages in LangGraph (its reducer coerces what is written); in any other
+ * field the values are what nodes and the input wrote, plain objects that ToolNode refuses.
+ * An empty list passes, as `[].every(isBaseMessage)` does; a field without a value fails.
+ */
+function toolNodeMessages(state: unknown, name: string, field: FieldSpec | undefined): Message[] {
+  const value = (state as Record<string, unknown> | null)?.[name]
+  if (!Array.isArray(value) || (value.length > 0 && !holdsMessages(field))) {
+    throw new Error(TOOL_NODE_INPUT_ERROR)
+  }
+  return value.map(toMessage)
+}
+
+/** A tool call as a message (or a Send's `lg_tool_call`) carries it. */
+interface ToolCallLike {
+  name: string
+  args?: unknown
+  id?: string
+}
+
+/** ToolNode's Send input (createReactAgent v2): the state with the one call to run. */
+function isSendInput(input: unknown): input is { lg_tool_call: ToolCallLike } {
+  return typeof input === 'object' && input !== null && 'lg_tool_call' in input
+}
+
+/**
+ * ToolNode's output: `{ [field]: messages }` when no tool returned a Command; else, in call
+ * order, each Command as it is and each message as `{ [field]: [message] }`, the Commands to
+ * the parent graph whose goto is all Sends merged into one, last.
+ */
+function toolNodeOutput(outputs: (Message | Command)[], field: string): unknown {
+  if (!outputs.some(isCommand)) return { [field]: outputs }
+  const combined: unknown[] = []
+  let parent: Command | null = null
+  for (const output of outputs) {
+    if (!isCommand(output)) combined.push({ [field]: [output] })
+    else if (output.graph === Command.PARENT && output.goto.every(isSend)) {
+      if (parent) parent.goto.push(...output.goto)
+      else parent = new Command({ graph: Command.PARENT, goto: output.goto as Send[] })
+    } else combined.push(output)
+  }
+  if (parent) combined.push(parent)
+  return combined
+}
+
 /**
  * LangGraph's ToolNode: runs the tool calls of the last AI message that no tool message
- * answers yet, concurrently, and appends one tool message per call in call order. Arguments
- * that fail the tool's schema, a tool that throws, or a missing tool become an error tool
- * message with ToolNode's text; an `interrupt()` in a tool pauses the task (and on resume
- * the whole node runs again, as ToolNode does).
+ * answers yet, concurrently, and appends one tool message per call in call order; given a
+ * Send's `{ ...state, lg_tool_call }`, runs that one call only. A tool that returns a
+ * Command hands it on as the node's output (see {@link toolNodeOutput}). Arguments that fail
+ * the tool's schema, a tool that throws, or a missing tool become an error tool message with
+ * ToolNode's text; an `interrupt()` in a tool pauses the task (and on resume the whole node
+ * runs again, as ToolNode does).
  */
 export function toolsRunner(node: NodeSpec, opts: KindOptions): NodeRunner {
   const field = messagesFieldOf(node)
+  const fieldSpec = opts.state.find((f) => f.name === field)
   const tools = new Map(
     (node.tools ?? []).map((t) => [
       t.name,
@@ -229,40 +292,40 @@ export function toolsRunner(node: NodeSpec, opts: KindOptions): NodeRunner {
         return mine
       },
     }
-    const messages = messagesOf(state, field)
+    const runCall = async (call: ToolCallLike): Promise<Message | Command> => {
+      const tool = tools.get(call.name)
+      try {
+        if (!tool) throw new Error(`Tool "${call.name}" not found.`)
+        const input = parseToolInput(structuredClone(call.args), tool.schema)
+        const output = reviveControl(await tool.run(input, task))
+        if (isCommand(output)) return output
+        const m: Message = {
+          type: 'tool',
+          content: toolContent(output, Boolean(call.id)),
+          name: call.name,
+          status: 'success',
+        }
+        if (call.id !== undefined) m.tool_call_id = call.id
+        return m
+      } catch (e) {
+        if (e instanceof GraphInterrupt) throw e
+        const message = (e as { message?: unknown } | null)?.message
+        return {
+          type: 'tool',
+          content: `Error: ${String(message)}\n Please fix your mistakes.`,
+          name: call.name,
+          tool_call_id: call.id ?? '',
+          status: 'error',
+        }
+      }
+    }
+    if (isSendInput(state)) return toolNodeOutput([await runCall(state.lg_tool_call)], field)
+    const messages = toolNodeMessages(state, field, fieldSpec)
     const answered = new Set(messages.filter((m) => m.type === 'tool').map((m) => m.tool_call_id))
     const ai = messages.findLast((m) => m.type === 'ai')
     if (!ai) throw new Error('ToolNode only accepts AIMessages as input.')
     const calls = (ai.tool_calls ?? []).filter((c) => c.id == null || !answered.has(c.id))
-    const outputs = await Promise.all(
-      calls.map(async (call): Promise<Message> => {
-        try {
-          const tool = tools.get(call.name)
-          if (!tool) throw new Error(`Tool "${call.name}" not found.`)
-          const input = parseToolInput(structuredClone(call.args), tool.schema)
-          const output = await tool.run(input, task)
-          const m: Message = {
-            type: 'tool',
-            content: toolContent(output, Boolean(call.id)),
-            name: call.name,
-            status: 'success',
-          }
-          if (call.id !== undefined) m.tool_call_id = call.id
-          return m
-        } catch (e) {
-          if (e instanceof GraphInterrupt) throw e
-          const message = (e as { message?: unknown } | null)?.message
-          return {
-            type: 'tool',
-            content: `Error: ${String(message)}\n Please fix your mistakes.`,
-            name: call.name,
-            tool_call_id: call.id ?? '',
-            status: 'error',
-          }
-        }
-      }),
-    )
-    return { [field]: outputs }
+    return toolNodeOutput(await Promise.all(calls.map(runCall)), field)
   }
 }
 

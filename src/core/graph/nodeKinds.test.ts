@@ -83,6 +83,22 @@ describe('node kinds: validation', () => {
     ])
   })
 
+  it('a tools node on a field without add_messages: a warning that the node will fail', () => {
+    const concat = { name: 'messages', reducer: 'custom', code: '(a, b) => a.concat(b)' }
+    const edges = [
+      { from: '__start__', to: 'act' },
+      { from: 'act', to: '__end__' },
+    ]
+    const d = doc({ state: [concat], nodes: [{ id: 'act', kind: 'tools', tools: [tool] }], edges })
+    const [issue, ...rest] = validateGraph(d)
+    expect(rest).toEqual([])
+    expect(issue).toMatchObject({ code: 'MESSAGES_FIELD_NOT_MESSAGES', severity: 'warning' })
+    expect(issue?.message).toContain('`act`')
+    expect(issue?.message).toContain(
+      'fails as LangGraph\'s ToolNode does ("ToolNode only accepts BaseMessage[]',
+    )
+  })
+
   it('human: show and writeTo name state fields', () => {
     const d = doc({ nodes: [{ id: 'agent', kind: 'human', show: 'messages', writeTo: 'reply' }] })
     expect(codes(d)).toEqual([['HUMAN_FIELD_MISSING', 'nodes.0.writeTo']])
