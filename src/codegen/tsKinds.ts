@@ -76,7 +76,13 @@ export function kindSetup(
       const fn = local(ctx, `tool:${node.id}:${j}`)
       return `  ${imported(ctx, 'tool', '@langchain/core/tools')}(${fn}, {\n${fields.join('\n')}\n  }),`
     })
-    const list = `const ${local(ctx, `tools:${node.id}`)} = [\n${toolCalls.join('\n')}\n]`
+    // An empty list is typed, or tsc --strict infers an implicit any[] (TS7034).
+    const type = toolCalls.length
+      ? ''
+      : `: ConstructorParameters<typeof ${imported(ctx, 'ToolNode', '@langchain/langgraph/prebuilt')}>[0]`
+    const list = toolCalls.length
+      ? `const ${local(ctx, `tools:${node.id}`)} = [\n${toolCalls.join('\n')}\n]`
+      : `const ${local(ctx, `tools:${node.id}`)}${type} = []`
     const comment = `// The tools of node ${jsString(node.id)}: the document's code, as LangChain tools.`
     return [[comment, ...fns, list].join('\n')]
   }
