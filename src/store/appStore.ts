@@ -21,6 +21,7 @@ import {
   type DebugState,
 } from './debugSlice'
 import type { RuntimeClient } from '../worker/client'
+import type { RunPause } from './runStatus'
 import { loadModelKeys, saveModelKeys, type ModelKeys } from './modelKeys'
 import type {
   InterruptInfo,
@@ -72,12 +73,16 @@ export interface AppState extends DocumentState, DebugState {
   /** Super-steps a run may take (LangGraph's recursionLimit). */
   recursionLimit: number
   runState: RunState
+  /** Why the run last stopped advancing, as the worker reported it (null: not paused by a run). */
+  pausedBy: RunPause | null
   /** A run that can be continued in place (paused at a step or a pause request). */
   resumable: boolean
   error: WorkerError | null
   interrupts: InterruptInfo[]
   /** Recent log lines from task events. */
   logs: { node: string; text: string }[]
+  /** What the runtime warned about during this thread's runs (a write to a key that is no field, …). */
+  runWarnings: RunWarning[]
   message: string | null
   /** The graph deleted last, so the user can bring it back. */
   lastDeleted?: GraphEntry | null
@@ -85,6 +90,14 @@ export interface AppState extends DocumentState, DebugState {
   importProblems: { fileName: string; issues: GraphIssue[] } | null
   /** The state field row to show and focus (a clicked problem); `seq` tells clicks apart. */
   fieldFocus: { index: number; seq: number } | null
+}
+
+/** A runtime warning of a run, with the super-step it happened in. */
+export interface RunWarning {
+  step: number
+  code: string
+  node?: string
+  message: string
 }
 
 export interface AppActions extends DebugActions {
@@ -184,6 +197,7 @@ export function createAppStore(deps: AppDeps) {
           else {
             const inPlace = outcome.reason === 'step' || outcome.reason === 'pause'
             set({
+              pausedBy: { reason: outcome.reason, next: outcome.next },
               runState:
                 outcome.reason === 'interrupt' || outcome.reason === 'breakpoint'
                   ? 'interrupted'
@@ -202,7 +216,20 @@ export function createAppStore(deps: AppDeps) {
           // A replay or a resume starts a new run; only a plain Run/Step continues in place.
           const resumable = get().resumable && extra.checkpointId === undefined && !extra.command
           if (!graphId) return set({ error: cannotRun(get().current, get().issues) })
-          set({ runState: 'running', error: null, message: null, selectedCheckpointId: null })
+          // A finished thread runs again from the input: say so, or Step seems to go backwards.
+          const restarts =
+            !resumable && !extra.command && extra.checkpointId === undefined && timeline.length > 0
+          const finished = restarts && (timeline[0]?.next.length ?? 0) === 0
+          set({
+            runState: 'running',
+            pausedBy: null,
+            error: null,
+            message: finished
+              ? `The thread had finished, so ${mode === 'step' ? 'Step' : 'Run'} starts a new run from the input.`
+              : null,
+            selectedCheckpointId: null,
+            ...(finished && { runWarnings: [] }),
+          })
           try {
             if (resumable) return await finish(await client.request('continue', { threadId, mode }))
             // A thread with history continues (resume, retry); a fresh one starts from the input.
@@ -239,10 +266,12 @@ export function createAppStore(deps: AppDeps) {
           input: '{}',
           recursionLimit: 25,
           runState: 'idle',
+          pausedBy: null,
           resumable: false,
           error: null,
           interrupts: [],
           logs: [],
+          runWarnings: [],
           message: null,
           importProblems: null,
           fieldFocus: null,
@@ -288,10 +317,12 @@ export function createAppStore(deps: AppDeps) {
               ...RESET_VIEW,
               threads: [],
               runState: 'idle',
+              pausedBy: null,
               resumable: false,
               error: null,
               interrupts: [],
               logs: [],
+              runWarnings: [],
             })
             history().clear()
             history().resume()
@@ -380,7 +411,15 @@ export function createAppStore(deps: AppDeps) {
           startRun: (mode, extra) => start(mode, extra),
 
           resetRun() {
-            set({ runState: 'idle', resumable: false, error: null, interrupts: [], logs: [] })
+            set({
+              runState: 'idle',
+              pausedBy: null,
+              resumable: false,
+              error: null,
+              interrupts: [],
+              logs: [],
+              runWarnings: [],
+            })
           },
 
           async stop() {
@@ -642,6 +681,16 @@ export function createAppStore(deps: AppDeps) {
 function onEvent(store: StoreApi<AppState & AppActions>, e: WorkerEvent) {
   const s = store.getState()
   if (!('threadId' in e) || e.threadId !== s.threadId) return
+  if (e.type === 'warning') {
+    const w = e.warning
+    const warning: RunWarning = {
+      step: e.step,
+      code: w.code,
+      message: w.message,
+      ...('node' in w && { node: w.node }),
+    }
+    store.setState({ runWarnings: [...s.runWarnings, warning].slice(-200) })
+  }
   if (e.type === 'task_finished' && e.logs.length) {
     const lines = e.logs.map((l) => ({ node: e.name, text: l.args.map(String).join(' ') }))
     store.setState({ logs: [...s.logs, ...lines].slice(-200) })
