@@ -1,4 +1,6 @@
-// `npm test`: lint, typecheck, unit tests, then the e2e tests in the system Chromium.
+// `npm test`: lint (ESLint with each folder's import allow-list, the import-cycle check of
+// .dependency-cruiser.cjs, Prettier), typecheck, unit tests, then the e2e tests in the system
+// Chromium.
 // Stops at the first failing stage with its exit code.
 import { checkChromium, runE2E, runStage } from './testStages.mjs'
 

@@ -30,6 +30,7 @@ export interface CheckpointReport {
   versions: Record<string, number>
 }
 
+/** Made by `errorToJson` (errorJson.ts). */
 export interface ErrorReport {
   name: string
   /** LangGraph's `lc_error_code`, or null when the error has none. */
@@ -37,4 +38,7 @@ export interface ErrorReport {
   message: string
   /** The node whose code raised it, when a node did. */
   node?: string
+  /** 1-based line and column in the node's code, when the sandbox could tell. */
+  line?: number
+  column?: number
 }

@@ -4,7 +4,8 @@ import { compileGraph } from './compile/compileGraph'
 import { evaluateLocally, type CodeEvaluator } from './compile/evaluate'
 import type { GraphSpec } from './graph/schema'
 import type { CodeHost } from './compile/host'
-import { errorToJson, NodeRunError, type LoopEvent, type RunConfig } from './pregel/loop'
+import { errorToJson } from './errorJson'
+import type { LoopEvent, RunConfig } from './pregel/loop'
 import { GraphRuntime } from './pregel/runtime'
 import type { StateSnapshot } from './pregel/state'
 import type { RuntimeWarning } from './pregel/task'
@@ -49,11 +50,6 @@ function createRuntime(
   return { graph, runtime }
 }
 
-function errorReport(e: unknown): ErrorReport {
-  const cause = e instanceof NodeRunError ? e.cause : e
-  return { ...errorToJson(cause), ...(e instanceof NodeRunError ? { node: e.node } : {}) }
-}
-
 /** The payloads of a checkpoint's pending interrupts, in task order. */
 function pendingInterrupts(s: StateSnapshot): unknown[] {
   return s.tasks.flatMap((t) => t.interrupts.map((i) => i.value))
@@ -85,7 +81,7 @@ export async function runGraph(spec: GraphSpec, opts: RunOptions): Promise<RunGr
     })
     interrupted = r.status === 'interrupted'
   } catch (e) {
-    error = errorReport(e)
+    error = errorToJson(e)
   }
   const history = await runtime.getStateHistory({ threadId: THREAD })
   const newest = history[0]
@@ -207,10 +203,10 @@ export async function runSession(
       })
     } catch (e) {
       if (!op.continueOnError) {
-        error = errorReport(e)
+        error = errorToJson(e)
         break
       }
-      opErrors.push({ op: i, error: errorReport(e) })
+      opErrors.push({ op: i, error: errorToJson(e) })
     }
   }
   const snapshots = await history()

@@ -19,6 +19,7 @@ import { isBaseMessage } from '@langchain/core/messages'
 import type { BaseMessage } from '@langchain/core/messages'
 import type { BaseChannel } from '@langchain/langgraph/channels'
 import type { RunnableConfig } from '@langchain/core/runnables'
+import { errorMessage, errorToJson } from '../core/errorJson'
 import { NAMED_REDUCERS } from '../core/reducers/named'
 import type { Reducer } from '../core/reducers/named'
 import type { CheckpointReport, ErrorReport, RunReport } from '../core/report'
@@ -243,7 +244,7 @@ export function compileOnLangGraph(graph: GraphDocumentJson): string | null {
     buildLangGraph(graph)
     return null
   } catch (err) {
-    return err instanceof Error ? err.message : String(err)
+    return errorMessage(err)
   }
 }
 
@@ -332,12 +333,6 @@ async function collectCheckpoints(
   return reports.reverse()
 }
 
-function errorReport(err: unknown): ErrorReport {
-  if (!(err instanceof Error)) return { name: 'Error', code: null, message: String(err) }
-  const code = (err as Error & { lc_error_code?: unknown }).lc_error_code
-  return { name: err.name, code: typeof code === 'string' ? code : null, message: err.message }
-}
-
 /**
  * Runs a case on real LangGraph.js and reports every checkpoint saved on the thread.
  * `build` makes the graph (by default {@link buildLangGraph}; the codegen suite passes the
@@ -352,7 +347,7 @@ export async function runOnLangGraph(
   try {
     built = build(c.graph)
   } catch (err) {
-    return { status: 'error', values: {}, checkpoints: [], interrupts: [], error: errorReport(err) }
+    return { status: 'error', values: {}, checkpoints: [], interrupts: [], error: errorToJson(err) }
   }
   let error: ErrorReport | null = null
   // LangGraph.js's invoke returns `__interrupt__` (empty after a static breakpoint) when the
@@ -365,7 +360,7 @@ export async function runOnLangGraph(
     const result = await built.graph.invoke(structuredClone(c.input), config)
     paused = typeof result === 'object' && result !== null && Object.hasOwn(result, '__interrupt__')
   } catch (err) {
-    error = errorReport(err)
+    error = errorToJson(err)
   }
   const checkpoints = await collectCheckpoints(built, fields)
   const newest = checkpoints.at(-1)

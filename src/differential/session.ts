@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Command, Send } from '@langchain/langgraph'
 import type { RunnableConfig } from '@langchain/core/runnables'
+import { errorToJson } from '../core/errorJson'
 import type { ErrorReport, RunReport } from '../core/report'
 import type {
   CommandJson,
@@ -171,12 +172,6 @@ async function resumeMap(
   return map
 }
 
-function errorReport(err: unknown): ErrorReport {
-  if (!(err instanceof Error)) return { name: 'Error', code: null, message: String(err) }
-  const code = (err as Error & { lc_error_code?: unknown }).lc_error_code
-  return { name: err.name, code: typeof code === 'string' ? code : null, message: err.message }
-}
-
 async function collectSessionCheckpoints(
   built: BuiltLangGraph,
   fields: readonly string[],
@@ -222,7 +217,7 @@ export async function runSessionOnLangGraph(
   try {
     built = build(doc)
   } catch (err) {
-    return { status: 'error', values: {}, checkpoints: [], error: errorReport(err), opErrors: [] }
+    return { status: 'error', values: {}, checkpoints: [], error: errorToJson(err), opErrors: [] }
   }
   const graph = built.graph as unknown as SessionGraph
   let error: ErrorReport | null = null
@@ -232,9 +227,9 @@ export async function runSessionOnLangGraph(
     try {
       await runOp(graph, op, config, options)
     } catch (err) {
-      if (op.continueOnError) opErrors.push({ op: index, error: errorReport(err) })
+      if (op.continueOnError) opErrors.push({ op: index, error: errorToJson(err) })
       else {
-        error = errorReport(err)
+        error = errorToJson(err)
         break
       }
     }

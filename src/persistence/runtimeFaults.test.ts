@@ -13,7 +13,7 @@ import type {
 import { compileGraph } from '../core/compile/compileGraph'
 import { evaluateLocally } from '../core/compile/evaluate'
 import { parseGraph } from '../core/graph/validate'
-import { NodeRunError } from '../core/pregel/loop'
+import { NodeRunError } from '../core/pregel/errors'
 import { GraphRuntime } from '../core/pregel/runtime'
 import { DexieCheckpointSaver } from './dexieSaver'
 import { SuperstepDb } from './db'

@@ -1,4 +1,5 @@
 import type { CodeHost } from '../core/compile/host'
+import { errorToJson } from '../core/errorJson'
 import type { GraphSpec } from '../core/graph/schema'
 import { parseGraph } from '../core/graph/validate'
 import { nodeKind, prebuiltRouter } from '../core/graph/nodeKinds'
@@ -85,14 +86,11 @@ async function checkCode(spec: GraphSpec, host: CodeHost): Promise<CompileIssue[
         problem = await host.check(site.owner, site.kind, site.code)
       } catch (e) {
         // No sandbox at all is not the graph's fault; anything else its code did is.
-        if ((e as { name?: unknown } | null)?.name === 'SandboxUnavailableError') {
-          const message = e instanceof Error ? e.message : String(e)
+        const { name, message, line, column } = errorToJson(e)
+        if (name === 'SandboxUnavailableError')
           throw new WorkerRequestError('SANDBOX_UNAVAILABLE', message, 'SandboxUnavailableError')
-        }
-        const err = (e ?? {}) as { message?: unknown; line?: unknown; column?: unknown }
-        problem = typeof err.message === 'string' ? err.message : String(e)
-        if (typeof err.line === 'number') at = { line: err.line }
-        if (typeof err.column === 'number') at = { ...at, column: err.column }
+        problem = message
+        at = { ...(line !== undefined && { line }), ...(column !== undefined && { column }) }
       }
       if (problem === null) return null
       return {

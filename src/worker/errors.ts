@@ -1,4 +1,4 @@
-import { errorToJson, NodeRunError } from '../core/pregel/loop'
+import { errorToPosted } from '../core/errorJson'
 import type { WorkerError, WorkerErrorCode } from './protocol'
 
 /** An error the worker raises itself (a refused request, a missing sandbox). */
@@ -24,18 +24,4 @@ export class ThreadBusyError extends WorkerRequestError {
 }
 
 /** Any thrown value as the plain `WorkerError` that crosses `postMessage`. */
-export function toWorkerError(e: unknown): WorkerError {
-  const node = e instanceof NodeRunError ? e.node : undefined
-  const cause = e instanceof NodeRunError ? e.cause : e
-  const json = errorToJson(cause)
-  const own = (cause as { code?: unknown } | null)?.code
-  const code = json.code ?? (typeof own === 'string' ? own : undefined)
-  return {
-    name: json.name,
-    message: json.message,
-    ...(code !== undefined && { code }),
-    ...(node !== undefined && { node }),
-    ...(json.line !== undefined && { line: json.line }),
-    ...(json.column !== undefined && { column: json.column }),
-  }
-}
+export const toWorkerError: (e: unknown) => WorkerError = errorToPosted

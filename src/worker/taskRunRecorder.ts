@@ -1,4 +1,5 @@
 import type { TaskLog } from '../core/compile/host'
+import { errorMessage } from '../core/errorJson'
 import type { TaskRunRow } from '../persistence/db'
 
 export interface TaskRunRecorderOptions {
@@ -70,7 +71,7 @@ export class TaskRunRecorder {
     }
     for (const r of rows) r.checkpointId = from
     const p = (async () => write(rows))().catch((e: unknown) => {
-      const why = e instanceof Error ? e.message : String(e)
+      const why = errorMessage(e)
       this.o.warn(step, `The durations and logs of step ${step} were not recorded: ${why}`)
     })
     this.writing.add(p)

@@ -1,3 +1,5 @@
+import { LangGraphError } from '../langGraphError'
+
 /**
  * A channel holds one state field (or one piece of the graph's wiring) between
  * super-steps, with LangGraph's channel contract: `update` returns true iff the
@@ -33,16 +35,6 @@ export type ChannelKind =
   | 'NamedBarrierValueAfterFinish'
 
 /** The error LangGraph raises for an update a channel cannot take. */
-export class InvalidUpdateError extends Error {
+export class InvalidUpdateError extends LangGraphError {
   override name = 'InvalidUpdateError'
-  lc_error_code: string | undefined
-  constructor(message: string, code?: string) {
-    super(code ? withTroubleshooting(message, code) : message)
-    this.lc_error_code = code
-  }
-}
-
-/** LangGraph.js appends this line to the message of every error that has a code. */
-export function withTroubleshooting(message: string, code: string): string {
-  return `${message}\n\nTroubleshooting URL: https://docs.langchain.com/oss/javascript/langgraph/${code}/\n`
 }

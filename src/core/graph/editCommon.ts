@@ -1,5 +1,5 @@
 import { END, isReservedFieldName, RESERVED_NODE_NAMES, START } from './constants'
-import type { EditResult } from './edits'
+import type { EditResult } from './editTypes'
 import type { GraphSpec } from './schema'
 
 /** A successful edit (`doc` is the input itself when nothing changed). */

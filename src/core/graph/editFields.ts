@@ -1,5 +1,5 @@
 import { fail, fieldNameProblem, ok } from './editCommon'
-import type { EditResult } from './edits'
+import type { EditResult } from './editTypes'
 import type { FieldSpec, GraphSpec } from './schema'
 
 /** The code a custom reducer gets when none is given: the newer write wins. */

@@ -10,7 +10,7 @@ import {
   patch,
   tidy,
 } from './editCommon'
-import type { EditResult, XY } from './edits'
+import type { EditResult, XY } from './editTypes'
 import { rewireBranches, rewireEdges, rewireList, rewireRefs, type RefMap } from './editRefs'
 import type { BranchSpec, GraphSpec, NodeKind, NodeSpec } from './schema'
 

@@ -1,6 +1,6 @@
 import { END, START } from './constants'
 import { fail, isSource, isTarget, label, ok, patch, tidy } from './editCommon'
-import type { EditResult } from './edits'
+import type { EditResult } from './editTypes'
 import type { BranchSpec, GraphSpec } from './schema'
 
 /** A new branch routes to END through `done` unless told otherwise: it validates and runs. */

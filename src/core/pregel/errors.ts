@@ -1,17 +1,15 @@
-import { InvalidUpdateError, withTroubleshooting } from '../channels/base'
+import { InvalidUpdateError } from '../channels/base'
+import { LangGraphError } from '../langGraphError'
 
 export { InvalidUpdateError }
 
 /** Raised when a run exceeds its recursion limit (LangGraph's GraphRecursionError). */
-export class GraphRecursionError extends Error {
+export class GraphRecursionError extends LangGraphError {
   override name = 'GraphRecursionError'
-  lc_error_code = 'GRAPH_RECURSION_LIMIT'
   constructor(limit: number) {
     super(
-      withTroubleshooting(
-        `Recursion limit of ${limit} reached without hitting a stop condition. You can increase the limit by setting the "recursionLimit" config key.`,
-        'GRAPH_RECURSION_LIMIT',
-      ),
+      `Recursion limit of ${limit} reached without hitting a stop condition. You can increase the limit by setting the "recursionLimit" config key.`,
+      'GRAPH_RECURSION_LIMIT',
     )
   }
 }
@@ -22,13 +20,8 @@ export class EmptyInputError extends Error {
 }
 
 /** LangGraph's GraphValueError (e.g. `interrupt()` where there is no checkpointer). */
-export class GraphValueError extends Error {
+export class GraphValueError extends LangGraphError {
   override name = 'GraphValueError'
-  lc_error_code: string | undefined
-  constructor(message: string, code?: string) {
-    super(code ? withTroubleshooting(message, code) : message)
-    this.lc_error_code = code
-  }
 }
 
 /** Raised when compiled code is not what the graph needs (e.g. not a function). */
@@ -50,8 +43,15 @@ export class GraphInterrupt extends Error {
   }
 }
 
-/** `lc_error_code` of an error, whatever realm it came from. */
-export function errorCode(e: unknown): string | null {
-  const code = (e as { lc_error_code?: unknown } | null)?.lc_error_code
-  return typeof code === 'string' ? code : null
+/**
+ * Why a run failed: the error and the node it came from (if any). Reports read the cause and
+ * the node from it (see errorJson.ts).
+ */
+export class NodeRunError extends Error {
+  constructor(
+    override readonly cause: unknown,
+    readonly node: string,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause))
+  }
 }

@@ -8,7 +8,8 @@ import { parseGraph } from '../graph/validate'
 import type { GraphSpec } from '../graph/schema'
 import { runGraph } from '../run'
 import { InvalidUpdateError } from './errors'
-import { NodeRunError, Run } from './loop'
+import { NodeRunError } from './errors'
+import { Run } from './loop'
 import type { LoopEvent } from './loop'
 
 /** A validated spec; fails the test if the document has errors. */

@@ -20,7 +20,14 @@ import {
   type Channels,
   type Task,
 } from './algo'
-import { EmptyInputError, GraphInterrupt, GraphRecursionError, InvalidUpdateError } from './errors'
+import { errorMessage, errorName } from '../errorJson'
+import {
+  EmptyInputError,
+  GraphInterrupt,
+  GraphRecursionError,
+  InvalidUpdateError,
+  NodeRunError,
+} from './errors'
 import { INTERRUPT, RESUME, type Interrupt, type TaskScratchpad } from './interrupt'
 import { runTask, type RuntimeWarning } from './task'
 import { applyWritesFolded } from './foldRemote'
@@ -92,16 +99,6 @@ export type RunStatus = 'running' | 'done' | 'interrupted'
 export interface TaskInterrupt extends Interrupt {
   node: string
   taskId: string
-}
-
-/** Why a run failed: the error and the node it came from (if any). */
-export class NodeRunError extends Error {
-  constructor(
-    override readonly cause: unknown,
-    readonly node: string,
-  ) {
-    super(cause instanceof Error ? cause.message : String(cause))
-  }
 }
 
 /**
@@ -512,34 +509,4 @@ function shouldInterrupt(
   const versions = checkpoint.channel_versions
   for (const ch in versions) if ((versions[ch] as number) > (seen[ch] ?? 0)) return true
   return false
-}
-
-function errorName(e: unknown): string {
-  const n = (e as { name?: unknown } | null)?.name
-  return typeof n === 'string' ? n : 'Error'
-}
-
-function errorMessage(e: unknown): string {
-  const m = (e as { message?: unknown } | null)?.message
-  return typeof m === 'string' ? m : String(e)
-}
-
-/** An error as plain JSON, for reports and events. */
-export function errorToJson(e: unknown): {
-  name: string
-  message: string
-  code: string | null
-  line?: number
-  column?: number
-} {
-  const err = (e ?? {}) as { lc_error_code?: unknown; line?: unknown; column?: unknown }
-  const code = err.lc_error_code
-  return {
-    name: errorName(e),
-    message: errorMessage(e),
-    code: typeof code === 'string' ? code : null,
-    // Where in the user's code, when the sandbox could tell.
-    ...(typeof err.line === 'number' ? { line: err.line } : {}),
-    ...(typeof err.column === 'number' ? { column: err.column } : {}),
-  }
 }

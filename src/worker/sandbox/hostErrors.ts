@@ -1,4 +1,5 @@
 import type { RemoteErrorData, TaskLog } from '../../core/compile/host'
+import { errorMessage } from '../../core/errorJson'
 import type { CodeKind } from './sandboxProtocol'
 
 /** Which piece of code a call ran, for callbacks and messages. */
@@ -40,9 +41,7 @@ export function seconds(ms: number): string {
 }
 
 /** The message of whatever was thrown. */
-export function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e)
-}
+export const messageOf: (e: unknown) => string = errorMessage
 
 /** A call lost with the sandbox it was sent to (hung, replaced or closed). */
 export function restarted(ref: SandboxCallRef, why: string): Error {
