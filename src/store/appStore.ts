@@ -22,6 +22,7 @@ import {
 } from './debugSlice'
 import type { RuntimeClient } from '../worker/client'
 import type { RunPause } from './runStatus'
+import { uniqueName } from './uniqueName'
 import { loadModelKeys, saveModelKeys, type ModelKeys } from './modelKeys'
 import type {
   InterruptInfo,
@@ -343,7 +344,7 @@ export function createAppStore(deps: AppDeps) {
             }
             if (typeof (doc as { superstepThread?: unknown })?.superstepThread === 'number')
               return get().importThread(text, fileName)
-            const name =
+            const given =
               typeof (doc as { name?: unknown })?.name === 'string'
                 ? (doc as { name: string }).name
                 : fileName
@@ -352,6 +353,11 @@ export function createAppStore(deps: AppDeps) {
               // A file that fails validation changes nothing; its problems are shown instead.
               return set({ importProblems: { fileName, issues } })
             }
+            const name = uniqueName(
+              given,
+              get().graphs.map((g) => g.name),
+            )
+            if (name !== given) doc = { ...(doc as object), name }
             // Imported documents are someone else's code: nothing in them runs until trusted.
             const entry: GraphEntry = {
               id: deps.newId(),
@@ -550,10 +556,15 @@ export function createAppStore(deps: AppDeps) {
               nodes: [],
               edges: [],
             }
-            const doc = name ? { ...(base as object), name } : base
+            // Names are unique in the library: a second counter is "counter 2".
+            const unique = uniqueName(
+              name ?? (base as { name?: string }).name ?? 'untitled',
+              get().graphs.map((g) => g.name),
+            )
+            const doc = { ...(base as object), name: unique }
             const entry: GraphEntry = {
               id: deps.newId(),
-              name: (doc as { name?: string }).name ?? 'untitled',
+              name: unique,
               doc,
               trusted: true,
               allowNetwork: false,
@@ -567,6 +578,11 @@ export function createAppStore(deps: AppDeps) {
           async renameGraph(name) {
             const trimmed = name.trim()
             if (!trimmed) return set({ editError: 'A graph needs a name.' })
+            const current = get().current
+            if (get().graphs.some((g) => g.name === trimmed && g.id !== current?.id))
+              return set({
+                editError: `Another graph is named ${trimmed}: pick another name (the library's names are unique).`,
+              })
             get().edit({ type: 'setName', name: trimmed })
           },
 
