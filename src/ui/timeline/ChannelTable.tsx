@@ -1,6 +1,7 @@
 import { useDeferredValue } from 'react'
 import type { ChannelRow, CheckpointInspection } from '../../core/debug/types'
 import { useApp } from '../storeContext'
+import { isMessagesField } from '../messages/conversations'
 import { JsonValue } from './JsonValue'
 import { Name } from '../Name'
 
@@ -49,7 +50,11 @@ export function ChannelTable() {
             <td>{c.changed ? 'changed' : ''}</td>
             <td className="value">
               {c.hasValue ? (
-                <JsonValue value={c.value} label={`Value of ${c.name}`} />
+                <JsonValue
+                  value={c.value}
+                  label={`Value of ${c.name}`}
+                  messages={isMessagesField(c)}
+                />
               ) : (
                 <span className="muted">empty</span>
               )}

@@ -1,6 +1,9 @@
+import { useMemo } from 'react'
+import { conversationsOf } from '../messages/conversations'
 import { useApp } from '../storeContext'
 import { NoCheckpoint } from './ChannelTable'
 import { JsonValue } from './JsonValue'
+import { LogArgs } from './LogArgs'
 import { formatMs } from './Timeline'
 import { BidiText, Name } from '../Name'
 
@@ -13,7 +16,17 @@ export function WritesView() {
     inspection: s.inspection,
     openCode: s.openCode,
   }))
+  const conversations = useMemo(() => conversationsOf(inspection), [inspection])
   if (!inspection) return <NoCheckpoint />
+  /** A value written to `channel`: messages when the channel is an add_messages field. */
+  const value = (channel: string, v: unknown) => {
+    const around = conversations.get(channel)
+    return around === undefined ? (
+      <JsonValue value={v} />
+    ) : (
+      <JsonValue value={v} messages context={around} />
+    )
+  }
   if (inspection.ran.length === 0) {
     const why =
       inspection.source === 'input'
@@ -52,14 +65,19 @@ export function WritesView() {
                   <code>
                     <Name>{w.channel}</Name>
                   </code>{' '}
-                  ← <JsonValue value={w.value} />
+                  ← {value(w.channel, w.value)}
                 </li>
               ))}
             </ol>
             {t.logs && t.logs.length > 0 && (
-              <pre className="task-logs" aria-label={`Logs of ${t.name}`}>
-                {t.logs.map((l) => l.args.map(String).join(' ')).join('\n')}
-              </pre>
+              <ol className="plain-list task-logs" aria-label={`Logs of ${t.name}`}>
+                {t.logs.map((l, i) => (
+                  <li key={i} className={`log-line ${l.level}`}>
+                    {l.level !== 'log' && <span className="log-level">{l.level}</span>}
+                    <LogArgs args={l.args} />
+                  </li>
+                ))}
+              </ol>
             )}
           </li>
         ))}
@@ -74,22 +92,18 @@ export function WritesView() {
                   <Name>{f.channel}</Name>
                 </code>{' '}
                 {f.reducer && <span className="muted">({f.reducer})</span>}:{' '}
-                {f.hadBefore ? (
-                  <JsonValue value={f.before} />
-                ) : (
-                  <span className="muted">empty</span>
-                )}
+                {f.hadBefore ? value(f.channel, f.before) : <span className="muted">empty</span>}
                 {f.writes.map((w, i) => (
                   <span key={i}>
                     {' ⊕ '}
-                    <JsonValue value={w.value} />{' '}
+                    {value(f.channel, w.value)}{' '}
                     <span className="muted">
                       (<Name>{w.task}</Name>)
                     </span>
                   </span>
                 ))}
                 {' → '}
-                {f.hasAfter ? <JsonValue value={f.after} /> : <span className="muted">empty</span>}
+                {f.hasAfter ? value(f.channel, f.after) : <span className="muted">empty</span>}
               </li>
             ))}
           </ul>

@@ -2,6 +2,7 @@ import type { RemoteErrorData, TaskLog } from '../../core/compile/host'
 import type { foldWrites as FoldWrites } from '../../core/channels/binaryOperatorAggregate'
 import type { nextAnswer as NextAnswer } from '../../core/pregel/interrupt'
 import type { Command as CommandClass, Send as SendClass } from '../../core/pregel/types'
+import type { toLogValue as ToLogValue } from './logValue'
 import type { SandboxReply, SandboxRequest } from './sandboxProtocol'
 
 /** What the sandbox embeds from core (by source text) and puts in user code's scope. */
@@ -10,6 +11,7 @@ export interface SandboxLib {
   Command: typeof CommandClass
   nextAnswer: typeof NextAnswer
   foldWrites: typeof FoldWrites
+  toLogValue: typeof ToLogValue
 }
 
 /** The port the sandbox serves on (a MessagePort, in a worker or in Node). */
@@ -33,10 +35,9 @@ export interface SandboxSelf {
  * sandboxProtocol.ts) and answers SandboxRequests on it.
  */
 export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
-  const { Send, Command, nextAnswer, foldWrites } = lib
+  const { Send, Command, nextAnswer, foldWrites, toLogValue } = lib
   // Captured now, so user code that replaces globals cannot break the replies.
   const FunctionCtor = Function
-  const clone = structuredClone
   const now = performance.now.bind(performance)
   const SCOPE = ['Send', 'Command', 'interrupt', 'START', 'END', 'console']
   const PREFIX = '"use strict";\nreturn ('
@@ -79,17 +80,15 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
     return { line: 3, column: 8 }
   })()
 
-  const plain = (arg: unknown): unknown => {
-    try {
-      return clone(arg)
-    } catch {
-      try {
-        return String(arg)
-      } catch {
-        return '[unprintable]'
-      }
-    }
-  }
+  // A logged Error's frames in the user's lines, as `describe` reports a thrown one.
+  const FRAMES = /superstep-code:(\d+):(\d+)/g
+  const fixStack = (stack: string): string =>
+    stack.replace(FRAMES, (_, l: string, c: string) => {
+      const line = Math.max(Number(l) - origin.line, 1)
+      return `line ${line}, column ${Math.max(line === 1 ? Number(c) - origin.column : Number(c), 1)}`
+    })
+  // Each argument as plain data that shows its fields (see logValue.ts), never `[object Object]`.
+  const plain = (arg: unknown): unknown => toLogValue(arg, fixStack)
 
   const newCall = (): Call => {
     const call: Call = { started: now(), logs: [], dropped: 0, console: {} }

@@ -1,6 +1,7 @@
 import { foldWrites } from '../../core/channels/binaryOperatorAggregate'
 import { nextAnswer } from '../../core/pregel/interrupt'
 import { Command, reviveControlGraph, Send } from '../../core/pregel/types'
+import { toLogValue } from './logValue'
 import { sandboxMain } from './sandboxMain'
 import { SANDBOX_STARTED_MESSAGE } from './sandboxProtocol'
 
@@ -32,7 +33,7 @@ export function sandboxPrelude(self: Record<string, unknown>): void {
 
 /**
  * The sandbox worker's whole program as one self-contained script: core's `Send`, `Command`,
- * `nextAnswer` and `foldWrites` and `sandboxMain`, each by its source text (whatever the
+ * `nextAnswer`, `foldWrites`, `toLogValue` and `sandboxMain`, each by its source text (whatever the
  * bundler and minifier made of them), then the prelude, a call of `sandboxMain(self, lib)`
  * and the started signal. It imports nothing, so it runs from a `blob:` URL inside the
  * opaque-origin iframe.
@@ -46,8 +47,9 @@ export function sandboxWorkerSource(): string {
     'Send.revive = Command.revive = (x) => reviveControlGraph(x, Send, Command);',
     `const nextAnswer = ${nextAnswer.toString()};`,
     `const foldWrites = ${foldWrites.toString()};`,
+    `const toLogValue = ${toLogValue.toString()};`,
     `(${sandboxPrelude.toString()})(self);`,
-    `(${sandboxMain.toString()})(self, { Send, Command, nextAnswer, foldWrites });`,
+    `(${sandboxMain.toString()})(self, { Send, Command, nextAnswer, foldWrites, toLogValue });`,
     `self.postMessage({ type: ${JSON.stringify(SANDBOX_STARTED_MESSAGE)} });`,
   ].join('\n')
 }

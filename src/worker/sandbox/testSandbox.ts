@@ -1,6 +1,7 @@
 import { foldWrites } from '../../core/channels/binaryOperatorAggregate'
 import { nextAnswer } from '../../core/pregel/interrupt'
 import { Command, Send } from '../../core/pregel/types'
+import { toLogValue } from './logValue'
 import { sandboxMain, type SandboxSelf } from './sandboxMain'
 import { SANDBOX_PORT_MESSAGE } from './sandboxProtocol'
 
@@ -38,6 +39,6 @@ export function fakeSelf(): SandboxSelf & {
  */
 export function startSandboxInProcess(): MessagePort {
   const self = fakeSelf()
-  sandboxMain(self, { Send, Command, nextAnswer, foldWrites })
+  sandboxMain(self, { Send, Command, nextAnswer, foldWrites, toLogValue })
   return self.connect()
 }
