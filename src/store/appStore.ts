@@ -1,5 +1,6 @@
 import { temporal } from 'zundo'
 import { createStore, type StoreApi } from 'zustand/vanilla'
+import type { TaskLog } from '../core/compile/host'
 import type { GraphEdit } from '../core/graph/edits'
 import type { GraphIssue } from '../core/graph/issues'
 import {
@@ -23,6 +24,7 @@ import {
 import type { RuntimeClient } from '../worker/client'
 import type { RunPause } from './runStatus'
 import { uniqueName } from './uniqueName'
+import { loadView, saveView, withGraphView, type GraphView } from './viewMemory'
 import { loadModelKeys, saveModelKeys, type ModelKeys } from './modelKeys'
 import type {
   InterruptInfo,
@@ -80,8 +82,8 @@ export interface AppState extends DocumentState, DebugState {
   resumable: boolean
   error: WorkerError | null
   interrupts: InterruptInfo[]
-  /** Recent log lines from task events. */
-  logs: { node: string; text: string }[]
+  /** What node code logged, newest last: each call's arguments as plain data (see TaskLog). */
+  logs: { node: string; level: TaskLog['level']; args: unknown[]; text: string }[]
   /** What the runtime warned about during this thread's runs (a write to a key that is no field, …). */
   runWarnings: RunWarning[]
   message: string | null
@@ -91,6 +93,8 @@ export interface AppState extends DocumentState, DebugState {
   importProblems: { fileName: string; issues: GraphIssue[] } | null
   /** The state field row to show and focus (a clicked problem); `seq` tells clicks apart. */
   fieldFocus: { index: number; seq: number } | null
+  /** The run drawer's tab (kept across reloads). */
+  drawerTab: string
 }
 
 /** A runtime warning of a run, with the super-step it happened in. */
@@ -103,6 +107,7 @@ export interface RunWarning {
 
 export interface AppActions extends DebugActions {
   init(): Promise<void>
+  setDrawerTab(tab: string): void
   select(id: string): Promise<void>
   importDocument(text: string, fileName: string): Promise<void>
   trustCurrent(): Promise<void>
@@ -167,6 +172,26 @@ export function createAppStore(deps: AppDeps) {
     temporal(
       (set, get) => {
         const threadOf = (g: GraphEntry) => `${g.id}:main`
+
+        /** Puts back the thread, checkpoint and selection a graph had before the reload. */
+        const restoreView = async (id: string, view: GraphView | undefined) => {
+          if (!view) return
+          const { threads, threadId } = get()
+          if (
+            view.thread &&
+            view.thread !== threadId &&
+            threads.some((t) => t.threadId === view.thread)
+          )
+            await get().switchThread(view.thread)
+          if (get().current?.id !== id) return
+          const checkpoint = view.checkpoint
+          if (checkpoint && get().timeline.some((t) => t.checkpointId === checkpoint))
+            await get().selectCheckpoint(checkpoint)
+          const doc = get().doc as { nodes?: { id: string }[] } | null
+          const nodes = new Set(doc?.nodes?.map((n) => n.id))
+          const kept = (view.selection?.nodes ?? []).filter((n) => nodes.has(n))
+          if (kept.length) set({ selection: { nodes: kept, edges: [] } })
+        }
 
         const compileCurrent = async () => {
           const { current: g, doc } = get()
@@ -276,6 +301,7 @@ export function createAppStore(deps: AppDeps) {
           message: null,
           importProblems: null,
           fieldFocus: null,
+          drawerTab: loadView().tab ?? 'Channels',
           ...INITIAL_DEBUG_STATE,
           ...debug,
           doc: null,
@@ -294,8 +320,15 @@ export function createAppStore(deps: AppDeps) {
             // A graph opened while the page started (a template clicked early) stays open.
             if (get().current) return set({ graphs: await graphs.list() })
             set({ graphs: list })
-            const first = list[0]
+            // The graph open before the reload opens again; else the most recent.
+            const remembered = loadView().graph
+            const first = list.find((g) => g.id === remembered) ?? list[0]
             if (first) await get().select(first.id)
+          },
+
+          setDrawerTab(tab) {
+            set({ drawerTab: tab })
+            saveView({ ...loadView(), tab })
           },
 
           async setModelKeys(keys) {
@@ -305,6 +338,8 @@ export function createAppStore(deps: AppDeps) {
 
           async select(id) {
             const g = get().graphs.find((x) => x.id === id) ?? null
+            // Where the user was in this graph, read before opening it resets the view.
+            const view = loadView().graphs[id]
             history().pause() // opening a graph is not an edit
             set({
               current: g,
@@ -333,6 +368,7 @@ export function createAppStore(deps: AppDeps) {
             // The thread used last opens again.
             await get().refreshThreads({ openLatest: true })
             await get().refreshHistory()
+            if (get().current?.id === id) await restoreView(id, view)
           },
 
           async importDocument(text, fileName) {
@@ -672,6 +708,26 @@ export function createAppStore(deps: AppDeps) {
       )
   })
 
+  // Where the user is, remembered for the next load (view state only, never their work).
+  store.subscribe((s, prev) => {
+    const id = s.current?.id
+    if (!id) return
+    if (
+      id === prev.current?.id &&
+      s.threadId === prev.threadId &&
+      s.selectedCheckpointId === prev.selectedCheckpointId &&
+      s.selection === prev.selection
+    )
+      return
+    saveView(
+      withGraphView(loadView(), id, {
+        thread: s.threadId,
+        checkpoint: s.selectedCheckpointId,
+        selection: s.selection,
+      }),
+    )
+  })
+
   client.on((e: WorkerEvent) => onEvent(store, e))
   // The timeline follows a run as it goes: at most a few history reads a second.
   let refreshing: ReturnType<typeof setTimeout> | null = null
@@ -708,7 +764,14 @@ function onEvent(store: StoreApi<AppState & AppActions>, e: WorkerEvent) {
     store.setState({ runWarnings: [...s.runWarnings, warning].slice(-200) })
   }
   if (e.type === 'task_finished' && e.logs.length) {
-    const lines = e.logs.map((l) => ({ node: e.name, text: l.args.map(String).join(' ') }))
+    const lines = e.logs.map((l) => ({
+      node: e.name,
+      level: l.level,
+      args: l.args,
+      text: l.args
+        .map((a) => (typeof a === 'string' ? a : (JSON.stringify(a) ?? String(a))))
+        .join(' '),
+    }))
     store.setState({ logs: [...s.logs, ...lines].slice(-200) })
   }
 }

@@ -1,0 +1,41 @@
+import { expect, test } from '@playwright/test'
+
+/** Nothing is lost on reload, not even where the user was. */
+
+test('a reload opens the graph last open, and each graph keeps its checkpoint and selected node', async ({
+  page,
+}) => {
+  await page.goto('/')
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
+  await page.getByRole('button', { name: 'New graph from template fan-out and join' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'fan-out and join' })).toBeAttached()
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'done')
+  const rows = page.getByRole('listbox', { name: 'Checkpoints' }).getByRole('option')
+  const count = await rows.count()
+  expect(count).toBeGreaterThan(3)
+  // An older checkpoint, and a node on the canvas.
+  await rows.nth(2).click()
+  const step = await rows.nth(2).getAttribute('data-step')
+  await expect(rows.nth(2)).toHaveAttribute('aria-selected', 'true')
+  const node = page
+    .locator('.react-flow__node')
+    .filter({ hasText: /^ƒ?\s*\w+/ })
+    .nth(1)
+  const nodeName = (await node.getAttribute('data-id')) ?? ''
+  await node.click()
+  await expect(node).toHaveClass(/selected/)
+
+  // Another graph opened last: the reload opens it, not the most recently changed one.
+  await page.getByRole('button', { name: 'counter', exact: true }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'counter' })).toBeAttached()
+  await page.reload()
+  await expect(page.getByRole('heading', { level: 1, name: 'counter' })).toBeAttached()
+  // Back to the first graph: its checkpoint and node are as they were.
+  await page.getByRole('button', { name: 'fan-out and join', exact: true }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'fan-out and join' })).toBeAttached()
+  await expect(rows).toHaveCount(count)
+  await expect(rows.nth(2)).toHaveAttribute('aria-selected', 'true')
+  await expect(rows.nth(2)).toHaveAttribute('data-step', step ?? '')
+  await expect(page.locator(`.react-flow__node[data-id="${nodeName}"]`)).toHaveClass(/selected/)
+})
