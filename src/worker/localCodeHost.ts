@@ -11,6 +11,7 @@ import { foldWrites } from '../core/channels/binaryOperatorAggregate'
 import { END, START } from '../core/graph/constants'
 import { nextAnswer } from '../core/pregel/interrupt'
 import { Command, Send } from '../core/pregel/types'
+import { toLogValue } from './sandbox/logValue'
 
 const PAUSE = Symbol('pause')
 type Fn = (...args: unknown[]) => unknown
@@ -94,7 +95,7 @@ export class LocalCodeHost implements CodeHost {
     const log =
       (level: TaskLog['level']) =>
       (...args: unknown[]) =>
-        logs.push({ level, args: structuredClone(args), at: Date.now() - started })
+        logs.push({ level, args: args.map((a) => toLogValue(a)), at: Date.now() - started })
     const console = { log: log('log'), info: log('info'), warn: log('warn'), error: log('error') }
     const names = ['Send', 'Command', 'interrupt', 'START', 'END', 'console', 'gate']
     const make = new Function(...names, `"use strict";\nreturn (${code}\n)`) as Fn
