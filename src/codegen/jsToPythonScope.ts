@@ -16,6 +16,8 @@ import { translateCommand } from './jsToPythonUpdate'
 import type { PyNamer } from './pyNames'
 import type { JsHelper } from './pyPrelude'
 import { pyString } from './text'
+import { declaredKinds } from './typeKinds'
+import { fieldTypeOf } from '../core/graph/fieldTypes'
 
 /** `tool`: a tool's code, `(args) => value`; its one parameter is the call's arguments. */
 export type CodeKind = 'node' | 'router' | 'reducer' | 'tool'
@@ -75,6 +77,10 @@ function fieldRead(
   const present = reducer && f.default !== undefined
   const listy = f.reducer === 'append' || f.reducer === 'union' || f.reducer === 'add_messages'
   if (present && listy) return { kinds: LIST, present }
+  // A declared type settles the kinds, but for a topic (always a list) and a list reducer
+  // without a default (its first write, maybe one item, is kept as is).
+  const declared = f.channel === 'topic' || listy ? null : declaredKinds(fieldTypeOf(f))
+  if (declared !== null) return { kinds: present ? declared : declared | UNDEF, present }
   if (f.channel === 'topic') return { kinds: LIST | UNDEF, present: false }
   // A reducer field with a default always holds a fold of JSON writes; only a custom
   // reducer may have stored undefined (which then reads as missing).

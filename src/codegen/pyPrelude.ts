@@ -6,7 +6,7 @@
  * concatenates lists.
  */
 
-export type PyHelper = '_append' | '_add' | '_union' | '_merge' | '_Default' | JsHelper
+export type PyHelper = '_append' | '_add' | '_union' | '_merge' | '_Default' | '_Typed' | JsHelper
 
 /**
  * The helpers translated node code calls: exact JavaScript semantics for JSON values
@@ -413,6 +413,33 @@ const SOURCES: Record<PyHelper | '_as_list' | '_union_key' | '_js_index_key', He
       '        return {"type": "any"}',
     ],
   },
+  _Typed: {
+    needs: [],
+    imports: ['copy'],
+    lines: [
+      'class _Typed:',
+      '    """The declared type of a reducer field that LangGraph must not start from `typ()`',
+      '    (`list[str]()` is `[]`, `float()` is 0.0): calling it gives a fresh copy of the',
+      '    default, or raises when there is none, so the field starts empty and keeps its first',
+      '    write as is. The input schema LangGraph\'s server derives from State is the type\'s."""',
+      '',
+      '    def __init__(self, typ: Any, *default: Any) -> None:',
+      '        self.typ = typ',
+      '        self.default = default',
+      '',
+      '    def __call__(self) -> Any:',
+      '        if not self.default:',
+      '            raise TypeError("no default")',
+      '        return copy.deepcopy(self.default[0])',
+      '',
+      '    def __repr__(self) -> str:',
+      '        defaults = "".join(f", {d!r}" for d in self.default)',
+      '        return f"_Typed({self.typ!r}{defaults})"',
+      '',
+      '    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:',
+      '        return handler.generate_schema(self.typ)',
+    ],
+  },
 }
 
 /**
@@ -454,6 +481,7 @@ export function preludeFor(helpers: ReadonlySet<PyHelper>): {
     '_union',
     '_merge',
     '_Default',
+    '_Typed',
   ] as const
   const blocks: string[] = []
   const imports = new Set<string>()

@@ -10,6 +10,8 @@ import { use, type PyModule } from './pyModule'
 import type { PyHelper } from './pyPrelude'
 import { pyValue } from './pyText'
 import { pyCommentText, pyProse, pyString } from './text'
+import { fieldTypeOf, type TypeDesc } from '../core/graph/fieldTypes'
+import { isPyZero, pyType } from './pyTypes'
 
 const NAMED: Partial<Record<string, PyHelper>> = {
   append: '_append',
@@ -42,28 +44,44 @@ function describeDefault(d: unknown): string {
     : `default ${pyCommentText(JSON.stringify(d))}`
 }
 
+/**
+ * The `typ` of a typed reducer field: the declared type where calling it gives the default
+ * (`list[str]` for `[]`), else `_Typed(type, default)`, or `_Typed(type)` without a default.
+ */
+function typedStart(m: PyModule, t: TypeDesc, d: unknown): string {
+  const typ = pyType(m, t)
+  if (d !== undefined && isPyZero(t, d)) return typ
+  m.helpers.add('_Typed')
+  return d === undefined ? `_Typed(${typ})` : `_Typed(${typ}, ${pyValue(d)})`
+}
+
 /** A field's annotation and the comment that says what it does. */
 function annotation(m: PyModule, f: FieldSpec): { type: string; comment: string } {
   const typing = (name: string) => use(m, 'typing', name)
   const ignored = f.default !== undefined ? ', its default ignored (as in LangGraph.js)' : ''
+  const t = fieldTypeOf(f)
+  const typed = t.kind !== 'any'
   if (f.channel === 'topic') {
-    ;['Annotated', 'Any'].forEach(typing)
+    typing('Annotated')
     use(m, 'langgraph.channels', 'Topic')
-    const args = f.accumulate ? 'Any, accumulate=True' : 'Any'
+    const item = typed && t.kind === 'array' ? pyType(m, t.items) : (typing('Any'), 'Any')
+    const list = item === 'Any' ? 'list' : `list[${item}]`
+    const args = f.accumulate ? `${item}, accumulate=True` : item
     const comment = f.accumulate ? 'topic, kept across steps' : 'topic, cleared every step'
-    return { type: `Annotated[list, Topic(${args})]`, comment: comment + ignored }
+    return { type: `Annotated[${list}, Topic(${args})]`, comment: comment + ignored }
   }
   if (f.channel === 'ephemeral') {
-    ;['Annotated', 'Any'].forEach(typing)
+    typing('Annotated')
     use(m, 'langgraph.channels', 'EphemeralValue')
-    return { type: 'Annotated[Any, EphemeralValue(Any)]', comment: `ephemeral${ignored}` }
+    const typ = typed ? pyType(m, t) : (typing('Any'), 'Any')
+    return { type: `Annotated[${typ}, EphemeralValue(${typ})]`, comment: `ephemeral${ignored}` }
   }
   if (f.reducer === undefined || f.reducer === 'overwrite') {
-    typing('Any')
-    return { type: 'Any', comment: ignored === '' ? '' : ignored.slice(2) }
+    const typ = typed ? pyType(m, t) : (typing('Any'), 'Any')
+    return { type: typ, comment: ignored === '' ? '' : ignored.slice(2) }
   }
   typing('Annotated')
-  const typ = startType(m, f.default)
+  const typ = typed ? typedStart(m, t, f.default) : startType(m, f.default)
   if (typ === 'Any') typing('Any')
   let reducer: string
   if (f.reducer === 'add_messages') {
@@ -76,7 +94,9 @@ function annotation(m: PyModule, f: FieldSpec): { type: string; comment: string 
     m.helpers.add(helper)
     reducer = helper
   }
-  const shown = typ.startsWith('_Default') ? '' : `, ${describeDefault(f.default)}`
+  const holdsDefault =
+    typ.startsWith('_Default') || (typ.startsWith('_Typed') && f.default !== undefined)
+  const shown = holdsDefault ? '' : `, ${describeDefault(f.default)}`
   return { type: `Annotated[${typ}, ${reducer}]`, comment: `reducer ${f.reducer}${shown}` }
 }
 

@@ -86,6 +86,8 @@ class EphemeralValue:
 `,
   'langchain_core/__init__.py': '',
   'langchain_core/messages.py': String.raw`
+AnyMessage = dict
+
 class RemoveMessage:
     def __init__(self, id):
         self.id = id

@@ -8,6 +8,7 @@ import { messagesFieldOf, nodeKind, prebuiltRouter } from '../core/graph/nodeKin
 import { END, START } from '../core/graph/constants'
 import type { FieldSpec, GraphSpec } from '../core/graph/schema'
 import { isHelperReducer, type HelperReducer } from './tsReducers'
+import { MESSAGE_TYPE_IMPORTS, typeImportsOf } from './tsTypes'
 import { Namer, readCodeNames, toIdentifier, upperFirst, type CodeNames } from './tsNames'
 
 /** The names document code has in scope, imported from LangGraph under these very names. */
@@ -20,6 +21,8 @@ export interface Context {
   names: Namer
   /** Local name of each import, by module then exported name. */
   imports: Map<string, Map<string, string>>
+  /** The imports used only as types (`module name`), written `import type`. */
+  typeImports: Set<string>
   /** Local names of State, builder, graph, the function types and the named reducers. */
   local: Map<string, string>
 }
@@ -42,6 +45,7 @@ export function createContext(graph: GraphSpec): Context {
     code,
     names: new Namer(mentioned),
     imports: new Map(),
+    typeImports: new Set(),
     local: new Map(),
   }
   claimImports(ctx, mentioned)
@@ -141,6 +145,12 @@ function claimImports(ctx: Context, mentioned: ReadonlySet<string>): void {
     use('@langchain/langgraph', 'interrupt', 'interrupt')
   }
   for (const [module, name] of kindNeeds(graph).imports) use(module, name)
+  for (const name of typeImportsOf(graph.state)) {
+    const module = MESSAGE_TYPE_IMPORTS[name]
+    if (ctx.imports.get(module)?.has(name)) continue
+    use(module, name)
+    ctx.typeImports.add(`${module} ${name}`)
+  }
 }
 
 /** Every endpoint the builder names: edges, joins, branches, path maps, `ends`. */

@@ -17,6 +17,15 @@ import {
 } from './text'
 import { createContext, imported, isCustom, local, usedHelpers, type Context } from './tsContext'
 import { kindNodeValue, kindSetup, scriptedHelpers } from './tsKinds'
+import {
+  annotationTypeArgs,
+  isTypedInExport,
+  MESSAGE_TYPE_IMPORTS,
+  tsType,
+  writesDefault,
+  type TypeImport,
+} from './tsTypes'
+import { fieldTypeOf, typeLabel } from '../core/graph/fieldTypes'
 
 /**
  * Writes a graph document as a LangGraph.js module: `State` (an `Annotation.Root`), one
@@ -92,10 +101,15 @@ function header(ctx: Context): string {
 function importSection(ctx: Context): string {
   return [...ctx.imports]
     .map(([module, names]) => {
+      const isType = (name: string) => ctx.typeImports.has(`${module} ${name}`)
+      const onlyTypes = [...names.keys()].every(isType)
       const specs = [...names]
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([name, as]) => (as === name ? name : `${name} as ${as}`))
-      return `import { ${specs.join(', ')} } from ${jsString(module)}`
+        .map(([name, as]) => {
+          const spec = as === name ? name : `${name} as ${as}`
+          return !onlyTypes && isType(name) ? `type ${spec}` : spec
+        })
+      return `import ${onlyTypes ? 'type ' : ''}{ ${specs.join(', ')} } from ${jsString(module)}`
     })
     .join('\n')
 }
@@ -144,6 +158,11 @@ function stateSection(ctx: Context): string {
       ...(ignoresDefault(f)
         ? ['  // Its default is ignored: LangGraph.js applies defaults to reducer fields only.']
         : []),
+      ...(fieldTypeOf(f).kind !== 'any' && !isTypedInExport(f, writesDefault(f))
+        ? [
+            `  // Declared ${typeLabel(fieldTypeOf(f))}, left untyped: its default is not of that type.`,
+          ]
+        : []),
     ]
     const key = `  ${jsKey(f.name)}: `
     return [...comments, `${key}${channelOf(ctx, f, key.length)},`].join('\n')
@@ -162,14 +181,19 @@ function ignoresDefault(f: FieldSpec): boolean {
  * options go on lines of their own when `column` plus the call would pass 90 columns.
  */
 function channelOf(ctx: Context, f: FieldSpec, column: number): string {
+  const t = fieldTypeOf(f)
+  const typed = isTypedInExport(f, writesDefault(f))
+  const typeName = (n: TypeImport) => imported(ctx, n, MESSAGE_TYPE_IMPORTS[n])
   if (f.channel === 'topic') {
     const topic = imported(ctx, 'Topic', '@langchain/langgraph/channels')
-    return `new ${topic}({ accumulate: ${f.accumulate === true} })`
+    const args = typed && t.kind === 'array' ? `<${tsType(t.items, typeName)}>` : ''
+    return `new ${topic}${args}({ accumulate: ${f.accumulate === true} })`
   }
   if (f.channel === 'ephemeral') {
-    return `new ${imported(ctx, 'EphemeralValue', '@langchain/langgraph/channels')}()`
+    const args = typed ? `<${tsType(t, typeName)}>` : ''
+    return `new ${imported(ctx, 'EphemeralValue', '@langchain/langgraph/channels')}${args}()`
   }
-  const annotation = imported(ctx, 'Annotation')
+  const annotation = `${imported(ctx, 'Annotation')}${typed ? annotationTypeArgs(f, t, typeName) : ''}`
   const reducer = reducerName(ctx, f)
   if (reducer === null) return `${annotation}()`
   const options = [`reducer: ${reducer}`]

@@ -78,6 +78,21 @@ const CASES: [GraphIssueCode, Doc, string[]][] = [
   ['MISSING_REDUCER_CODE', field({ name: 'tally', reducer: 'custom' }), ['tally']],
   ['DEFAULT_IGNORED', field({ name: 'tally', default: 7 }), ['tally']],
   ['ACCUMULATE_IGNORED', field({ name: 'tally', accumulate: true }), ['tally']],
+  [
+    'UNKNOWN_FIELD_TYPE',
+    field({ name: 'tally', type: 'strnig' }),
+    ['strnig', 'string', 'integer', 'messages', 'any'],
+  ],
+  [
+    'UNKNOWN_FIELD_TYPE',
+    field({ name: 'tally', type: { type: 'array', items: 'flaot' } }),
+    ['flaot', 'number', 'boolean'],
+  ],
+  [
+    'DEFAULT_TYPE_MISMATCH',
+    field({ name: 'tally', reducer: 'add', type: 'integer', default: 'seven' }),
+    ['tally', 'seven', 'integer'],
+  ],
   ['DUPLICATE_NODE', withNode({ id: 'beta', code: '(s) => ({})' }), ['beta']],
   ['RESERVED_NODE_NAME', withNode({ id: '__start__', code: '(s) => ({})' }), ['__start__']],
   ['INVALID_NODE_NAME', withNode({ id: 'left|right', code: '(s) => ({})' }), ['left|right', '|']],

@@ -14,8 +14,43 @@ export const REDUCERS = [
   'custom',
 ] as const
 export const CHANNELS = ['topic', 'ephemeral'] as const
+/**
+ * The types a state field may declare: a JSON Schema subset, plus `messages` (a list of
+ * LangChain messages) and `any` (the same as no type).
+ */
+export const FIELD_TYPES = [
+  'string',
+  'number',
+  'integer',
+  'boolean',
+  'object',
+  'array',
+  'messages',
+  'any',
+] as const
 
 const json = z.json()
+
+export type FieldTypeName = (typeof FIELD_TYPES)[number]
+/** A field's type: a name, or `{ "type": "array", "items": <type> }` (JSON Schema's form). */
+export type FieldType = FieldTypeName | { type: FieldTypeName; items?: FieldType }
+
+const FieldTypeObjectSchema = z
+  .object({
+    type: z.enum(FIELD_TYPES),
+    get items(): z.ZodOptional<z.ZodType<FieldType>> {
+      return FieldTypeSchema.optional().describe('Arrays only: the type of the items.')
+    },
+  })
+  .loose()
+
+export const FieldTypeSchema: z.ZodType<FieldType> = z
+  .union([z.enum(FIELD_TYPES), FieldTypeObjectSchema])
+  .meta({
+    id: 'FieldType',
+    description:
+      'A type name, or `{ "type": "array", "items": <type> }` for a list of a type. `array` alone is a list of any.',
+  })
 
 export const FieldSpecSchema = z
   .object({
@@ -25,6 +60,9 @@ export const FieldSpecSchema = z
     accumulate: z.boolean().optional().describe('Topic only: keep values across steps.'),
     code: z.string().optional().describe('Custom reducer only: `(a, b) => c`.'),
     default: json.optional().describe('Initial value (JSON) of a reducer field.'),
+    type: FieldTypeSchema.optional().describe(
+      'The type of the value (default `any`): checked against the default and every write, used by the exports.',
+    ),
     description: z.string().optional(),
   })
   .loose()

@@ -24,7 +24,13 @@ function schemaIssueCode(path: Path): GraphIssue['code'] {
   const last = path.at(-1)
   if (last === 'reducer' && path[0] === 'state') return 'UNKNOWN_REDUCER'
   if (last === 'kind' && path[0] === 'nodes' && path.length === 3) return 'UNKNOWN_NODE_KIND'
+  if (isFieldTypePath(path)) return 'UNKNOWN_FIELD_TYPE'
   return 'SCHEMA'
+}
+
+/** `state[i].type`, or a part of it (`.items`, `.type`, …): a field's declared type. */
+function isFieldTypePath(path: Path): boolean {
+  return path[0] === 'state' && path[2] === 'type'
 }
 
 /** What a value at `path` is called in messages, for the closed lists of the format. */
@@ -35,6 +41,7 @@ function nameOf(path: Path): string | null {
     if (last === 'reducer') return 'reducer'
     if (last === 'channel') return 'channel kind'
   }
+  if (isFieldTypePath(path) && (last === 'type' || last === 'items')) return 'field type'
   if (path[0] === 'nodes' && path.length === 3 && last === 'kind') return 'node kind'
   if (path[0] === 'nodes' && last === 'provider') return 'model provider'
   return null
@@ -52,6 +59,12 @@ function describe(doc: unknown, issue: ZodIssue, base: Path): { path: Path; mess
       // A discriminated union (the model's `provider`): the path ends at the discriminator.
       if (issue.discriminator !== undefined && 'options' in issue && issue.options)
         return at(notAllowed(path, value, issue.options))
+      // A name against a union with a closed list of names (a field type): not one of them.
+      const names = issue.errors.find(
+        ([e, ...rest]) => rest.length === 0 && e?.code === 'invalid_value' && e.path.length === 0,
+      )?.[0]
+      if (typeof value === 'string' && names?.code === 'invalid_value')
+        return at(notAllowed(path, value, names.values))
       // The options whose type fits the value fail inside it: say where, if only one does.
       const inside = issue.errors.filter((errs) => errs.every((e) => e.path.length > 0))
       if (inside.length === 1 && inside[0]) return inside[0].flatMap((e) => describe(doc, e, path))

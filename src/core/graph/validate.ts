@@ -14,6 +14,7 @@ import { checkWiring } from './wiring'
 import { schemaIssues } from './schemaIssues'
 import { checkDesign } from './checks'
 import { checkNodeKinds, findSecrets, nodeKind, prebuiltRouter } from './nodeKinds'
+import { describeValue, fieldTypeOf, matchesType, typeLabel } from './fieldTypes'
 
 export type ParseResult =
   { ok: true; spec: GraphSpec; issues: GraphIssue[] } | { ok: false; issues: GraphIssue[] }
@@ -137,6 +138,16 @@ function checkFields(spec: GraphSpec): GraphIssue[] {
         severity: 'warning',
         path: at('default'),
         message: `The default of \`${f.name}\` is ignored: LangGraph.js applies defaults only to reducer fields.`,
+      })
+    }
+    const type = fieldTypeOf(f)
+    if (f.default !== undefined && !matchesType(f.default, type)) {
+      issues.push({
+        ...base,
+        code: 'DEFAULT_TYPE_MISMATCH',
+        severity: 'warning',
+        path: at('default'),
+        message: `The default of \`${f.name}\` is ${describeValue(f.default)}, not ${typeLabel(type)} as its type says.`,
       })
     }
     if (f.accumulate !== undefined && f.channel !== 'topic') {

@@ -11,11 +11,14 @@ import { readState, type Channels, type Task } from './algo'
 import { isCommand, isSend, type Send } from './types'
 import type { TaskScratchpad } from './interrupt'
 import { foldRemoteWrites } from './foldRemote'
+import { writeTypeProblem } from './writeTypes'
 
 /** Something LangGraph.js silently ignores, reported so the debugger can show it. */
 export interface RuntimeWarning {
-  code: 'UNKNOWN_UPDATE_KEY' | 'UNKNOWN_ROUTE_TARGET'
+  code: 'UNKNOWN_UPDATE_KEY' | 'UNKNOWN_ROUTE_TARGET' | 'VALUE_TYPE_MISMATCH'
   node: string
+  /** The state field, for a warning about one. */
+  field?: string
   message: string
 }
 
@@ -102,8 +105,12 @@ function filterKnown(
   const known = ctx.graph.fieldSet
   const out: [string, unknown][] = []
   for (const pair of pairs) {
-    if (known.has(pair[0])) out.push(pair)
-    else
+    if (known.has(pair[0])) {
+      out.push(pair)
+      const problem = writeTypeProblem(ctx.graph.spec, name, pair[0], pair[1])
+      if (problem)
+        ctx.warn({ code: 'VALUE_TYPE_MISMATCH', node: name, field: pair[0], message: problem })
+    } else
       ctx.warn({
         code: 'UNKNOWN_UPDATE_KEY',
         node: name,

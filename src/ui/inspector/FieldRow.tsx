@@ -9,6 +9,7 @@ import { reducerPreview } from './reducerPreview'
 import { codeMarkers } from './selection'
 import { useDraft } from './useDraft'
 import { showBidiControls } from '../bidi'
+import { TypeSelect } from './TypeSelect'
 
 /** Props of one row of the state table. */
 export interface FieldRowProps {
@@ -27,7 +28,7 @@ export interface FieldRowProps {
 
 const CODE_DELAY_MS = 300
 
-/** One state field as a row of cells: name, reducer and preview, default, description. */
+/** One state field as a row of cells: name, reducer, type and preview, default, description. */
 export function FieldRow(props: FieldRowProps) {
   const { field, others, issues, onEdit, typings, autoFocus, highlighted, onLeave } = props
   const name = field.name
@@ -86,6 +87,7 @@ export function FieldRow(props: FieldRowProps) {
             accumulate
           </label>
         )}
+        <TypeSelect field={field} onType={update} />
       </div>
       <div role="cell" className={`field-preview preview-${preview.kind}`}>
         <output aria-label={`Preview of ${name}`} title={preview.code}>

@@ -17,11 +17,19 @@ export interface SchemaPanelProps {
   focus?: { index: number; seq: number } | null | undefined
 }
 
-const COLUMNS = ['Name', 'Reducer', 'Two writes in one step', 'Default', 'Description', 'Actions']
+const COLUMNS = [
+  'Name',
+  'Reducer and type',
+  'Two writes in one step',
+  'Default',
+  'Description',
+  'Actions',
+]
 
 /**
  * The state schema as an ARIA table ("State fields"), one row per field: name, reducer or
- * channel with a live preview of two concurrent writes, default (JSON), description. Emits
+ * channel with a live preview of two concurrent writes, declared type, default (JSON),
+ * description. Emits
  * `addField`, `updateField` and `deleteField`.
  */
 export function SchemaPanel({ doc, issues, onEdit, typings, focus }: SchemaPanelProps) {

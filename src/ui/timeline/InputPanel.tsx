@@ -3,10 +3,12 @@ import { GraphSpecSchema } from '../../core/graph/schema'
 import { parseStateUpdate } from '../../store/stateValues'
 import { useApp } from '../storeContext'
 import { Name } from '../Name'
+import { InputField, inputHint } from './InputField'
 
 /**
- * The run's input: a form with one JSON box per state field (empty: not given), or the
- * whole input as JSON. Both edit the same text; it is checked against the schema as typed.
+ * The run's input: a form with one control per state field, built from its declared type
+ * (text, number, checkbox, message box, JSON box; empty: not given), or the whole input as
+ * JSON. Both edit the same text; it is checked against the schema as typed.
  */
 export function InputPanel() {
   const { input, setInput, doc } = useApp((s) => ({
@@ -53,74 +55,30 @@ export function InputPanel() {
         <table className="input-form" aria-label="Input fields">
           <tbody>
             {spec.data.state.map((f) => (
-              <FieldRow
-                key={f.name}
-                name={f.name}
-                hint={f.channel ?? f.reducer ?? 'overwrite'}
-                value={object[f.name]}
-                onChange={(v) => {
-                  const next = { ...object }
-                  if (v === undefined) delete next[f.name]
-                  else next[f.name] = v
-                  setInput(JSON.stringify(next))
-                }}
-              />
+              <tr key={f.name}>
+                <th scope="row">
+                  <code>
+                    <Name>{f.name}</Name>
+                  </code>{' '}
+                  <span className="muted">{inputHint(f)}</span>
+                </th>
+                <td>
+                  <InputField
+                    field={f}
+                    value={object[f.name]}
+                    onChange={(v) => {
+                      const next = { ...object }
+                      if (v === undefined) delete next[f.name]
+                      else next[f.name] = v
+                      setInput(JSON.stringify(next))
+                    }}
+                  />
+                </td>
+              </tr>
             ))}
           </tbody>
         </table>
       )}
     </div>
-  )
-}
-
-function FieldRow(props: {
-  name: string
-  hint: string
-  value: unknown
-  onChange(v: unknown): void
-}) {
-  const shown = props.value === undefined ? '' : JSON.stringify(props.value)
-  const [text, setText] = useState(shown)
-  const [bad, setBad] = useState(false)
-  // The box follows the input when it changes elsewhere (the JSON view).
-  const [last, setLast] = useState(shown)
-  if (shown !== last) {
-    setLast(shown)
-    setText(shown)
-  }
-  return (
-    <tr>
-      <th scope="row">
-        <code>
-          <Name>{props.name}</Name>
-        </code>{' '}
-        <span className="muted">{props.hint}</span>
-      </th>
-      <td>
-        <input
-          aria-label={`Input ${props.name}`}
-          aria-invalid={bad}
-          value={text}
-          placeholder="not given"
-          spellCheck={false}
-          onChange={(e) => {
-            const t = e.target.value
-            setText(t)
-            if (t.trim() === '') {
-              setBad(false)
-              return props.onChange(undefined)
-            }
-            try {
-              const v = JSON.parse(t) as unknown
-              setBad(false)
-              setLast(JSON.stringify(v))
-              props.onChange(v)
-            } catch {
-              setBad(true)
-            }
-          }}
-        />
-      </td>
-    </tr>
   )
 }
