@@ -135,7 +135,7 @@ test('the ReAct agent runs against an OpenAI-compatible endpoint with a key from
     expect(mock.seen).toHaveLength(0)
     await page.getByLabel('Allow network').check()
     await page.getByRole('button', { name: 'Run', exact: true }).click()
-    await expect(page.getByLabel('Run status')).toHaveText('done')
+    await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'done')
 
     await page.getByRole('tab', { name: 'Channels', exact: true }).click()
     const cell = page
@@ -201,7 +201,7 @@ test('a refused connection ends the model node with a clear error', async ({ pag
 /** Run fails in the model node `agent` with a ModelCallError that says each of `says`. */
 async function runToModelError(page: Page, ...says: string[]): Promise<void> {
   await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await expect(page.getByLabel('Run status')).toHaveText('failed')
+  await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'failed')
   const error = page.getByLabel('Run error')
   for (const text of ['ModelCallError', 'agent', ...says]) await expect(error).toContainText(text)
 }
@@ -276,7 +276,7 @@ test('a failed model call loses no checkpoint; after a reload, Run resumes from 
     // The endpoint answers again: Run goes on from the last checkpoint to the end.
     mock.failFrom(null)
     await page.getByRole('button', { name: /^(Run|Continue)$/ }).click()
-    await expect(page.getByLabel('Run status')).toHaveText('done')
+    await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'done')
     expect(mock.seen).toHaveLength(3)
     await expect(page.locator('.ss-node.ss-failed')).toHaveCount(0)
     // Newest first: the new steps come on top of the old ones, all kept.
@@ -357,7 +357,7 @@ test('the inspector switches a model between scripted replies and an endpoint, o
     // The endpoint is live at once, once the graph may reach the network.
     await page.getByLabel('Allow network').check()
     await page.getByRole('button', { name: 'Run', exact: true }).click()
-    await expect(page.getByLabel('Run status')).toHaveText('done')
+    await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'done')
     expect(mock.seen).toHaveLength(2)
     expect(mock.seen[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
 

@@ -43,7 +43,7 @@ test('the run drawer tabs follow the arrow keys', async ({ page }) => {
   const interrupt = page.getByRole('tab', { name: 'Interrupt' })
   await expect(interrupt).toHaveAttribute('aria-selected', 'true')
   await expect(interrupt).toBeFocused()
-  await expect(page.getByRole('tabpanel')).toContainText('No interrupt is waiting')
+  await expect(page.getByRole('tabpanel')).toContainText('No interrupt() is waiting')
   await page.keyboard.press('ArrowLeft')
   const logs = page.getByRole('tab', { name: 'Logs' })
   await expect(logs).toHaveAttribute('aria-selected', 'true')

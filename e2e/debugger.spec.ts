@@ -58,7 +58,7 @@ test('step a counter loop: every channel and version as the CLI reports it, vers
     await page.keyboard.press('F10')
     // The first Step writes the input checkpoint and runs START: two checkpoints.
     await expect(rows(page)).toHaveCount(step + 1)
-    await expect(status(page)).toHaveText(step === cli.length - 1 ? /^(done|paused)$/ : 'paused')
+    await expect(status(page)).toHaveAttribute('data-phase', step === cli.length - 1 ? /^(done|paused)$/ : 'paused')
     await check(cli[step] as CliCheckpoint)
     if (step === 1) {
       await rows(page).last().click()
@@ -101,17 +101,17 @@ test('a breakpoint from the canvas pauses before a node; Continue goes on', asyn
     'true',
   )
   await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await expect(status(page)).toHaveText('interrupted')
+  await expect(status(page)).toHaveText('Paused before inc (breakpoint)')
   await expect(rows(page).first()).toContainText('next: inc')
   await expect(rows(page).first()).toHaveAttribute('data-step', '0')
   await page.getByRole('button', { name: 'Continue', exact: true }).click()
-  await expect(status(page)).toHaveText('interrupted')
+  await expect(status(page)).toHaveAttribute('data-phase', 'paused')
   await expect(rows(page).first()).toHaveAttribute('data-step', '1')
   // The context menu holds both breakpoints: turn this one off and run to the end.
   await node(page, 'inc').click({ button: 'right' })
   await page.getByRole('menuitemcheckbox', { name: /Pause before/ }).click()
   await page.getByRole('button', { name: 'Continue', exact: true }).click()
-  await expect(status(page)).toHaveText('done')
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
   await tab(page, 'Channels')
   await expect(value(page, 'count')).toHaveText('3')
 })
@@ -122,7 +122,7 @@ test('an interrupt shows its payload; a JSON reply resumes the run', async ({ pa
   await tab(page, 'Input')
   await page.getByLabel('Input request').fill('"a poem"')
   await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await expect(status(page)).toHaveText('interrupted')
+  await expect(status(page)).toHaveText('Waiting for a reply to interrupt() in review')
   const panel = page.getByRole('tabpanel')
   await expect(page.getByRole('tab', { name: 'Interrupt' })).toHaveAttribute(
     'aria-selected',
@@ -133,7 +133,7 @@ test('an interrupt shows its payload; a JSON reply resumes the run', async ({ pa
   await page.getByRole('textbox', { name: 'Reply' }).fill('false')
   await page.getByRole('button', { name: 'Resume' }).click()
   // Rejected: a second draft, and the question again.
-  await expect(status(page)).toHaveText('interrupted')
+  await expect(status(page)).toHaveAttribute('data-phase', 'waiting')
   await expect(panel).toContainText('Draft 2 for: a poem')
   // Edit the state first (a fork as the writer), then answer: the reply resumes the fork.
   await page.getByRole('button', { name: 'Edit state first' }).click()
@@ -144,7 +144,7 @@ test('an interrupt shows its payload; a JSON reply resumes the run', async ({ pa
   await tab(page, 'Interrupt')
   await page.getByRole('textbox', { name: 'Reply' }).fill('true')
   await page.getByRole('button', { name: 'Resume' }).click()
-  await expect(status(page)).toHaveText('done')
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
   await tab(page, 'Channels')
   await expect(value(page, 'approved')).toHaveText('true')
   await expect(value(page, 'draft')).toHaveText('"an edited draft"')
@@ -155,7 +155,7 @@ test('fork at step 2 with an edited value: a new branch with another end, the ol
   page,
 }) => {
   await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await expect(status(page)).toHaveText('done')
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
   await expect(rows(page)).toHaveCount(5)
   const oldTip = await rows(page).first().getAttribute('data-checkpoint')
 
@@ -180,7 +180,7 @@ test('fork at step 2 with an edited value: a new branch with another end, the ol
 
   // Continue the fork to its end: count 3 again, but the log says where it forked.
   await page.keyboard.press('F5')
-  await expect(status(page)).toHaveText('done')
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
   await expect(rows(page)).toHaveCount(7)
   await tab(page, 'Channels')
   await expect(value(page, 'log')).toContainText('forked')
@@ -220,7 +220,7 @@ test('threads: new, switch, rename, delete; they persist across a reload; export
   page,
 }) => {
   await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await expect(status(page)).toHaveText('done')
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
   await page.getByRole('button', { name: 'New thread' }).click()
   await expect(rows(page)).toHaveCount(0)
   await page.getByRole('button', { name: 'Rename thread' }).click()
@@ -229,7 +229,7 @@ test('threads: new, switch, rename, delete; they persist across a reload; export
   await tab(page, 'Input')
   await page.getByLabel('Input count').fill('10')
   await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await expect(status(page)).toHaveText('done')
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
   await tab(page, 'Channels')
   await expect(value(page, 'count')).toHaveText('11')
   const picker = page.getByRole('combobox', { name: 'Thread' })
@@ -280,7 +280,7 @@ test('a run error names the node and the line; Open code shows it in the editor'
   })
   await page.getByRole('button', { name: 'Trust and allow running' }).click()
   await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await expect(status(page)).toHaveText('failed')
+  await expect(status(page)).toHaveAttribute('data-phase', 'failed')
   await expect(page.getByLabel('Run error')).toContainText('line 3')
   await page.getByRole('button', { name: 'Open code' }).click()
   await expect(page.getByRole('textbox', { name: 'Node id' })).toHaveValue('b')

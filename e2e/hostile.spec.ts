@@ -60,7 +60,7 @@ async function importAndTrust(page: Page, doc: { name: string }): Promise<void> 
 
 async function run(page: Page, expected: string): Promise<void> {
   await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await expect(status(page)).toHaveText(expected, { timeout: 20_000 })
+  await expect(status(page)).toHaveAttribute('data-phase', expected, { timeout: 20_000 })
 }
 
 async function openGraph(page: Page, name: string): Promise<void> {

@@ -35,7 +35,7 @@ test('the ReAct template runs offline: a scripted tool call, the ToolNode, the a
   await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } })
 
   await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await expect(status(page)).toHaveText('done')
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
   await page.getByRole('tab', { name: 'Channels', exact: true }).click()
   const tree = value(page, 'messages').locator('[data-json]')
   await expect(tree).toHaveAttribute('data-json', /sunny in Paris/)
@@ -68,13 +68,13 @@ test('a human node pauses on interrupt; Approve answers it', async ({ page }) =>
   await page.getByRole('button', { name: 'Trust and allow running' }).click()
   await expect(page.getByRole('group', { name: 'Node review' })).toContainText('interrupt')
   await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await expect(status(page)).toHaveText('interrupted')
+  await expect(status(page)).toHaveAttribute('data-phase', 'waiting')
   // Run is now Continue, wider: at 1280 px the top bar still holds on one line.
   await expect(page.getByRole('button', { name: 'Continue', exact: true })).toBeVisible()
   expect((await page.getByRole('banner').boundingBox())?.height).toBeLessThan(60)
   await expect(page.getByRole('tabpanel')).toContainText('a draft')
   await page.getByRole('button', { name: 'Approve' }).click()
-  await expect(status(page)).toHaveText('done')
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
   await page.getByRole('tab', { name: 'Channels', exact: true }).click()
   await expect(value(page, 'approved')).toHaveText('true')
 })
@@ -88,7 +88,7 @@ test('a template opens with its first input and runs on it; the graph keeps the 
   const json = page.getByLabel('Input JSON')
   await expect(json).toHaveValue('{"subjects":["cats","dogs","owls"]}')
   await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await expect(status(page)).toHaveText('done')
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
   await page.getByRole('tab', { name: 'Channels', exact: true }).click()
   await expect(value(page, 'jokes')).toContainText('a joke about owls')
 

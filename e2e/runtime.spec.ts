@@ -66,7 +66,7 @@ test('a graph runs to the end in the worker and its checkpoints are in IndexedDB
   page,
 }) => {
   await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await expect(status(page)).toHaveText('done')
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
   await expect(checkpoints(page)).toHaveCount(5)
   await expect
     .poll(() => stateOf(page, ['count', 'log']))
@@ -77,13 +77,13 @@ test('a graph runs to the end in the worker and its checkpoints are in IndexedDB
   await page.reload()
   await expect(checkpoints(page)).toHaveCount(5)
   await expect.poll(() => stateOf(page, ['count'])).toEqual({ count: 3 })
-  await expect(status(page)).toHaveText('done')
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
 })
 
 test('Step advances exactly one super-step at a time (F10 too)', async ({ page }) => {
   const step = page.getByRole('button', { name: 'Step', exact: true })
   await step.click()
-  await expect(status(page)).toHaveText('paused')
+  await expect(status(page)).toHaveAttribute('data-phase', 'paused')
   await expect(checkpoints(page)).toHaveCount(2) // the input checkpoint and START's step
   await step.click()
   await expect(checkpoints(page)).toHaveCount(3)
@@ -92,7 +92,7 @@ test('Step advances exactly one super-step at a time (F10 too)', async ({ page }
   await expect(checkpoints(page)).toHaveCount(4)
   await expect.poll(() => stateOf(page, ['count'])).toEqual({ count: 2 })
   await page.getByRole('button', { name: 'Continue', exact: true }).click()
-  await expect(status(page)).toHaveText('done')
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
   await expect(checkpoints(page)).toHaveCount(5)
 })
 
@@ -108,11 +108,11 @@ test('a node that never returns times out, names the node, and the page keeps an
   )
   await trust(page)
   await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await expect(status(page)).toHaveText('running')
+  await expect(status(page)).toHaveAttribute('data-phase', 'running')
   // While the sandbox spins, the page still answers.
   await page.getByRole('tab', { name: 'Logs' }).click()
   await expect(page.getByRole('tab', { name: 'Logs' })).toHaveAttribute('aria-selected', 'true')
-  await expect(status(page)).toHaveText('failed', { timeout: 15_000 })
+  await expect(status(page)).toHaveAttribute('data-phase', 'failed', { timeout: 15_000 })
   const error = page.getByLabel('Run error')
   await expect(error).toContainText('NodeTimeoutError')
   await expect(error).toContainText('spin')
@@ -120,7 +120,7 @@ test('a node that never returns times out, names the node, and the page keeps an
   await expect(checkpoints(page).first()).toContainText('next: spin')
   await page.getByRole('button', { name: 'counter', exact: true }).click()
   await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await expect(status(page)).toHaveText('done')
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
 })
 
 test('code that probes IndexedDB gets an error and the saved designs are untouched', async ({
@@ -138,7 +138,7 @@ test('code that probes IndexedDB gets an error and the saved designs are untouch
   await importGraph(page, chain('probe', [{ id: 'probe', code: probe }]))
   await trust(page)
   await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await expect(status(page)).toHaveText('failed')
+  await expect(status(page)).toHaveAttribute('data-phase', 'failed')
   await expect(page.getByLabel('Run error')).toContainText('probe')
   await expect(page.getByLabel('Run error')).toContainText(/SecurityError|denied|not allowed/i)
   await page.reload()
@@ -161,13 +161,13 @@ test('a reload in the middle of a run loses nothing checkpointed and resumes to 
   await expect(checkpoints(page)).toHaveCount(5, { timeout: 10_000 })
   await page.reload()
   await page.getByRole('button', { name: 'slow', exact: true }).click()
-  await expect(status(page)).toHaveText('interrupted')
+  await expect(status(page)).toHaveAttribute('data-phase', 'paused')
   // The list renders when the page has time (deferred), a frame or so after the status.
   await expect.poll(() => checkpoints(page).count()).toBeGreaterThanOrEqual(5)
   const before = await checkpoints(page).count()
   expect(before).toBeLessThan(10)
   await page.getByRole('button', { name: 'Continue', exact: true }).click()
-  await expect(status(page)).toHaveText('done', { timeout: 15_000 })
+  await expect(status(page)).toHaveAttribute('data-phase', 'done', { timeout: 15_000 })
   await expect.poll(() => stateOf(page, ['log'])).toEqual({ log: ids })
 })
 
@@ -185,7 +185,7 @@ test('console output of a node is captured per task, and errors name the node an
   )
   await trust(page)
   await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await expect(status(page)).toHaveText('failed')
+  await expect(status(page)).toHaveAttribute('data-phase', 'failed')
   const error = page.getByLabel('Run error')
   await expect(error).toContainText('TypeError')
   await expect(error).toContainText('in node b')
@@ -210,14 +210,14 @@ test('code reaches the network only once the graph owner allows it', async ({ pa
     await trust(page)
     await expect(page.getByLabel('Allow network')).not.toBeChecked()
     await page.getByRole('button', { name: 'Run', exact: true }).click()
-    await expect(status(page)).toHaveText('failed')
+    await expect(status(page)).toHaveAttribute('data-phase', 'failed')
     await expect(page.getByLabel('Run error')).toContainText('call')
     expect(hits).toBe(0)
 
     await page.getByLabel('Allow network').check()
     // Run again retries the failed step from the last checkpoint.
     await page.getByRole('button', { name: 'Run', exact: true }).click()
-    await expect(status(page)).toHaveText('done')
+    await expect(status(page)).toHaveAttribute('data-phase', 'done')
     await expect.poll(() => stateOf(page, ['log'])).toEqual({ log: ['pong'] })
     expect(hits).toBe(1)
   } finally {

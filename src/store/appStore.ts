@@ -146,6 +146,8 @@ export interface AppActions extends DebugActions {
   /** The open document as a file to download. */
   exportCurrent(): { fileName: string; text: string } | null
   dismissImportProblems(): void
+  /** Clears the message line (what the last action said). */
+  dismissMessage(): void
   /** Saves the chat-model API keys (base URL → key) locally and hands them to the worker. */
   setModelKeys(keys: ModelKeys): Promise<void>
 }
@@ -172,25 +174,41 @@ export function createAppStore(deps: AppDeps) {
     temporal(
       (set, get) => {
         const threadOf = (g: GraphEntry) => `${g.id}:main`
+        let restoring = false
 
-        /** Puts back the thread, checkpoint and selection a graph had before the reload. */
+        /** Puts back the thread, checkpoint and selection the graph had before the reload. */
         const restoreView = async (id: string, view: GraphView | undefined) => {
           if (!view) return
-          const { threads, threadId } = get()
+          // Whatever the user did meanwhile (another thread, checkpoint or node) wins.
+          const { threads, threadId: opened } = get()
+          const untouched = () =>
+            get().current?.id === id &&
+            get().selectedCheckpointId === null &&
+            get().selection.nodes.length === 0 &&
+            get().selection.edges.length === 0
           if (
             view.thread &&
-            view.thread !== threadId &&
+            view.thread !== opened &&
             threads.some((t) => t.threadId === view.thread)
-          )
+          ) {
+            if (!untouched() || get().threadId !== opened) return
             await get().switchThread(view.thread)
-          if (get().current?.id !== id) return
+          }
+          const expected =
+            view.thread && threads.some((t) => t.threadId === view.thread) ? view.thread : opened
           const checkpoint = view.checkpoint
-          if (checkpoint && get().timeline.some((t) => t.checkpointId === checkpoint))
+          if (
+            checkpoint &&
+            untouched() &&
+            get().threadId === expected &&
+            get().timeline.some((t) => t.checkpointId === checkpoint)
+          )
             await get().selectCheckpoint(checkpoint)
           const doc = get().doc as { nodes?: { id: string }[] } | null
           const nodes = new Set(doc?.nodes?.map((n) => n.id))
           const kept = (view.selection?.nodes ?? []).filter((n) => nodes.has(n))
-          if (kept.length) set({ selection: { nodes: kept, edges: [] } })
+          if (kept.length && get().current?.id === id && get().selection.nodes.length === 0)
+            set({ selection: { nodes: kept, edges: [] } })
         }
 
         const compileCurrent = async () => {
@@ -323,7 +341,14 @@ export function createAppStore(deps: AppDeps) {
             // The graph open before the reload opens again; else the most recent.
             const remembered = loadView().graph
             const first = list.find((g) => g.id === remembered) ?? list[0]
-            if (first) await get().select(first.id)
+            // Only the first graph of a page load gets its thread, checkpoint and selection
+            // back: later, the user's own clicks decide (a late restore would fight them).
+            restoring = true
+            try {
+              if (first) await get().select(first.id)
+            } finally {
+              restoring = false
+            }
           },
 
           setDrawerTab(tab) {
@@ -368,7 +393,7 @@ export function createAppStore(deps: AppDeps) {
             // The thread used last opens again.
             await get().refreshThreads({ openLatest: true })
             await get().refreshHistory()
-            if (get().current?.id === id) await restoreView(id, view)
+            if (restoring && get().current?.id === id) await restoreView(id, view)
           },
 
           async importDocument(text, fileName) {
@@ -667,6 +692,10 @@ export function createAppStore(deps: AppDeps) {
             if (!current) return null
             const name = (doc as { name?: string })?.name ?? current.name
             return { fileName: exportFileName(name), text: exportText(doc) }
+          },
+
+          dismissMessage() {
+            set({ message: null })
           },
 
           dismissImportProblems() {

@@ -1,5 +1,5 @@
 import { useMemo, type DragEvent } from 'react'
-import { formatIssue, type GraphIssue } from '../core/graph/issues'
+import type { GraphIssue } from '../core/graph/issues'
 import { GraphSpecSchema, type GraphSpec } from '../core/graph/schema'
 import type { CheckpointInspection } from '../core/debug/types'
 import type { TimelineEntry } from '../worker/protocol'
@@ -15,6 +15,9 @@ import { useApp } from './storeContext'
 import { ImportProblems } from './panels/ImportProblems'
 import { showBidiControls } from './bidi'
 import { BidiText, Name } from './Name'
+import { FirstRunHint } from './layout/FirstRunHint'
+import { Workbench } from './layout/Workbench'
+import { useWorkbench } from './layout/workbench'
 
 /** The screen of PRODUCT.md: graphs and problems, the document, the inspector, the run drawer. */
 export function App() {
@@ -22,16 +25,22 @@ export function App() {
   const parsed = GraphSpecSchema.safeParse(doc)
   const graph = parsed.success ? parsed.data : null
   return (
-    <div className="app">
-      <TopBar />
-      <LeftColumn graph={graph} />
-      {graph ? <CanvasPanel graph={graph} /> : <main className="canvas" aria-label="Canvas" />}
-      <aside className="right panel" aria-label="Inspector">
-        {graph && <InspectorPanel graph={graph} />}
-      </aside>
-      <RunDrawer />
+    <>
+      <Workbench
+        top={<TopBar />}
+        sidebar={<LeftColumn graph={graph} />}
+        canvas={
+          graph ? <CanvasPanel graph={graph} /> : <main className="canvas" aria-label="Canvas" />
+        }
+        inspector={
+          <aside className="right panel" aria-label="Inspector">
+            {graph && <InspectorPanel graph={graph} />}
+          </aside>
+        }
+        drawer={<RunDrawer />}
+      />
       <ImportProblems />
-    </div>
+    </>
   )
 }
 
@@ -87,6 +96,7 @@ function CanvasPanel({ graph }: { graph: GraphSpec }) {
         runOverlay={runOverlay}
         colorMode="system"
       />
+      <FirstRunHint done={timeline.length > 0} />
       {editError && (
         <p className="canvas-error" role="alert">
           <BidiText>{editError}</BidiText>
@@ -155,7 +165,9 @@ function LeftColumn({ graph }: { graph: GraphSpec | null }) {
   const flowIds = useMemo(() => (graph ? docNodeFlowIds(graph) : []), [graph])
   const culpritOf = (issue: GraphIssue) => (graph ? issueCulprit(graph, issue, flowIds) : undefined)
   // A problem shows its culprit: the node or edge selected on the canvas, a field's row focused.
+  const workbench = useWorkbench()
   const show = (culprit: IssueCulprit | undefined) => {
+    if (culprit) workbench?.expand('inspector')
     if (culprit?.kind === 'field') focusField(culprit.index)
     else if (culprit?.kind === 'node') setSelection({ nodes: [culprit.id], edges: [] })
     else if (culprit?.kind === 'edge') setSelection({ nodes: [], edges: [culprit.id] })
@@ -208,10 +220,10 @@ function LeftColumn({ graph }: { graph: GraphSpec | null }) {
           </li>
         ))}
       </ul>
-      <h2 id="problems-heading">
+      <h2 id="problems-heading" tabIndex={-1}>
         Problems <span className="badge">{count}</span>
       </h2>
-      <div aria-labelledby="problems-heading" aria-live="polite">
+      <div id="problems-list" aria-labelledby="problems-heading" aria-live="polite">
         {count === 0 ? (
           <p className="muted">No problems.</p>
         ) : (
@@ -229,8 +241,9 @@ function LeftColumn({ graph }: { graph: GraphSpec | null }) {
                     <span className="severity">{issue.severity}</span>{' '}
                     <BidiText>{issue.message}</BidiText>
                   </button>
+                  {/* Where and which check: the message is the button's, printed once. */}
                   <code className="issue-detail">
-                    <BidiText>{formatIssue(issue)}</BidiText>
+                    <BidiText>{issueWhere(issue)}</BidiText>
                   </code>
                 </li>
               )
@@ -240,6 +253,15 @@ function LeftColumn({ graph }: { graph: GraphSpec | null }) {
       </div>
     </nav>
   )
+}
+
+/** A problem's code and where it stands (`formatIssue` without the severity and message). */
+function issueWhere(issue: GraphIssue): string {
+  const where = issue.path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`))
+    .join('')
+  const pos = issue.line !== undefined ? `, line ${issue.line}, column ${issue.column ?? 1}` : ''
+  return `${issue.code} at ${where || 'the document'}${pos}`
 }
 
 /** The tooltip of a problem: what a click on it shows. */

@@ -46,7 +46,10 @@ export function CanvasToolbar(props: CanvasToolbarProps) {
         disabled={layout.busy}
         aria-busy={layout.busy || undefined}
       >
-        {layout.busy ? 'Laying out…' : 'Auto layout'}
+        <span className="ss-stack">
+          <span style={{ visibility: layout.busy ? 'hidden' : 'visible' }}>Auto layout</span>
+          <span style={{ visibility: layout.busy ? 'visible' : 'hidden' }}>Laying out…</span>
+        </span>
       </button>
       <span className="ss-segmented" role="group" aria-label="Layout direction">
         {(

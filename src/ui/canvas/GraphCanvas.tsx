@@ -2,6 +2,7 @@ import '@xyflow/react/dist/style.css'
 import './canvas.css'
 import {
   Background,
+  ControlButton,
   Controls,
   MiniMap,
   Panel,
@@ -10,6 +11,7 @@ import {
   useReactFlow,
   type Connection,
   type EdgeChange,
+  type FitViewOptions,
   type IsValidConnection,
   type NodeChange,
   type OnNodeDrag,
@@ -44,6 +46,7 @@ import {
 import { LAYOUT_OUTDATED, autoLayoutEdit } from './layout'
 import { OverlayContext, createOverlayStore, type RunOverlay } from './overlay'
 import { useCanvasKeys, type CanvasKeyState } from './useCanvasKeys'
+import { useFittedView } from '../layout/useFittedView'
 
 /** Props of `GraphCanvas`: the document in, every change out as a `GraphEdit`. */
 export interface GraphCanvasProps {
@@ -65,9 +68,42 @@ export interface GraphCanvasProps {
 export const VISIBLE_ONLY_ABOVE = 500
 
 const SNAP: [number, number] = [GRID, GRID]
-// includeHiddenNodes: fit to every node's declared size, not only to the measured ones (the
-// nodes out of view are not rendered, so not measured, when onlyRenderVisibleElements is on).
-const FIT = { padding: 0.15, maxZoom: 1, minZoom: 0.5, includeHiddenNodes: true }
+/** The mini map's size; Fit view keeps the nodes clear of it while it is shown. */
+const MAP = { width: 168, height: 112 }
+/**
+ * Fit view's margins in pixels: clear of the toolbar (top), the zoom buttons (bottom left),
+ * the first-run hint (bottom) and the mini map (right, when shown), so START and END stay in
+ * sight. includeHiddenNodes: fit to every node's declared size, not only to the measured ones
+ * (the nodes out of view are not rendered, so not measured, when onlyRenderVisibleElements is on).
+ */
+function fitOptions(withMap: boolean): FitViewOptions<FlowNode> {
+  return {
+    padding: {
+      top: '64px',
+      bottom: '64px',
+      left: '56px',
+      right: withMap ? `${MAP.width + 32}px` : '40px',
+    },
+    maxZoom: 1,
+    minZoom: 0.3,
+    includeHiddenNodes: true,
+  }
+}
+const MAP_KEY = 'superstep:minimap'
+const readMapShown = () => {
+  try {
+    return localStorage.getItem(MAP_KEY) === 'shown'
+  } catch {
+    return false
+  }
+}
+const saveMapShown = (shown: boolean) => {
+  try {
+    localStorage.setItem(MAP_KEY, shown ? 'shown' : 'hidden')
+  } catch {
+    // Not remembered: hidden again next time.
+  }
+}
 const MULTI_SELECT = ['Shift', 'Meta', 'Control']
 const nodeColor = (n: FlowNode) =>
   n.type === 'terminal'
@@ -90,7 +126,7 @@ export function GraphCanvas(props: GraphCanvasProps) {
 
 function CanvasView(props: GraphCanvasProps) {
   const { doc, issues, selection, runOverlay, colorMode = 'system', toolbar = true } = props
-  const { screenToFlowPosition, fitView } = useReactFlow<FlowNode, FlowEdge>()
+  const { screenToFlowPosition } = useReactFlow<FlowNode, FlowEdge>()
   const [direction, setDirection] = useState<Direction>('LR')
   const [cache] = useState(createFlowCache)
   const [decorator] = useState(createDecorator)
@@ -98,6 +134,9 @@ function CanvasView(props: GraphCanvasProps) {
   const [sizes, setSizes] = useState<ReadonlyMap<string, Size>>(() => new Map())
   const [drag, setDrag] = useState<ReadonlyMap<string, XY> | null>(null)
   const root = useRef<HTMLDivElement>(null)
+  const [showMap, setShowMap] = useState(readMapShown)
+  const fit = useMemo(() => fitOptions(showMap), [showMap])
+  const { markMoved, isFitted, refit } = useFittedView(root, fit)
 
   const flow = useMemo(() => cache.derive(doc, issues, direction), [cache, doc, issues, direction])
   const selectedNodes = useMemo(() => new Set(selection.nodes), [selection.nodes])
@@ -233,13 +272,47 @@ function CanvasView(props: GraphCanvasProps) {
             onlyRenderVisibleElements={big}
             defaultMarkerColor={null}
             fitView
-            fitViewOptions={FIT}
+            fitViewOptions={fit}
+            onMoveStart={(event) => {
+              // Only the user's own pans and zooms (an event); fitView's moves have none.
+              if (event) markMoved()
+            }}
             minZoom={0.1}
             aria-label="Graph canvas"
           >
             <Background gap={GRID * 2} />
-            <Controls showFitView={false} showInteractive={false} aria-label="Zoom" />
-            <MiniMap pannable zoomable ariaLabel="Mini map" nodeColor={nodeColor} />
+            <Controls
+              showFitView={false}
+              showInteractive={false}
+              aria-label="Zoom"
+              onZoomIn={markMoved}
+              onZoomOut={markMoved}
+            >
+              <ControlButton
+                className="ss-map-toggle"
+                aria-label="Mini map"
+                aria-pressed={showMap}
+                title={showMap ? 'Hide the mini map' : 'Show the mini map'}
+                onClick={() => {
+                  saveMapShown(!showMap)
+                  setShowMap(!showMap)
+                  if (isFitted()) refit()
+                }}
+              >
+                <MapIcon />
+              </ControlButton>
+            </Controls>
+            {showMap && (
+              <MiniMap
+                position="top-right"
+                pannable
+                zoomable
+                ariaLabel="Mini map"
+                nodeColor={nodeColor}
+                style={MAP}
+                onClick={markMoved}
+              />
+            )}
             {toolbar && (
               <Panel position="top-left">
                 <CanvasToolbar
@@ -248,11 +321,11 @@ function CanvasView(props: GraphCanvasProps) {
                     const edit = await autoLayoutEdit(doc, direction)
                     if (latest.current.doc !== doc) throw new Error(LAYOUT_OUTDATED)
                     props.onEdit(edit)
-                    void fitView(FIT)
+                    refit()
                   }}
                   direction={direction}
                   onDirection={setDirection}
-                  onFitView={() => void fitView(FIT)}
+                  onFitView={refit}
                   joinSources={sources}
                   joinTargets={sources.length >= 2 ? joinTargets(doc, sources) : []}
                   onJoin={(to) => props.onEdit({ type: 'addJoin', from: sources, to })}
@@ -280,4 +353,13 @@ function freeSpot(doc: GraphSpec, at: { x: number; y: number }): { x: number; y:
   let spot = at
   for (let i = 0; i < 50 && taken(spot); i++) spot = { x: at.x, y: at.y + (i + 1) * 75 }
   return spot
+}
+
+function MapIcon() {
+  return (
+    <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      <rect x="1.5" y="3" width="13" height="10" rx="1.5" fill="none" stroke="currentColor" />
+      <rect x="8" y="8" width="5" height="3.5" fill="currentColor" />
+    </svg>
+  )
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type RefObject } from 'react'
-import type { GraphEdit } from '../../core/graph/edits'
+import { applyEdit, type GraphEdit } from '../../core/graph/edits'
 import type { GraphSpec } from '../../core/graph/schema'
 import { isTyping } from '../isTyping'
 import type { CanvasSelection } from './flowTypes'
@@ -55,7 +55,17 @@ export function useCanvasKeys(
       } else if (mod && e.key.toLowerCase() === 'v') {
         if (!clipboard.current) return
         e.preventDefault()
-        onEdit(pasteEdit(clipboard.current))
+        const edit = pasteEdit(clipboard.current)
+        // The copy is selected, as in any editor: its ids are the ones the paste makes.
+        const pasted = applyEdit(doc, edit)
+        onEdit(edit)
+        if (pasted.ok) {
+          const before = new Set(doc.nodes.map((n) => n.id))
+          onSelect({
+            nodes: pasted.doc.nodes.map((n) => n.id).filter((id) => !before.has(id)),
+            edges: [],
+          })
+        }
       } else if (!mod && !e.altKey && e.key.toLowerCase() === 'n') {
         // N adds a node below the others (the toolbar adds in view, a double-click where you point).
         e.preventDefault()

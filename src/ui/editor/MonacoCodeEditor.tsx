@@ -34,7 +34,7 @@ const onSchemeChange = (notify: () => void) => {
 
 /** The Monaco side of `CodeEditor` (default export for `React.lazy`). */
 export default function MonacoCodeEditor(props: CodeEditorProps) {
-  const { value, onChange, label, code, typings, markers, height } = props
+  const { value, onChange, label, code, typings, markers, height, fill } = props
   const [path] = useState(() => `file:///superstep/code/editor${++modelCount}.js`)
   const theme = useSyncExternalStore(onSchemeChange, () =>
     darkScheme().matches ? 'vs-dark' : 'light',
@@ -53,7 +53,15 @@ export default function MonacoCodeEditor(props: CodeEditorProps) {
   }, [editor, reveal?.seq])
   const shadow = useRef<ReturnType<typeof attachShadow> | null>(null)
   const onBlur = useRef(props.onBlur)
-  const options = useMemo(() => ({ ...OPTIONS, ariaLabel: label }), [label])
+  // Maximised, the editor has room for line numbers and a larger font.
+  const options = useMemo(
+    () => ({
+      ...OPTIONS,
+      ariaLabel: label,
+      ...(fill ? { lineNumbers: 'on' as const, fontSize: 13 } : {}),
+    }),
+    [label, fill],
+  )
   const contextType = codeContextType(code)
   const contextRef = useRef(contextType)
   useEffect(() => {
@@ -116,7 +124,10 @@ export default function MonacoCodeEditor(props: CodeEditorProps) {
     // `nokey`: React Flow leaves the keys typed here alone (Monaco types through an
     // EditContext, not a textarea, so it would take Space for panning and Backspace for
     // deleting the selection).
-    <div className="code-editor code-monaco nokey" style={{ height: height ?? 160 }}>
+    <div
+      className="code-editor code-monaco nokey"
+      style={fill ? { flex: 1, minHeight: 0 } : { height: height ?? 160 }}
+    >
       <Editor
         path={path}
         defaultValue={value}

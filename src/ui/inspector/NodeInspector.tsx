@@ -1,4 +1,6 @@
-import { END } from '../../core/graph/constants'
+import { useState } from 'react'
+import { END, START } from '../../core/graph/constants'
+import { label } from '../../core/graph/editCommon'
 import type { GraphEdit } from '../../core/graph/edits'
 import type { GraphIssue } from '../../core/graph/issues'
 import type { GraphSpec, NodeSpec } from '../../core/graph/schema'
@@ -87,6 +89,7 @@ export function NodeInspector(props: NodeInspectorProps) {
         </>
       )}
       <Breakpoints doc={doc} id={id} onEdit={onEdit} />
+      <EdgesEditor doc={doc} id={id} onEdit={onEdit} />
       <EndsEditor doc={doc} node={node} onEdit={onEdit} />
       <Branches doc={doc} id={id} onEdit={onEdit} />
       <IssueList issues={issues} label={`Problems of ${id}`} />
@@ -123,6 +126,152 @@ function Breakpoints({
       {box('before', doc.interruptBefore)}
       {box('after', doc.interruptAfter)}
     </fieldset>
+  )
+}
+
+/** A node id as the inspector shows it: START and END by name, others as they are. */
+const shown = (id: string) => (id === START || id === END ? label(id) : showBidiControls(id))
+
+/**
+ * The node's fixed edges and joins, made and removed without the pointer: edges out (to a
+ * node or END), edges in (from START or a node), and joins into it (it waits for all of
+ * their sources).
+ */
+function EdgesEditor({
+  doc,
+  id,
+  onEdit,
+}: {
+  doc: GraphSpec
+  id: string
+  onEdit(e: GraphEdit): void
+}) {
+  const edges = doc.edges.map((e, index) => ({ ...e, index }))
+  const out = edges.filter((e) => e.from === id)
+  const into = edges.filter((e) => e.to === id && !Array.isArray(e.from))
+  const joins = edges.filter((e) => e.to === id && Array.isArray(e.from))
+  const others = doc.nodes.map((n) => n.id).filter((n) => n !== id)
+  const outChoices = [...doc.nodes.map((n) => n.id), END].filter(
+    (t) => !out.some((e) => e.to === t),
+  )
+  const inChoices = [START, ...doc.nodes.map((n) => n.id)].filter(
+    (f) => !into.some((e) => e.from === f),
+  )
+  const remove = (index: number) => onEdit({ type: 'deleteEdges', indexes: [index] })
+  const row = (key: number, text: string, removeLabel: string, index: number) => (
+    <li key={key}>
+      <code>{text}</code>{' '}
+      <button type="button" aria-label={removeLabel} onClick={() => remove(index)}>
+        Remove
+      </button>
+    </li>
+  )
+  return (
+    <fieldset className="edges">
+      <legend>Edges</legend>
+      <ul className="plain-list" aria-label={`Edges of ${id}`}>
+        {into.map((e) =>
+          row(
+            e.index,
+            `${shown(e.from as string)} → ${shown(id)}`,
+            `Remove edge from ${shown(e.from as string)}`,
+            e.index,
+          ),
+        )}
+        {out.map((e) =>
+          row(e.index, `${shown(id)} → ${shown(e.to)}`, `Remove edge to ${shown(e.to)}`, e.index),
+        )}
+        {joins.map((e) =>
+          row(
+            e.index,
+            `${shown(id)} waits for all of ${(e.from as string[]).map(shown).join(', ')}`,
+            `Remove join from ${(e.from as string[]).map(shown).join(', ')}`,
+            e.index,
+          ),
+        )}
+      </ul>
+      {out.length + into.length + joins.length === 0 && (
+        <p className="muted">None yet: add them here, or drag from a handle on the canvas.</p>
+      )}
+      <div className="row">
+        {outChoices.length > 0 && (
+          <select
+            aria-label="Add edge to"
+            value=""
+            onChange={(e) =>
+              e.target.value && onEdit({ type: 'addEdge', from: id, to: e.target.value })
+            }
+          >
+            <option value="">Add edge to…</option>
+            {outChoices.map((c) => (
+              <option key={c} value={c}>
+                {shown(c)}
+              </option>
+            ))}
+          </select>
+        )}
+        {inChoices.length > 0 && (
+          <select
+            aria-label="Add edge from"
+            value=""
+            onChange={(e) =>
+              e.target.value && onEdit({ type: 'addEdge', from: e.target.value, to: id })
+            }
+          >
+            <option value="">Add edge from…</option>
+            {inChoices.map((c) => (
+              <option key={c} value={c}>
+                {shown(c)}
+              </option>
+            ))}
+          </select>
+        )}
+      </div>
+      {others.length >= 2 && <JoinMaker id={id} others={others} onEdit={onEdit} />}
+    </fieldset>
+  )
+}
+
+/** Makes a join into the node: it runs once every chosen source has run (LangGraph's waiting edge). */
+function JoinMaker({
+  id,
+  others,
+  onEdit,
+}: {
+  id: string
+  others: string[]
+  onEdit(e: GraphEdit): void
+}) {
+  const [chosen, setChosen] = useState<string[]>([])
+  return (
+    <details className="join-maker">
+      <summary>Add a join: wait for all of several nodes</summary>
+      <div role="group" aria-label={`Sources of a join into ${id}`}>
+        {others.map((n) => (
+          <label key={n} className="inline-check">
+            <input
+              type="checkbox"
+              checked={chosen.includes(n)}
+              onChange={(e) =>
+                setChosen(e.target.checked ? [...chosen, n] : chosen.filter((c) => c !== n))
+              }
+            />
+            {showBidiControls(n)}
+          </label>
+        ))}
+      </div>
+      <button
+        type="button"
+        disabled={chosen.length < 2}
+        title={chosen.length < 2 ? 'Choose at least two sources' : undefined}
+        onClick={() => {
+          onEdit({ type: 'addJoin', from: chosen, to: id })
+          setChosen([])
+        }}
+      >
+        Add join into {showBidiControls(id)}
+      </button>
+    </details>
   )
 }
 

@@ -8,11 +8,18 @@ import { ForkPanel } from '../timeline/ForkPanel'
 import { InputPanel } from '../timeline/InputPanel'
 import { InterruptPanel } from '../timeline/InterruptPanel'
 import { LogsView } from '../timeline/LogsView'
+import { RunStatusLine } from '../timeline/RunStatusLine'
+import { RunWarnings } from '../timeline/RunWarnings'
 import { ScheduleView } from '../timeline/ScheduleView'
 import { ThreadPicker } from '../timeline/ThreadPicker'
 import { Timeline } from '../timeline/Timeline'
 import { WritesView } from '../timeline/WritesView'
 import { BidiText, Name } from '../Name'
+import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels'
+import { layoutStorage } from '../layout/workbench'
+
+/** The timeline and the tabs scroll inside themselves; their panels only clip. */
+const CLIP = { overflow: 'hidden' } as const
 
 const TABS = [
   'Channels',
@@ -34,6 +41,7 @@ const CODE_CALL_LIMIT_S = DEFAULT_SANDBOX_TIMEOUT_MS / 1000
  * debugging), and the tabs that read the selected checkpoint.
  */
 export function RunDrawer() {
+  const warningCount = useApp((s) => s.runWarnings.length)
   const s = useApp((s) => ({
     recursionLimit: s.recursionLimit,
     setRecursionLimit: s.setRecursionLimit,
@@ -42,6 +50,7 @@ export function RunDrawer() {
     runState: s.runState,
     error: s.error,
     message: s.message,
+    dismissMessage: s.dismissMessage,
     current: s.current,
     trustCurrent: s.trustCurrent,
     setAllowNetwork: s.setAllowNetwork,
@@ -53,7 +62,11 @@ export function RunDrawer() {
   }))
   const doc = s.current?.doc
   const endpoints = useMemo(() => modelEndpoints(doc), [doc])
-  const [tab, setTab] = useState<Tab>('Channels')
+  // The tab is kept in the store, so a reload shows the same one.
+  const stored = useApp((s) => s.drawerTab)
+  const setTab = useApp((s) => s.setDrawerTab)
+  const tab: Tab = (TABS as readonly string[]).includes(stored) ? (stored as Tab) : 'Channels'
+  const split = useDefaultLayout({ id: 'superstep-drawer', storage: layoutStorage })
   const threadFile = useRef<HTMLInputElement>(null)
   // A run that stops on interrupt(...) shows the reply box.
   const [wasWaiting, setWasWaiting] = useState(false)
@@ -118,62 +131,76 @@ export function RunDrawer() {
             if (file) void file.text().then((text) => s.importThread(text, file.name))
           }}
         />
-        <label>
-          <span>Recursion limit</span>
-          <input
-            type="number"
-            min={1}
-            aria-label="Recursion limit"
-            value={s.recursionLimit}
-            onChange={(e) => s.setRecursionLimit(Number(e.target.value))}
-            style={{ width: '4.5rem' }}
-          />
-        </label>
-        <label title="Wall time the whole run may spend advancing (paused time does not count); empty: no limit">
-          <span>Run timeout (s)</span>
-          <input
-            type="number"
-            min={0}
-            step={1}
-            aria-label="Run timeout in seconds"
-            aria-describedby="code-call-limit"
-            placeholder="none"
-            value={s.timeoutMs > 0 ? s.timeoutMs / 1000 : ''}
-            onChange={(e) => s.setTimeoutMs(Number(e.target.value) * 1000)}
-            style={{ width: '5rem' }}
-          />
-        </label>
-        <span
-          id="code-call-limit"
-          className="muted call-limit"
-          title="Each call of node, router or reducer code that runs longer is stopped (NodeTimeoutError) and its sandbox restarted. A model call has its own timeout: 60 s, or the one set on its node."
-        >
-          each code call ≤ {CODE_CALL_LIMIT_S} s
-        </span>
-        <label title="Off by default: neither the code nor the model nodes of this graph reach the network until you allow it here">
-          <input
-            type="checkbox"
-            aria-label="Allow network"
-            checked={s.current?.allowNetwork === true}
-            disabled={!s.current?.trusted}
-            onChange={(e) => void s.setAllowNetwork(e.target.checked)}
-          />
-          <span>Network</span>
-        </label>
-        <output className={`run-state ${s.runState}`} aria-label="Run status" aria-live="polite">
-          {s.runState}
-        </output>
-        {s.message && (
-          <span className="muted message">
+        <div className="drawer-group" role="group" aria-label="Run settings">
+          <label title="How many super-steps a run may take before it stops with GraphRecursionError">
+            <span>Recursion limit</span>
+            <input
+              type="number"
+              min={1}
+              aria-label="Recursion limit"
+              value={s.recursionLimit}
+              onChange={(e) => s.setRecursionLimit(Number(e.target.value))}
+              style={{ width: '3.8rem' }}
+            />
+          </label>
+          <label
+            title={`Wall time the whole run may spend advancing (paused time does not count); empty: no limit. Each code call is stopped after ${CODE_CALL_LIMIT_S} s.`}
+          >
+            <span>Timeout (s)</span>
+            <input
+              type="number"
+              min={0}
+              step={1}
+              aria-label="Run timeout in seconds"
+              aria-describedby="code-call-limit"
+              placeholder="none"
+              value={s.timeoutMs > 0 ? s.timeoutMs / 1000 : ''}
+              onChange={(e) => s.setTimeoutMs(Number(e.target.value) * 1000)}
+              style={{ width: '4.2rem' }}
+            />
+          </label>
+          <span
+            id="code-call-limit"
+            className="muted call-limit"
+            title="Each call of node, router or reducer code that runs longer is stopped (NodeTimeoutError) and its sandbox restarted. A model call has its own timeout: 60 s, or the one set on its node."
+          >
+            each code call ≤ {CODE_CALL_LIMIT_S} s
+          </span>
+          <label title="Off by default: neither the code nor the model nodes of this graph reach the network until you allow it here">
+            <input
+              type="checkbox"
+              aria-label="Allow network"
+              checked={s.current?.allowNetwork === true}
+              disabled={!s.current?.trusted}
+              onChange={(e) => void s.setAllowNetwork(e.target.checked)}
+            />
+            <span>Network</span>
+          </label>
+        </div>
+        <div className="drawer-status">
+          <RunStatusLine />
+          {s.lastDeleted && (
+            <button type="button" onClick={() => void s.restoreDeleted()}>
+              Undo delete of <Name>{s.lastDeleted.name}</Name>
+            </button>
+          )}
+        </div>
+      </div>
+      {s.message && (
+        <div className="banner notice" role="status" aria-label="Message">
+          <span className="message">
             <BidiText>{s.message}</BidiText>
           </span>
-        )}
-        {s.lastDeleted && (
-          <button type="button" onClick={() => void s.restoreDeleted()}>
-            Undo delete of <Name>{s.lastDeleted.name}</Name>
+          <button
+            type="button"
+            className="icon"
+            aria-label="Dismiss the message"
+            onClick={s.dismissMessage}
+          >
+            ×
           </button>
-        )}
-      </div>
+        </div>
+      )}
       {s.error && (
         <div className="banner error" role="alert" aria-label="Run error">
           <span>
@@ -202,42 +229,71 @@ export function RunDrawer() {
           )}
         </div>
       )}
-      <div className="drawer-body">
-        <Timeline />
-        <div className="drawer-detail">
-          <div className="tabs" role="tablist" aria-label="Run details" onKeyDown={onKeyDown}>
-            {TABS.map((name, i) => (
-              <button
-                type="button"
-                role="tab"
-                key={name}
-                id={`run-tab-${i}`}
-                aria-selected={name === tab}
-                aria-controls="run-tabpanel"
-                tabIndex={name === tab ? 0 : -1}
-                onClick={() => setTab(name)}
-              >
-                {name}
-              </button>
-            ))}
+      <Group
+        id="superstep-drawer"
+        orientation="horizontal"
+        className="drawer-body"
+        defaultLayout={split.defaultLayout}
+        onLayoutChanged={split.onLayoutChanged}
+      >
+        <Panel id="ss-timeline" style={CLIP} defaultSize="34%" minSize={220} maxSize="70%">
+          <Timeline />
+        </Panel>
+        <Separator
+          id="ss-timeline-separator"
+          className="ss-separator"
+          aria-label="Timeline"
+          title="Drag to resize the timeline"
+        />
+        <Panel id="ss-run-details" style={CLIP} minSize={320}>
+          <div className="drawer-detail">
+            <div className="tabs" role="tablist" aria-label="Run details" onKeyDown={onKeyDown}>
+              {TABS.map((name, i) => (
+                <button
+                  type="button"
+                  role="tab"
+                  key={name}
+                  id={`run-tab-${i}`}
+                  aria-selected={name === tab}
+                  aria-controls="run-tabpanel"
+                  tabIndex={name === tab ? 0 : -1}
+                  onClick={() => setTab(name)}
+                >
+                  {name}
+                  {name === 'Writes' && warningCount > 0 && (
+                    <span
+                      className="badge warn"
+                      title={`${warningCount} runtime warning${warningCount > 1 ? 's' : ''}`}
+                    >
+                      {warningCount}
+                    </span>
+                  )}
+                </button>
+              ))}
+            </div>
+            <div
+              className="tabpanel"
+              role="tabpanel"
+              id="run-tabpanel"
+              aria-labelledby={`run-tab-${TABS.indexOf(tab)}`}
+            >
+              {tab === 'Channels' && <ChannelTable />}
+              {tab === 'versions_seen' && <ScheduleView />}
+              {tab === 'Writes' && (
+                <>
+                  <RunWarnings />
+                  <WritesView />
+                </>
+              )}
+              {tab === 'Diff' && <DiffView />}
+              {tab === 'State' && <ForkPanel />}
+              {tab === 'Input' && <InputPanel />}
+              {tab === 'Logs' && <LogsView />}
+              {tab === 'Interrupt' && <InterruptPanel onEditState={() => setTab('State')} />}
+            </div>
           </div>
-          <div
-            className="tabpanel"
-            role="tabpanel"
-            id="run-tabpanel"
-            aria-labelledby={`run-tab-${TABS.indexOf(tab)}`}
-          >
-            {tab === 'Channels' && <ChannelTable />}
-            {tab === 'versions_seen' && <ScheduleView />}
-            {tab === 'Writes' && <WritesView />}
-            {tab === 'Diff' && <DiffView />}
-            {tab === 'State' && <ForkPanel />}
-            {tab === 'Input' && <InputPanel />}
-            {tab === 'Logs' && <LogsView />}
-            {tab === 'Interrupt' && <InterruptPanel onEditState={() => setTab('State')} />}
-          </div>
-        </div>
-      </div>
+        </Panel>
+      </Group>
     </section>
   )
 }

@@ -1,21 +1,7 @@
 import { useEffect, useRef } from 'react'
+import { COMMANDS, GESTURES, keyLabel, type CommandGroup } from '../commands'
 
-export const SHORTCUTS: readonly [string, string][] = [
-  ['F5', 'Run, or continue a paused run'],
-  ['F10', 'Step: exactly one super-step'],
-  ['F6', 'Pause a run at the next super-step'],
-  ['Shift+F5', 'Stop the run'],
-  ['↑ / ↓ (timeline focused)', 'Select the newer / older checkpoint'],
-  ['Ctrl/Cmd+Z', 'Undo'],
-  ['Ctrl/Cmd+E', 'Export the graph as code'],
-  ['Shift+Ctrl/Cmd+Z', 'Redo'],
-  ['Delete / Backspace', 'Delete the selection'],
-  ['Ctrl/Cmd+C, Ctrl/Cmd+V', 'Copy and paste nodes'],
-  ['N (canvas focused)', 'Add a node'],
-  ['Double-click the canvas', 'Add a node there'],
-  ['Double-click a node name', 'Rename it'],
-  ['?', 'This list'],
-]
+const GROUPS: CommandGroup[] = ['Run', 'Edit', 'Canvas', 'Help']
 
 /** The keyboard shortcut list (press `?`). */
 export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
@@ -27,9 +13,31 @@ export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
   return (
     <dialog ref={ref} className="shortcuts" aria-label="Keyboard shortcuts" onClose={onClose}>
       <h2>Keyboard shortcuts</h2>
-      <table>
+      {GROUPS.map((group) => (
+        <table key={group} aria-label={`${group} shortcuts`}>
+          <caption>{group}</caption>
+          <tbody>
+            {COMMANDS.filter((c) => c.group === group).map((c) => (
+              <tr key={c.id} data-command={c.id}>
+                <th scope="row">
+                  {c.keys.map((k, i) => (
+                    <span key={i}>
+                      {i > 0 && ' / '}
+                      <kbd>{keyLabel(k)}</kbd>
+                    </span>
+                  ))}
+                  {c.scope === 'canvas' && <span className="muted"> (canvas)</span>}
+                </th>
+                <td>{c.name}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ))}
+      <table aria-label="Pointer and widget shortcuts">
+        <caption>Elsewhere</caption>
         <tbody>
-          {SHORTCUTS.map(([keys, what]) => (
+          {GESTURES.map(([keys, what]) => (
             <tr key={keys}>
               <th scope="row">
                 <kbd>{keys}</kbd>
@@ -39,6 +47,9 @@ export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
           ))}
         </tbody>
       </table>
+      <p className="muted">
+        No shortcut but the run keys and Export fires while you type in a field or code editor.
+      </p>
       <form method="dialog">
         <button type="submit">Close</button>
       </form>

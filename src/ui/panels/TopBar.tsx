@@ -6,6 +6,9 @@ import { SettingsDialog } from './SettingsDialog'
 import { ShortcutsDialog } from './ShortcutsDialog'
 import { useRunKeys } from '../useRunKeys'
 import { showBidiControls } from '../bidi'
+import type { GraphIssue } from '../../core/graph/issues'
+import { PanelToggles } from '../layout/PanelToggles'
+import { revealProblems, useWorkbench } from '../layout/workbench'
 
 /** Brand, graph picker and commands, editing tools, Import/Export, and the run controls. */
 export function TopBar() {
@@ -29,7 +32,9 @@ export function TopBar() {
     step: s.step,
     stop: s.stop,
     pause: s.pause,
+    issues: s.issues,
   }))
+  const workbench = useWorkbench()
   const { canUndo, canRedo } = useUndoState()
   const file = useRef<HTMLInputElement>(null)
   const [renaming, setRenaming] = useState(false)
@@ -42,43 +47,45 @@ export function TopBar() {
     if (f) await s.importDocument(await f.text(), f.name)
     e.target.value = ''
   }
+  const problems = problemCounts(s.issues)
   return (
     <header className="topbar">
       <span className="brand">
         <img src="/favicon.svg" alt="" width={20} height={20} />
-        Superstep
+        <span className="brand-name">Superstep</span>
       </span>
-      {renaming ? (
-        <input
-          className="graph-picker"
-          aria-label="Graph name"
-          autoFocus
-          defaultValue={s.docName ?? s.current?.name}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') {
-              void s.renameGraph(e.currentTarget.value)
-              setRenaming(false)
-            } else if (e.key === 'Escape') setRenaming(false)
-          }}
-          onBlur={() => setRenaming(false)}
-        />
-      ) : (
-        <select
-          className="graph-picker"
-          aria-label="Graph"
-          value={s.current?.id ?? ''}
-          onChange={(e) => void s.select(e.target.value)}
-        >
-          {s.graphs.map((g) => (
-            <option key={g.id} value={g.id}>
-              {showBidiControls(g.name)}
-            </option>
-          ))}
-        </select>
-      )}
-      <div className="toolbar" role="toolbar" aria-label="Documents">
+      <div className="topbar-group" role="toolbar" aria-label="Documents">
+        {renaming ? (
+          <input
+            className="graph-picker"
+            aria-label="Graph name"
+            autoFocus
+            defaultValue={s.docName ?? s.current?.name}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                void s.renameGraph(e.currentTarget.value)
+                setRenaming(false)
+              } else if (e.key === 'Escape') setRenaming(false)
+            }}
+            onBlur={() => setRenaming(false)}
+          />
+        ) : (
+          <select
+            className="graph-picker"
+            aria-label="Graph"
+            value={s.current?.id ?? ''}
+            onChange={(e) => void s.select(e.target.value)}
+          >
+            {s.graphs.map((g) => (
+              <option key={g.id} value={g.id}>
+                {showBidiControls(g.name)}
+              </option>
+            ))}
+          </select>
+        )}
         <select
           aria-label="New graph"
+          className="new-graph"
           value=""
           onChange={(e) => {
             const t = TEMPLATES.find((x) => x.id === e.target.value)
@@ -99,17 +106,35 @@ export function TopBar() {
             </option>
           ))}
         </select>
-        <button type="button" onClick={() => setRenaming(true)}>
-          Rename
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Rename"
+          title="Rename the graph"
+          onClick={() => setRenaming(true)}
+        >
+          <DocIcon kind="rename" />
         </button>
-        <button type="button" onClick={() => void s.duplicateGraph()}>
-          Duplicate
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Duplicate"
+          title="Duplicate the graph"
+          onClick={() => void s.duplicateGraph()}
+        >
+          <DocIcon kind="duplicate" />
         </button>
-        <button type="button" onClick={() => void s.deleteGraph()}>
-          Delete graph
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Delete graph"
+          title="Delete the graph (Undo delete in the run drawer brings it back)"
+          onClick={() => void s.deleteGraph()}
+        >
+          <DocIcon kind="delete" />
         </button>
       </div>
-      <div className="toolbar" role="toolbar" aria-label="Editing">
+      <div className="topbar-group" role="toolbar" aria-label="Editing">
         <button type="button" disabled={!canUndo} onClick={() => s.undo()} title="Undo (Ctrl+Z)">
           Undo
         </button>
@@ -121,7 +146,13 @@ export function TopBar() {
         >
           Redo
         </button>
-        <button type="button" onClick={() => file.current?.click()}>
+      </div>
+      <div className="topbar-group" role="toolbar" aria-label="Files">
+        <button
+          type="button"
+          onClick={() => file.current?.click()}
+          title="Open a graph file (or drop it on the canvas)"
+        >
           Import
         </button>
         <input
@@ -139,15 +170,38 @@ export function TopBar() {
         >
           Export
         </button>
+      </div>
+      {/* Statuses have fixed widths and the spacer after them absorbs any change: nothing
+          beside them moves when "Saved" turns "Saving…" or a problem appears. */}
+      <div className="topbar-status">
         <button
           type="button"
-          onClick={() => setSettings(true)}
-          title="API keys for model endpoints (kept in this browser)"
+          className={`problems-count ${problems.errors > 0 ? 'has-errors' : problems.warnings > 0 ? 'has-warnings' : 'clean'}`}
+          aria-label={`Problems: ${s.issues.length}`}
+          title={problemsTitle(problems)}
+          onClick={() => revealProblems(workbench)}
         >
-          Settings
+          <ProblemsIcon clean={s.issues.length === 0} />
+          {s.issues.length}
+        </button>
+        <span className="muted save-state" aria-live="polite" aria-label="Save state">
+          {s.saveState === 'saving' ? 'Saving…' : s.saveState === 'failed' ? 'Not saved' : 'Saved'}
+        </span>
+      </div>
+      <PanelToggles />
+      <div className="topbar-group" role="group" aria-label="Help and settings">
+        <button
+          type="button"
+          className="icon-button"
+          onClick={() => setSettings(true)}
+          title="Settings: API keys for model endpoints (kept in this browser)"
+          aria-label="Settings"
+        >
+          <GearIcon />
         </button>
         <button
           type="button"
+          className="icon-button"
           onClick={() => setHelp(true)}
           title="Keyboard shortcuts (?)"
           aria-label="Keyboard shortcuts"
@@ -155,13 +209,10 @@ export function TopBar() {
           ?
         </button>
       </div>
-      <span className="muted save-state" aria-live="polite" aria-label="Save state">
-        {s.saveState === 'saving' ? 'Saving…' : s.saveState === 'failed' ? 'Not saved' : 'Saved'}
-      </span>
-      <div className="toolbar run-controls" role="toolbar" aria-label="Run controls">
+      <div className="topbar-group run-controls" role="toolbar" aria-label="Run controls">
         <button
           type="button"
-          className="primary"
+          className="primary run-button"
           disabled={!s.canRun}
           onClick={() => void s.run()}
           title="Run or continue (F5)"
@@ -213,4 +264,76 @@ function opener(setHelp: (v: boolean) => void): () => void {
   let open = helpOpeners.get(setHelp)
   if (!open) helpOpeners.set(setHelp, (open = () => setHelp(true)))
   return open
+}
+
+interface ProblemCounts {
+  errors: number
+  warnings: number
+}
+
+function problemCounts(issues: readonly GraphIssue[]): ProblemCounts {
+  let errors = 0
+  for (const issue of issues) if (issue.severity === 'error') errors++
+  return { errors, warnings: issues.length - errors }
+}
+
+function problemsTitle({ errors, warnings }: ProblemCounts): string {
+  if (errors + warnings === 0) return 'No problems'
+  const part = (n: number, word: string) => (n === 0 ? [] : [`${n} ${word}${n === 1 ? '' : 's'}`])
+  return `${[...part(errors, 'error'), ...part(warnings, 'warning')].join(', ')}: show the list`
+}
+
+/** A warning sign, or a tick when there is nothing to show. */
+function ProblemsIcon({ clean }: { clean: boolean }) {
+  return (
+    <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      {clean ? (
+        <path d="M3 8.5l3 3 7-7" fill="none" stroke="currentColor" strokeWidth="1.8" />
+      ) : (
+        <>
+          <path d="M8 1.8l6.6 12H1.4z" fill="none" stroke="currentColor" strokeWidth="1.4" />
+          <path d="M8 6v4M8 11.6v1.2" stroke="currentColor" strokeWidth="1.6" />
+        </>
+      )}
+    </svg>
+  )
+}
+
+function GearIcon() {
+  return (
+    <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      <circle cx="8" cy="8" r="2.2" fill="none" stroke="currentColor" strokeWidth="1.4" />
+      <path
+        d="M8 1.5v2M8 12.5v2M1.5 8h2M12.5 8h2M3.4 3.4l1.4 1.4M11.2 11.2l1.4 1.4M3.4 12.6l1.4-1.4M11.2 4.8l1.4-1.4"
+        stroke="currentColor"
+        strokeWidth="1.4"
+        strokeLinecap="round"
+      />
+    </svg>
+  )
+}
+
+/** Pencil, two sheets, bin: the graph's own actions beside its name. */
+function DocIcon({ kind }: { kind: 'rename' | 'duplicate' | 'delete' }) {
+  const stroke = { fill: 'none', stroke: 'currentColor', strokeWidth: 1.3 } as const
+  return (
+    <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      {kind === 'rename' && (
+        <path d="M10.5 2.5l3 3-7.5 7.5H3v-3zM9 4l3 3" {...stroke} strokeLinejoin="round" />
+      )}
+      {kind === 'duplicate' && (
+        <>
+          <rect x="5.5" y="5.5" width="8" height="8.5" rx="1.2" {...stroke} />
+          <path d="M3.5 10.5h-.3a1 1 0 0 1-1-1V3a1 1 0 0 1 1-1h6.3a1 1 0 0 1 1 1v.5" {...stroke} />
+        </>
+      )}
+      {kind === 'delete' && (
+        <path
+          d="M2.5 4h11M6.5 4V2.5h3V4M4 4l.7 9.5h6.6L12 4M6.8 6.5v5M9.2 6.5v5"
+          {...stroke}
+          strokeLinejoin="round"
+        />
+      )}
+    </svg>
+  )
 }

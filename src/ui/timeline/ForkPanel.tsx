@@ -1,3 +1,4 @@
+import './runNotes.css'
 import { useState } from 'react'
 import { GraphSpecSchema } from '../../core/graph/schema'
 import { useApp } from '../storeContext'
@@ -17,6 +18,7 @@ export function ForkPanel() {
     replayFrom: s.replayFrom,
     runState: s.runState,
     graphId: s.graphId,
+    timeline: s.timeline,
   }))
   const [text, setText] = useState<string | null>(null)
   const [asNode, setAsNode] = useState('')
@@ -40,6 +42,16 @@ export function ForkPanel() {
   const update = text ?? initial
   const busy = s.runState === 'running' || !s.graphId
   const id = inspection.checkpointId
+  // After a parallel step LangGraph cannot tell which node an update is from (its "Ambiguous
+  // update"): the nodes that ran are offered instead.
+  const ran = [...new Set(s.timeline.find((t) => t.checkpointId === id)?.ran.map((t) => t.name))]
+  const ambiguous = ran.length > 1 || (error?.includes('Ambiguous update') ?? false)
+  const choices = ran.length > 1 ? ran : spec.data.nodes.map((n) => n.id)
+  const fork = (as: string) =>
+    void s.forkFrom(id, update, as || undefined).then((err) => {
+      setError(err)
+      if (!err) setText(null)
+    })
   return (
     <div className="fork" key={id}>
       <section aria-label="State at this checkpoint">
@@ -50,10 +62,8 @@ export function ForkPanel() {
         aria-label="Fork"
         onSubmit={(e) => {
           e.preventDefault()
-          void s.forkFrom(id, update, asNode || undefined).then((err) => {
-            setError(err)
-            if (!err) setText(null)
-          })
+          if (ambiguous && !asNode) return setError(null)
+          fork(asNode)
         }}
       >
         <label className="stack">
@@ -71,16 +81,32 @@ export function ForkPanel() {
             }}
           />
         </label>
-        {error && (
+        {error && !(ambiguous && error.includes('Ambiguous update')) && (
           <p className="error-text" role="alert" aria-label="Fork error">
             {error}
           </p>
+        )}
+        {ambiguous && !asNode && (
+          <div className="fork-as" role="group" aria-label="Write the update as">
+            <p>
+              {ran.length > 1
+                ? `Step ${inspection.step} ran ${ran.length} nodes in parallel, so the update needs a node to come from (it decides what runs next):`
+                : 'Which node does the update come from? It decides what runs next:'}
+            </p>
+            {choices.map((n) => (
+              <button key={n} type="button" disabled={busy} onClick={() => fork(n)}>
+                Fork as {showBidiControls(n)}
+              </button>
+            ))}
+          </div>
         )}
         <div className="row">
           <label>
             <span>As node </span>
             <select aria-label="As node" value={asNode} onChange={(e) => setAsNode(e.target.value)}>
-              <option value="">(the last node that wrote)</option>
+              <option value="">
+                {ambiguous ? '(choose a node)' : '(the last node that wrote)'}
+              </option>
               {spec.data.nodes.map((n) => (
                 <option key={n.id} value={n.id}>
                   {showBidiControls(n.id)}

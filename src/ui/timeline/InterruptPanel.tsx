@@ -1,40 +1,93 @@
-import { useState } from 'react'
+import './runNotes.css'
+import { useId, useState } from 'react'
 import { useApp } from '../storeContext'
 import { Name } from '../Name'
+import { JsonValue } from './JsonValue'
 
-/** The Interrupt tab: what the paused nodes ask, and the reply that resumes them. */
+/** Where a reply is not JSON: the parser's message, or null when it parses. */
+export function replyProblem(text: string): string | null {
+  try {
+    JSON.parse(text)
+    return null
+  } catch (e) {
+    return (e as Error).message
+  }
+}
+
+/**
+ * The Interrupt tab: what the paused nodes ask, and the reply that resumes them. A run
+ * paused at a breakpoint says so (nothing asks; Continue goes on).
+ */
 export function InterruptPanel({ onEditState }: { onEditState(): void }) {
-  const { interrupts, resume, runState } = useApp((s) => ({
+  const { interrupts, resume, runState, pausedBy } = useApp((s) => ({
     interrupts: s.interrupts,
     resume: s.resume,
     runState: s.runState,
+    pausedBy: s.pausedBy,
   }))
   const [reply, setReply] = useState('""')
+  const problemId = useId()
   if (interrupts.length === 0 || runState !== 'interrupted') {
-    return <p className="muted">No interrupt is waiting.</p>
+    if (runState === 'interrupted' && pausedBy?.reason === 'breakpoint')
+      return (
+        <p className="muted">
+          The run is paused at a breakpoint, not by <code>interrupt()</code>: nothing is asked.
+          Continue (F5) runs on; Step (F10) runs one super-step.
+        </p>
+      )
+    return (
+      <p className="muted">
+        No <code>interrupt()</code> is waiting. A node that calls <code>interrupt(value)</code>{' '}
+        pauses the run here, and your reply is what the call returns.
+      </p>
+    )
   }
+  const problem = replyProblem(reply)
   return (
     <form
       className="interrupt"
       onSubmit={(e) => {
         e.preventDefault()
-        void resume(reply)
+        if (!problem) void resume(reply)
       }}
     >
       {interrupts.map((i) => (
-        <p key={i.id}>
+        <div key={i.id} className="interrupt-ask">
           <code>
             <Name>{i.node}</Name>
           </code>{' '}
-          asks: <code>{JSON.stringify(i.value)}</code>
-        </p>
+          asks:
+          <JsonValue value={i.value} label={`What ${i.node} asks`} />
+        </div>
       ))}
-      <label>
-        <span>Reply (JSON)</span>
-        <input aria-label="Reply" value={reply} onChange={(e) => setReply(e.target.value)} />
+      <label className="interrupt-reply">
+        <span>Reply (JSON: what interrupt() returns)</span>
+        <textarea
+          aria-label="Reply"
+          aria-invalid={problem !== null}
+          aria-describedby={problem ? problemId : undefined}
+          rows={Math.min(8, Math.max(2, reply.split('\n').length))}
+          spellCheck={false}
+          value={reply}
+          onChange={(e) => setReply(e.target.value)}
+          onKeyDown={(e) => {
+            // Ctrl+Enter sends, as in a chat box; Enter makes a new line.
+            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !problem) {
+              e.preventDefault()
+              void resume(reply)
+            }
+          }}
+        />
       </label>
+      {problem && (
+        <p id={problemId} className="field-problem" role="status">
+          Not JSON: {problem}. A text reply needs quotes: {JSON.stringify(reply.trim() || 'yes')}
+        </p>
+      )}
       <div className="row">
-        <button type="submit">Resume</button>
+        <button type="submit" disabled={problem !== null} title="Resume (Ctrl+Enter)">
+          Resume
+        </button>
         <span className="muted">or</span>
         <button type="button" onClick={() => void resume('true')} title="Resume with true">
           Approve
@@ -45,7 +98,7 @@ export function InterruptPanel({ onEditState }: { onEditState(): void }) {
         <button
           type="button"
           title="Put the shown value in the reply, to edit and send back"
-          onClick={() => setReply(JSON.stringify(interrupts[0]?.value ?? null))}
+          onClick={() => setReply(JSON.stringify(interrupts[0]?.value ?? null, null, 2))}
         >
           Edit
         </button>

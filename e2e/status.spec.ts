@@ -1,0 +1,155 @@
+import { expect, test, type Page } from '@playwright/test'
+
+/** Never silent: every stop says why, every failed action says what, warnings reach the page. */
+
+async function importGraph(page: Page, doc: { name: string }): Promise<void> {
+  await page.getByLabel('Import a graph file').setInputFiles({
+    name: `${doc.name}.json`,
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(doc)),
+  })
+  await expect(page.getByRole('heading', { level: 1, name: doc.name })).toBeVisible()
+  await page.getByRole('button', { name: 'Trust and allow running' }).click()
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
+}
+
+const status = (page: Page) => page.getByLabel('Run status')
+const tab = (page: Page, name: string) =>
+  page.getByRole('tab', { name: new RegExp(`^${name}`) }).click()
+
+test.beforeEach(async ({ page }) => {
+  await page.goto('/')
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
+})
+
+test('a breakpoint stop says where; Step on a finished thread says it starts again; an older checkpoint is named', async ({
+  page,
+}) => {
+  await importGraph(page, {
+    superstep: 1,
+    name: 'two steps',
+    state: [{ name: 'log', reducer: 'append', default: [] }],
+    nodes: [
+      { id: 'draft', code: "() => ({ log: ['draft'] })" },
+      { id: 'write', code: "() => ({ log: ['write'] })" },
+    ],
+    edges: [
+      { from: '__start__', to: 'draft' },
+      { from: 'draft', to: 'write' },
+    ],
+    interruptBefore: ['write'],
+  } as { name: string })
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(status(page)).toHaveText('Paused before write (breakpoint)')
+  await tab(page, 'Interrupt')
+  await expect(page.getByRole('tabpanel')).toContainText('paused at a breakpoint')
+  await page.getByRole('button', { name: 'Continue', exact: true }).click()
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
+  await expect(status(page)).toHaveText('Done')
+
+  // An older checkpoint selected: the status says which one is shown, not "interrupted".
+  const rows = page.getByRole('listbox', { name: 'Checkpoints' }).getByRole('option')
+  await rows.last().click()
+  await expect(status(page)).toHaveText('Done · showing step -1 (older)')
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
+
+  // Step on the finished thread: a new run from the input, and it says so.
+  const before = await rows.count()
+  await page.keyboard.press('F10')
+  await expect(
+    page.getByText('The thread had finished, so Step starts a new run from the input.'),
+  ).toBeVisible()
+  // A fresh run's first Step writes the input checkpoint and runs START: two checkpoints.
+  await expect(rows).toHaveCount(before + 2)
+})
+
+test('a write to a key that is not a field warns in Writes, with a badge on its tab', async ({
+  page,
+}) => {
+  await importGraph(page, {
+    superstep: 1,
+    name: 'typo',
+    state: [{ name: 'count', reducer: 'add', default: 0 }],
+    nodes: [{ id: 'inc', code: '() => ({ count: 1, cuont: 1 })' }],
+    edges: [{ from: '__start__', to: 'inc' }],
+  } as { name: string })
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
+  const writesTab = page.getByRole('tab', { name: /^Writes/ })
+  await expect(writesTab.locator('.badge')).toHaveText('1')
+  await writesTab.click()
+  // The newest checkpoint is step 1, where inc ran and wrote `cuont`.
+  const warnings = page.getByRole('region', { name: 'Runtime warnings' })
+  await expect(warnings).toContainText('inc')
+  await expect(warnings).toContainText('cuont')
+  await expect(warnings).toContainText('UNKNOWN_UPDATE_KEY')
+})
+
+test('an interrupt reply that is not JSON is flagged beside the multi-line box', async ({
+  page,
+}) => {
+  await page.getByRole('button', { name: 'New graph from template human approval gate' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'human approval gate' })).toBeAttached()
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(status(page)).toHaveText('Waiting for a reply to interrupt() in review')
+  const reply = page.getByRole('textbox', { name: 'Reply' })
+  await reply.fill('')
+  await reply.pressSequentially('looks good')
+  await expect(reply).toHaveAttribute('aria-invalid', 'true')
+  await expect(page.getByText(/^Not JSON: .*A text reply needs quotes: "looks good"/)).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Resume' })).toBeDisabled()
+  // Enter makes a new line in the box (it is a textarea), and valid JSON clears the flag.
+  await reply.fill('{')
+  await reply.press('Enter')
+  await reply.pressSequentially('"ok": true}')
+  await expect(reply).toHaveValue('{\n"ok": true}')
+  await expect(reply).toHaveAttribute('aria-invalid', 'false')
+  await page.getByRole('button', { name: 'Resume' }).click()
+  await expect(status(page)).not.toHaveAttribute('data-phase', 'running')
+})
+
+test('a fork after a parallel step offers the nodes that ran instead of failing', async ({
+  page,
+}) => {
+  await importGraph(page, {
+    superstep: 1,
+    name: 'parallel',
+    state: [{ name: 'log', reducer: 'append', default: [] }],
+    nodes: [
+      { id: 'a', code: "() => ({ log: ['a'] })" },
+      { id: 'b', code: "() => ({ log: ['b'] })" },
+      { id: 'c', code: "() => ({ log: ['c'] })" },
+    ],
+    edges: [
+      { from: '__start__', to: 'a' },
+      { from: '__start__', to: 'b' },
+      { from: 'a', to: 'c' },
+      { from: 'b', to: 'c' },
+    ],
+    interruptBefore: ['c'],
+  } as { name: string })
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(status(page)).toHaveText('Paused before c (breakpoint)')
+  await tab(page, 'State')
+  const fork = page.getByRole('form', { name: 'Fork' })
+  await fork.getByRole('textbox', { name: 'State update' }).fill('{"log": ["edited"]}')
+  const choices = page.getByRole('group', { name: 'Write the update as' })
+  await expect(choices).toContainText('ran 2 nodes in parallel')
+  await fork.getByRole('button', { name: 'Fork from here' }).click()
+  await expect(page.getByLabel('Fork error')).toHaveCount(0)
+  await choices.getByRole('button', { name: 'Fork as b' }).click()
+  await expect(page.getByText(/^Forked from /)).toBeVisible()
+  await expect(page.getByLabel('Fork error')).toHaveCount(0)
+})
+
+test('? lists the registered commands by group, with their keys', async ({ page }) => {
+  await page.keyboard.press('?')
+  const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' })
+  await expect(dialog).toBeVisible()
+  const run = dialog.getByRole('table', { name: 'Run shortcuts' })
+  await expect(run.locator('tr[data-command="step"]')).toContainText('F10')
+  await expect(run.locator('tr[data-command="pause"]')).toContainText('only while a run advances')
+  await expect(dialog.getByRole('table', { name: 'Canvas shortcuts' })).toContainText('(canvas)')
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+})
