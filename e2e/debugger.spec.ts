@@ -58,7 +58,10 @@ test('step a counter loop: every channel and version as the CLI reports it, vers
     await page.keyboard.press('F10')
     // The first Step writes the input checkpoint and runs START: two checkpoints.
     await expect(rows(page)).toHaveCount(step + 1)
-    await expect(status(page)).toHaveAttribute('data-phase', step === cli.length - 1 ? /^(done|paused)$/ : 'paused')
+    await expect(status(page)).toHaveAttribute(
+      'data-phase',
+      step === cli.length - 1 ? /^(done|paused)$/ : 'paused',
+    )
     await check(cli[step] as CliCheckpoint)
     if (step === 1) {
       await rows(page).last().click()
