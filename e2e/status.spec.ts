@@ -153,3 +153,25 @@ test('? lists the registered commands by group, with their keys', async ({ page 
   await page.keyboard.press('Escape')
   await expect(dialog).toBeHidden()
 })
+
+test('a library row holds one line: a long name ends in an ellipsis, the date fits', async ({
+  page,
+}) => {
+  const name = 'a graph with a very long name that would wrap over several lines of the library'
+  await importGraph(page, {
+    superstep: 1,
+    name,
+    state: [{ name: 'x' }],
+    nodes: [{ id: 'a', code: '() => ({ x: 1 })' }],
+    edges: [{ from: '__start__', to: 'a' }],
+  } as { name: string })
+  const row = page
+    .getByRole('navigation', { name: 'Graphs and problems' })
+    .locator('li[aria-current="page"]')
+  const button = row.getByRole('button', { name })
+  await expect(button).toHaveAttribute('title', name)
+  const height = (await row.boundingBox())?.height ?? 0
+  expect(height).toBeLessThan(36)
+  const time = row.locator('time')
+  expect(await time.evaluate((t) => t.scrollWidth <= t.clientWidth + 1)).toBe(true)
+})

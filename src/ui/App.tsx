@@ -182,7 +182,12 @@ function LeftColumn({ graph }: { graph: GraphSpec | null }) {
             aria-current={g.id === currentId ? 'page' : undefined}
             className={g.id === currentId ? 'current' : undefined}
           >
-            <button type="button" className="link" onClick={() => void select(g.id)}>
+            <button
+              type="button"
+              className="link graph-name"
+              title={showBidiControls(g.name)}
+              onClick={() => void select(g.id)}
+            >
               <Name>{g.name}</Name>
               {!g.trusted && (
                 <span className="badge warn" title="Imported: its code has not run">
@@ -196,10 +201,7 @@ function LeftColumn({ graph }: { graph: GraphSpec | null }) {
                 dateTime={g.updatedAt}
                 title={`Last change ${g.updatedAt}`}
               >
-                {new Date(g.updatedAt).toLocaleString(undefined, {
-                  dateStyle: 'short',
-                  timeStyle: 'short',
-                })}
+                {shortWhen(g.updatedAt)}
               </time>
             )}
           </li>
@@ -268,4 +270,13 @@ function issueWhere(issue: GraphIssue): string {
 function culpritTitle(graph: GraphSpec | null, culprit: IssueCulprit): string {
   if (culprit.kind === 'field') return `Show state field ${graph?.state[culprit.index]?.name ?? ''}`
   return culprit.kind === 'node' ? `Select node ${culprit.id}` : 'Select the edge on the canvas'
+}
+
+/** A library row's date, short enough for one line: the time today, else the date. */
+function shortWhen(iso: string): string {
+  const d = new Date(iso)
+  const today = new Date().toDateString() === d.toDateString()
+  return today
+    ? d.toLocaleTimeString(undefined, { timeStyle: 'short' })
+    : d.toLocaleDateString(undefined, { dateStyle: 'short' })
 }
