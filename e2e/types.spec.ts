@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { expect, test, type Page } from '@playwright/test'
+import { importGraph } from './graphFiles'
 
 /**
  * Typed state fields, as a user meets them: a type chosen in the schema editor with the
@@ -22,17 +23,6 @@ const GRAPH = {
     { from: '__start__', to: 'write' },
     { from: 'write', to: '__end__' },
   ],
-}
-
-async function importGraph(page: Page, doc: { name: string }): Promise<void> {
-  await page.getByLabel('Import a graph file').setInputFiles({
-    name: `${doc.name}.json`,
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(doc)),
-  })
-  await expect(page.getByRole('heading', { level: 1, name: doc.name })).toBeVisible()
-  await page.getByRole('button', { name: 'Trust and allow running' }).click()
-  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
 }
 
 /** Picks an option of a closed select the way a keyboard user does: focus it, type the name. */

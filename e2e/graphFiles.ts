@@ -1,0 +1,18 @@
+import { expect, type Page } from '@playwright/test'
+
+/** Picks a graph file in the library's Import, as a user does, without trusting it yet. */
+export async function pickGraphFile(page: Page, doc: { name: string }): Promise<void> {
+  await page.getByLabel('Import a graph file').setInputFiles({
+    name: `${doc.name}.json`,
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(doc)),
+  })
+  await expect(page.getByRole('heading', { level: 1, name: doc.name })).toBeAttached()
+}
+
+/** Imports a graph file and trusts it: the graph is open and Run is enabled. */
+export async function importGraph(page: Page, doc: { name: string }): Promise<void> {
+  await pickGraphFile(page, doc)
+  await page.getByRole('button', { name: 'Trust and allow running' }).click()
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
+}
