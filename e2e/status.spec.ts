@@ -53,7 +53,7 @@ test('a breakpoint stop says where; Step on a finished thread says it starts aga
   await expect(rows).toHaveCount(before + 2)
 })
 
-test('a write to a key that is not a field warns in Writes, with a badge on its tab', async ({
+test('a write to a key that is not a field warns in Writes and in Problems, and still does after a reload', async ({
   page,
 }) => {
   await importGraph(page, {
@@ -73,6 +73,22 @@ test('a write to a key that is not a field warns in Writes, with a badge on its 
   await expect(warnings).toContainText('inc')
   await expect(warnings).toContainText('cuont')
   await expect(warnings).toContainText('UNKNOWN_UPDATE_KEY')
+  // Problems lists it too, with its step and node.
+  const problems = page.getByRole('list', { name: 'Runtime warnings of this thread' })
+  await expect(problems.getByRole('listitem')).toHaveCount(1)
+  await expect(problems).toContainText('step 1 · inc')
+  await expect(page.locator('#problems-heading .badge')).toHaveText('1')
+  // Kept with the thread's checkpoints: a reload shows it in both places.
+  await page.reload()
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
+  await expect(problems.getByRole('listitem')).toHaveCount(1)
+  await expect(page.getByRole('tab', { name: /^Writes/ }).locator('.badge')).toHaveText('1')
+  // A click on it shows the Writes of its step, with its node selected.
+  await page.getByRole('tab', { name: /^Channels/ }).click()
+  await problems.getByRole('button').click()
+  await expect(page.getByRole('tab', { name: /^Writes/ })).toHaveAttribute('aria-selected', 'true')
+  await expect(warnings).toContainText('cuont')
+  await expect(page.getByRole('list', { name: 'Edges of inc' })).toBeVisible()
 })
 
 test('an interrupt reply that is not JSON is flagged beside the multi-line box', async ({

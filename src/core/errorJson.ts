@@ -69,14 +69,16 @@ export interface PostedError {
 }
 
 /**
- * A thrown value as it crosses `postMessage`. Besides LangGraph's codes it keeps the own
- * `code` of Superstep's errors (a refused request, a failed storage write), by which the
+ * A thrown value as it crosses `postMessage` (or as the page keeps a failed request's error).
+ * Besides LangGraph's codes it keeps the own `code` and `node` of Superstep's errors (a refused request, a failed storage write), by which the
  * other side matches them.
  */
 export function errorToPosted(e: unknown): PostedError {
-  const { cause, node } = unwrap(e)
-  const own = (cause as { code?: unknown } | null)?.code
-  const code = errorCode(cause) ?? (typeof own === 'string' ? own : undefined)
+  const { cause, node: failed } = unwrap(e)
+  const own = (cause ?? {}) as { code?: unknown; node?: unknown }
+  const code = errorCode(cause) ?? (typeof own.code === 'string' ? own.code : undefined)
+  // An error rebuilt on the other side (RuntimeRequestError) carries its node as a field.
+  const node = failed ?? (typeof own.node === 'string' ? own.node : undefined)
   return {
     name: errorName(cause),
     message: errorMessage(cause),

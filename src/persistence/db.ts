@@ -93,6 +93,16 @@ export interface TaskRunRow {
   durationMs: number
   logs: TaskLog[]
   error?: { name: string; message: string }
+  /** What the runtime warned about the task (a write to a key that is no field, …). */
+  warnings?: TaskWarning[]
+}
+
+/** A runtime warning about one task, as recorded with its run. */
+export interface TaskWarning {
+  code: string
+  /** The state field, for a warning about one. */
+  field?: string
+  message: string
 }
 
 /**

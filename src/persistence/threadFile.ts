@@ -58,6 +58,9 @@ const TaskRunSchema = z.object({
     }),
   ),
   error: z.object({ name: z.string(), message: z.string() }).optional(),
+  warnings: z
+    .array(z.object({ code: z.string(), field: z.string().optional(), message: z.string() }))
+    .optional(),
 })
 
 /** A thread file's shape, and that its checkpoints form a history (parents come first). */

@@ -1,6 +1,6 @@
 import { diffState } from '../core/debug/diffState'
 import type { CheckpointInspection, StateChange } from '../core/debug/types'
-import { GraphSpecSchema } from '../core/graph/schema'
+import type { GraphSpec } from '../core/graph/schema'
 import type { RuntimeClient } from '../worker/client'
 import type { Json, RunMode, ThreadInfo, TimelineEntry, WorkerError } from '../worker/protocol'
 import { parseStateUpdate } from './stateValues'
@@ -81,6 +81,8 @@ export interface DebugHost extends DebugState {
   graphId: string | null
   threadId: string
   doc: unknown
+  /** The document as the format reads it (null: it does not match). */
+  spec: GraphSpec | null
   current: { id: string; name: string } | null
   runState: string
   message: string | null
@@ -105,8 +107,7 @@ const suffixOf = (threadId: string) => threadId.slice(threadId.indexOf(':') + 1)
 export function createDebugSlice(set: Set, get: Get, client: RuntimeClient, newId: () => string) {
   const shownId = () => get().selectedCheckpointId ?? get().timeline[0]?.checkpointId
   const messageFields = () => {
-    const parsed = GraphSpecSchema.safeParse(get().doc)
-    const fields = parsed.success ? parsed.data.state : []
+    const fields = get().spec?.state ?? []
     return new Set(fields.filter((f) => f.reducer === 'add_messages').map((f) => f.name))
   }
 
@@ -183,12 +184,11 @@ export function createDebugSlice(set: Set, get: Get, client: RuntimeClient, newI
     },
 
     async forkFrom(id, valuesText, asNode) {
-      const { graphId, threadId, doc, runState } = get()
+      const { graphId, threadId, spec, runState } = get()
       if (!graphId) return 'The graph is not compiled: fix its problems (or trust it) first.'
       if (runState === 'running') return 'Stop the run before forking.'
-      const parsed = GraphSpecSchema.safeParse(doc)
-      if (!parsed.success) return 'The graph does not match the format.'
-      const r = parseStateUpdate(parsed.data, valuesText)
+      if (!spec) return 'The graph does not match the format.'
+      const r = parseStateUpdate(spec, valuesText)
       if (!r.ok) return r.error
       try {
         const out = await client.request('updateState', {

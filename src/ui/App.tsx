@@ -1,29 +1,25 @@
 import { useMemo, type DragEvent } from 'react'
-import type { GraphIssue } from '../core/graph/issues'
-import { GraphSpecSchema, type GraphSpec } from '../core/graph/schema'
+import type { GraphSpec } from '../core/graph/schema'
 import type { CheckpointInspection } from '../core/debug/types'
 import type { TimelineEntry } from '../worker/protocol'
 import { firedEdges, lastRunSteps } from './canvas/runPicture'
 import { GraphCanvas } from './canvas/GraphCanvas'
 import type { RunOverlay } from './canvas/overlay'
-import { docNodeFlowIds, issueCulprit, type IssueCulprit } from './canvas/issueTargets'
 import { Inspector } from './inspector/Inspector'
 import { TEMPLATES } from '../templates'
 import { RunDrawer } from './panels/RunDrawer'
 import { TopBar } from './panels/TopBar'
 import { useApp } from './storeContext'
 import { ImportProblems } from './panels/ImportProblems'
+import { ProblemsList } from './panels/ProblemsList'
 import { showBidiControls } from './bidi'
 import { BidiText, Name } from './Name'
 import { FirstRunHint } from './layout/FirstRunHint'
 import { Workbench } from './layout/Workbench'
-import { useWorkbench } from './layout/workbench'
 
 /** The screen of PRODUCT.md: graphs and problems, the document, the inspector, the run drawer. */
 export function App() {
-  const doc = useApp((s) => s.doc)
-  const parsed = GraphSpecSchema.safeParse(doc)
-  const graph = parsed.success ? parsed.data : null
+  const graph = useApp((s) => s.spec)
   return (
     <>
       <Workbench
@@ -152,26 +148,12 @@ function overlayOf(
 }
 
 function LeftColumn({ graph }: { graph: GraphSpec | null }) {
-  const { issues, graphs, currentId, select, newGraph, setSelection, focusField } = useApp((s) => ({
-    issues: s.issues,
+  const { graphs, currentId, select, newGraph } = useApp((s) => ({
     graphs: s.graphs,
     currentId: s.current?.id,
     select: s.select,
     newGraph: s.newGraph,
-    setSelection: s.setSelection,
-    focusField: s.focusField,
   }))
-  const count = issues.length
-  const flowIds = useMemo(() => (graph ? docNodeFlowIds(graph) : []), [graph])
-  const culpritOf = (issue: GraphIssue) => (graph ? issueCulprit(graph, issue, flowIds) : undefined)
-  // A problem shows its culprit: the node or edge selected on the canvas, a field's row focused.
-  const workbench = useWorkbench()
-  const show = (culprit: IssueCulprit | undefined) => {
-    if (culprit) workbench?.expand('inspector')
-    if (culprit?.kind === 'field') focusField(culprit.index)
-    else if (culprit?.kind === 'node') setSelection({ nodes: [culprit.id], edges: [] })
-    else if (culprit?.kind === 'edge') setSelection({ nodes: [], edges: [culprit.id] })
-  }
   return (
     <nav className="left panel" aria-label="Graphs and problems">
       <h2>Graphs</h2>
@@ -222,54 +204,9 @@ function LeftColumn({ graph }: { graph: GraphSpec | null }) {
           </li>
         ))}
       </ul>
-      <h2 id="problems-heading" tabIndex={-1}>
-        Problems <span className="badge">{count}</span>
-      </h2>
-      <div id="problems-list" aria-labelledby="problems-heading" aria-live="polite">
-        {count === 0 ? (
-          <p className="muted">No problems.</p>
-        ) : (
-          <ul className="plain-list problems">
-            {issues.map((issue, i) => {
-              const culprit = culpritOf(issue)
-              return (
-                <li key={i} className={issue.severity}>
-                  <button
-                    type="button"
-                    className="link problem"
-                    onClick={() => show(culprit)}
-                    title={culprit && showBidiControls(culpritTitle(graph, culprit))}
-                  >
-                    <span className="severity">{issue.severity}</span>{' '}
-                    <BidiText>{issue.message}</BidiText>
-                  </button>
-                  {/* Where and which check: the message is the button's, printed once. */}
-                  <code className="issue-detail">
-                    <BidiText>{issueWhere(issue)}</BidiText>
-                  </code>
-                </li>
-              )
-            })}
-          </ul>
-        )}
-      </div>
+      <ProblemsList graph={graph} />
     </nav>
   )
-}
-
-/** A problem's code and where it stands (`formatIssue` without the severity and message). */
-function issueWhere(issue: GraphIssue): string {
-  const where = issue.path
-    .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`))
-    .join('')
-  const pos = issue.line !== undefined ? `, line ${issue.line}, column ${issue.column ?? 1}` : ''
-  return `${issue.code} at ${where || 'the document'}${pos}`
-}
-
-/** The tooltip of a problem: what a click on it shows. */
-function culpritTitle(graph: GraphSpec | null, culprit: IssueCulprit): string {
-  if (culprit.kind === 'field') return `Show state field ${graph?.state[culprit.index]?.name ?? ''}`
-  return culprit.kind === 'node' ? `Select node ${culprit.id}` : 'Select the edge on the canvas'
 }
 
 /** A library row's date, short enough for one line: the time today, else the date. */

@@ -171,6 +171,7 @@ function tasksRanFrom(
       ...(run && { durationMs: run.durationMs }),
       ...(failed && { failed }),
       ...(interrupted && { interrupted }),
+      ...(run?.warnings?.length && { warnings: run.warnings }),
     }
   })
 }

@@ -10,7 +10,7 @@ import type { CheckpointInspection } from '../core/debug/types'
 import type { GraphIssue } from '../core/graph/issues'
 import type { StateSnapshot } from '../core/pregel/state'
 import type { RuntimeWarning } from '../core/pregel/task'
-import type { TaskRunRow } from '../persistence/db'
+import type { TaskRunRow, TaskWarning } from '../persistence/db'
 import type { ThreadSummary } from '../persistence/dexieSaver'
 import type { ThreadFile } from '../persistence/threadFile'
 
@@ -139,6 +139,8 @@ export interface TimelineTask {
   failed?: boolean
   /** Its last attempt stopped at `interrupt()` and has not finished since. */
   interrupted?: boolean
+  /** What the runtime warned about it when it ran (as recorded). */
+  warnings?: TaskWarning[]
 }
 
 /** One checkpoint of a thread's timeline: enough to draw it, without its values. */

@@ -270,6 +270,7 @@ export class RunRegistry {
     const base = { threadId: entry.threadId, runId: entry.runId }
     const elapsed = () => this.timer.now() - entry.stepStartedAt
     const event = toWorkerEvent(e, base, elapsed)
+    if (e.type === 'warning') entry.recorder.warning(e.warning)
     if (event.type === 'task_finished') entry.recorder.task(event.step, event)
     else if (event.type === 'task_failed') {
       const { name, message } = event.error

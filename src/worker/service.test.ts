@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { chain, closeAll, setup } from './serviceHarness'
 
 afterEach(closeAll)
@@ -33,6 +33,30 @@ describe('the runtime worker over its protocol', () => {
     expect(state?.next).toEqual([])
     expect(await t.client.request('getState', { graphId, threadId: 'none' })).toBeNull()
     expect(await t.client.request('listThreads', {})).toMatchObject([{ threadId: 't1', count: 4 }])
+  })
+
+  it('keeps a runtime warning with its task run: the timeline shows it at its step', async () => {
+    const t = await setup()
+    const graphId = await t.compile({
+      ...chain,
+      nodes: [
+        { id: 'a', code: "(s) => ({ x: 'a', lgo: ['typo'] })" },
+        { id: 'b', code: "(s) => ({ x: 'b' })" },
+      ],
+    })
+    await t.client.request('run', { graphId, threadId: 'w', input: { x: 'in' }, mode: 'toEnd' })
+    const live = t.events.find((e) => e.type === 'warning')
+    expect(live).toMatchObject({ step: 1, warning: { code: 'UNKNOWN_UPDATE_KEY', node: 'a' } })
+    const timeline = await t.client.request('getTimeline', { graphId, threadId: 'w' })
+    const ranA = timeline.find((e) => e.step === 1)?.ran
+    expect(ranA).toEqual([
+      expect.objectContaining({
+        name: 'a',
+        warnings: [expect.objectContaining({ code: 'UNKNOWN_UPDATE_KEY' })],
+      }),
+    ])
+    // Only the task that was warned about carries it.
+    expect(timeline.find((e) => e.step === 2)?.ran[0]).not.toHaveProperty('warnings')
   })
 
   it('turns code that is not a function into issues at its node', async () => {
@@ -228,8 +252,10 @@ describe('the runtime worker over its protocol', () => {
       nodes: [{ id: 'a', code: "async () => { await gate('hang') }" }, chain.nodes[1]],
     })
     const outcome = t.client.request('run', { graphId, threadId: 'h', input: {}, mode: 'toEnd' })
-    for (let i = 0; i < 200 && !t.events.some((e) => e.type === 'step_started'); i++)
-      await new Promise((r) => setTimeout(r, 5))
+    // Under load the step may take a while to start: wait for it, not for a fixed time.
+    await vi.waitFor(() => expect(t.events.some((e) => e.type === 'step_started')).toBe(true), {
+      timeout: 15_000,
+    })
     const hung = t.hosts.at(-1)!
     hung.hang() // what a SandboxCodeHost does when a call times out
     expect(await outcome).toMatchObject({ status: 'failed' })

@@ -1,5 +1,6 @@
 import type { TaskLog } from '../core/compile/host'
 import { errorMessage } from '../core/errorJson'
+import type { RuntimeWarning } from '../core/pregel/task'
 import type { TaskRunRow } from '../persistence/db'
 
 export interface TaskRunRecorderOptions {
@@ -18,6 +19,8 @@ export interface TaskRunRecorderOptions {
  */
 export class TaskRunRecorder {
   private rows: TaskRunRow[] = []
+  /** The current step's runtime warnings, kept with their task's row when the step is stored. */
+  private warnings: RuntimeWarning[] = []
   private step = 0
   /** The checkpoint the current step runs from (where its pending writes go). */
   private from: string | undefined
@@ -55,12 +58,29 @@ export class TaskRunRecorder {
     this.rows.push(row)
   }
 
+  /** The runtime warned about a task of the current step (its node's row keeps it). */
+  warning(w: RuntimeWarning): void {
+    if (this.o.write) this.warnings.push(w)
+  }
+
   /** Stores the current step's rows (one write), without waiting for it. */
   flush(): void {
     const rows = this.rows
     const write = this.o.write
+    const warnings = this.warnings
+    this.warnings = []
     if (!rows.length || !write) return
     this.rows = []
+    for (const w of warnings) {
+      const row = rows.find((r) => r.name === w.node)
+      if (!row) continue
+      const kept = {
+        code: w.code,
+        message: w.message,
+        ...(w.field !== undefined && { field: w.field }),
+      }
+      ;(row.warnings ??= []).push(kept)
+    }
     const { step, from } = this
     if (from === undefined) {
       this.o.warn(
@@ -81,6 +101,7 @@ export class TaskRunRecorder {
   /** Forgets the current step's rows (an abandoned step). */
   discard(): void {
     this.rows = []
+    this.warnings = []
   }
 
   /** Resolves when every write started so far has settled. */

@@ -16,8 +16,13 @@ import { checkDesign } from './checks'
 import { checkNodeKinds, findSecrets, nodeKind, prebuiltRouter } from './nodeKinds'
 import { describeValue, fieldTypeOf, matchesType, typeLabel } from './fieldTypes'
 
+/**
+ * A document that fails only the semantic checks (it matches the format) still has its
+ * `wellFormed` spec: the views show it, with its problems.
+ */
 export type ParseResult =
-  { ok: true; spec: GraphSpec; issues: GraphIssue[] } | { ok: false; issues: GraphIssue[] }
+  | { ok: true; spec: GraphSpec; issues: GraphIssue[] }
+  | { ok: false; issues: GraphIssue[]; wellFormed?: GraphSpec }
 
 /**
  * Validates a graph document (any JSON value). Errors are what LangGraph.js would refuse
@@ -42,7 +47,7 @@ export function parseGraph(doc: unknown): ParseResult {
     ...checkWiring(spec),
     ...checkDesign(spec),
   ]
-  return hasErrors(issues) ? { ok: false, issues } : { ok: true, spec, issues }
+  return hasErrors(issues) ? { ok: false, issues, wellFormed: spec } : { ok: true, spec, issues }
 }
 
 /**

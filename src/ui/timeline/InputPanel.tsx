@@ -1,5 +1,4 @@
 import { useState } from 'react'
-import { GraphSpecSchema } from '../../core/graph/schema'
 import { parseStateUpdate } from '../../store/stateValues'
 import { useApp } from '../storeContext'
 import { Name } from '../Name'
@@ -11,15 +10,14 @@ import { InputField, inputHint } from './InputField'
  * JSON. Both edit the same text; it is checked against the schema as typed.
  */
 export function InputPanel() {
-  const { input, setInput, doc } = useApp((s) => ({
+  const { input, setInput, spec } = useApp((s) => ({
     input: s.input,
     setInput: s.setInput,
-    doc: s.doc,
+    spec: s.spec,
   }))
   const [view, setView] = useState<'form' | 'json'>('form')
-  const spec = GraphSpecSchema.safeParse(doc)
-  if (!spec.success) return <p className="muted">The graph does not match the format.</p>
-  const checked = parseStateUpdate(spec.data, input)
+  if (!spec) return <p className="muted">The graph does not match the format.</p>
+  const checked = parseStateUpdate(spec, input)
   let object: Record<string, unknown> = {}
   try {
     const v = JSON.parse(input || '{}') as unknown
@@ -54,7 +52,7 @@ export function InputPanel() {
       ) : (
         <table className="input-form" aria-label="Input fields">
           <tbody>
-            {spec.data.state.map((f) => (
+            {spec.state.map((f) => (
               <tr key={f.name}>
                 <th scope="row">
                   <code>

@@ -1,0 +1,187 @@
+import type { TaskLog } from '../core/compile/host'
+import type { GraphEdit } from '../core/graph/edits'
+import type { GraphIssue } from '../core/graph/issues'
+import type { GraphSpec } from '../core/graph/schema'
+import type { RuntimeClient } from '../worker/client'
+import type { InterruptInfo, RunMode, RunParams, WorkerError } from '../worker/protocol'
+import type { DebugActions, DebugState } from './debugSlice'
+import type { DocumentState, Selection } from './documents'
+import type { ModelKeys } from './modelKeys'
+import type { RunPause } from './runStatus'
+
+/** A graph document as the store knows it (what the graphs table holds). */
+export interface GraphEntry {
+  id: string
+  name: string
+  doc: unknown
+  trusted: boolean
+  allowNetwork: boolean
+  /** When it was last saved (ISO-8601), as listed. */
+  updatedAt?: string
+  /** The run input last typed for this graph (JSON text); a template's first input. */
+  input?: string
+}
+
+/** Saves and lists graph documents (the persistence layer's GraphRepository). */
+export interface GraphsPort {
+  list(): Promise<GraphEntry[]>
+  save(entry: GraphEntry): Promise<void>
+  trust(id: string): Promise<void>
+  /** Keeps the graph's run input, without counting as a change of the graph. */
+  saveInput(id: string, input: string): Promise<void>
+  delete(id: string): Promise<void>
+}
+
+export type RunState = 'idle' | 'running' | 'paused' | 'interrupted' | 'done' | 'failed' | 'stopped'
+
+/** A runtime warning of a run, with the super-step it happened in. */
+export interface RunWarning {
+  step: number
+  code: string
+  node?: string
+  message: string
+}
+
+/** The library: every saved graph, the one deleted last, a refused import's problems. */
+export interface LibraryState {
+  graphs: GraphEntry[]
+  /** The graph deleted last, so the user can bring it back. */
+  lastDeleted: GraphEntry | null
+  /** The problems of a file that was refused on import. */
+  importProblems: { fileName: string; issues: GraphIssue[] } | null
+}
+
+/** The open document, what is derived from it (once per change), and its editing state. */
+export interface DocumentSliceState extends DocumentState {
+  /** The document as the format reads it (null: it does not match the format). */
+  spec: GraphSpec | null
+  /** Its problems (the validator's), for the Problems list, the canvas and the inspector. */
+  issues: GraphIssue[]
+  /** The state field row to show and focus (a clicked problem); `seq` tells clicks apart. */
+  fieldFocus: { index: number; seq: number } | null
+  /** The run input (JSON text), kept per graph. */
+  input: string
+}
+
+/** The run on the open thread, as the worker reported it. */
+export interface RunSliceState {
+  runState: RunState
+  /** Why the run last stopped advancing, as the worker reported it (null: not paused by a run). */
+  pausedBy: RunPause | null
+  /** A run that can be continued in place (paused at a step or a pause request). */
+  resumable: boolean
+  error: WorkerError | null
+  interrupts: InterruptInfo[]
+  /** What node code logged, newest last: each call's arguments as plain data (see TaskLog). */
+  logs: { node: string; level: TaskLog['level']; args: unknown[]; text: string }[]
+  /** What the runtime warned about during this thread's runs (a write to a key that is no field, …). */
+  runWarnings: RunWarning[]
+}
+
+/** The user's settings of the workbench. */
+export interface SettingsState {
+  /** Super-steps a run may take (LangGraph's recursionLimit). */
+  recursionLimit: number
+  /** The run drawer's tab (kept across reloads). */
+  drawerTab: string
+}
+
+/** What ties the slices together: the open graph, its compile and thread, the message line. */
+export interface ShellState {
+  /** The open graph's entry (its `doc` is the last saved one; `doc` is the live one). */
+  current: GraphEntry | null
+  /** The runtime worker's id for the current document, once compiled. */
+  graphId: string | null
+  threadId: string
+  message: string | null
+}
+
+export interface AppState
+  extends LibraryState, DocumentSliceState, RunSliceState, SettingsState, ShellState, DebugState {}
+
+export interface LibraryActions {
+  importDocument(text: string, fileName: string): Promise<void>
+  /** Opens a thread file: its graph as a new (untrusted) graph, its checkpoints as a thread. */
+  importThread(text: string, fileName: string): Promise<void>
+  /** A new graph, empty or from a template's document; `input` is its first run input (JSON text). */
+  newGraph(templateDoc?: unknown, name?: string, input?: string): Promise<void>
+  renameGraph(name: string): Promise<void>
+  duplicateGraph(): Promise<void>
+  deleteGraph(): Promise<void>
+  /** Brings back the graph deleted last. */
+  restoreDeleted(): Promise<void>
+  /** The open document as a file to download. */
+  exportCurrent(): { fileName: string; text: string } | null
+  dismissImportProblems(): void
+}
+
+export interface DocumentActions {
+  /** Applies an edit to the open document (autosaved; undoable). */
+  edit(edit: GraphEdit): void
+  setSelection(selection: Selection): void
+  /** Clears the selection, so the inspector shows the state schema, and focuses `state[index]`. */
+  focusField(index: number): void
+  undo(): void
+  redo(): void
+  setInput(text: string): void
+}
+
+export interface RunActions {
+  run(): Promise<void>
+  step(): Promise<void>
+  stop(): Promise<void>
+  /** Asks the advancing run to pause at the next barrier. */
+  pause(): Promise<void>
+  resume(valueText: string): Promise<void>
+  /** Starts a run on the current thread (Run, Step, replays, resumes). */
+  startRun(mode: RunMode, extra?: Partial<RunParams>): Promise<void>
+  /** Forgets the run status (another thread is shown). */
+  resetRun(): void
+}
+
+export interface SettingsActions {
+  setDrawerTab(tab: string): void
+  setRecursionLimit(limit: number): void
+  /** Saves the chat-model API keys (base URL → key) locally and hands them to the worker. */
+  setModelKeys(keys: ModelKeys): Promise<void>
+}
+
+export interface ShellActions {
+  init(): Promise<void>
+  select(id: string): Promise<void>
+  trustCurrent(): Promise<void>
+  /** The graph's owner lets its code nodes reach the network (never on for an import). */
+  setAllowNetwork(allowed: boolean): Promise<void>
+  /** Reloads the thread's newest `limit` checkpoints (default 200). */
+  refreshHistory(limit?: number): Promise<void>
+  /** Clears the message line (what the last action said). */
+  dismissMessage(): void
+}
+
+export interface AppActions
+  extends
+    LibraryActions,
+    DocumentActions,
+    RunActions,
+    SettingsActions,
+    ShellActions,
+    DebugActions {}
+
+export interface AppDeps {
+  client: RuntimeClient
+  graphs: GraphsPort
+  /** Bundled graphs, saved (trusted) on first start. */
+  examples: GraphEntry[]
+  newId: () => string
+}
+
+/** What every slice gets: the store's set and get, its dependencies, and the compile. */
+export interface SliceContext {
+  set(partial: Partial<AppState>): void
+  get(): AppState & AppActions
+  deps: AppDeps
+  /** Compiles the open document in the worker unless the compiled one is current. */
+  compile(): Promise<void>
+  /** Whether the worker's compiled graph is of the document as it is now. */
+  compiled(): boolean
+}
