@@ -17,7 +17,8 @@ export interface Message {
 
 export const REMOVE_ALL_MESSAGES = '__remove_all__'
 
-const ROLE_TO_TYPE: Record<string, Message['type']> = {
+/** The roles and types a message-like value may name, and the type each one means. */
+export const ROLE_TO_TYPE: Readonly<Record<string, Message['type']>> = {
   human: 'human',
   user: 'human',
   ai: 'ai',

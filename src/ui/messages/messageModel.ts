@@ -3,6 +3,7 @@
  * conversations, each message's role, content, tool calls and tool results, and how a
  * state diff's changes group by message. Pure functions; the components only draw them.
  */
+import { ROLE_TO_TYPE, toMessage } from '../../core/reducers/addMessages'
 
 /** The role a message is drawn with (LangChain's message types). */
 export type MessageRole = 'human' | 'ai' | 'system' | 'tool' | 'function' | 'generic' | 'remove'
@@ -31,19 +32,8 @@ export interface MessageView {
 export type ContentPart =
   { kind: 'text'; text: string } | { kind: 'image'; url: string } | { kind: 'json'; value: unknown }
 
-const ROLES: Record<string, MessageRole> = {
-  human: 'human',
-  user: 'human',
-  ai: 'ai',
-  assistant: 'ai',
-  system: 'system',
-  developer: 'system',
-  tool: 'tool',
-  function: 'function',
-  generic: 'generic',
-  chat: 'generic',
-  remove: 'remove',
-}
+/** add_messages' roles and types, and the `chat` of LangChain's ChatMessage. */
+const ROLES: Readonly<Record<string, MessageRole>> = { ...ROLE_TO_TYPE, chat: 'generic' }
 
 /** LangChain's class names, as its serialised form (`{lc: 1, type: 'constructor', id}`) names them. */
 const CLASSES: Record<string, MessageRole> = {
@@ -72,11 +62,15 @@ const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null &
  * message) and a `[role, content]` pair.
  */
 export function readMessage(v: unknown, loose = false): MessageView | null {
-  if (loose && typeof v === 'string') return { role: 'human', content: v, toolCalls: [], raw: v }
-  if (Array.isArray(v)) {
-    if (!loose || v.length !== 2 || typeof v[0] !== 'string') return null
-    const role = ROLES[v[0]]
-    return role ? { role, content: v[1], toolCalls: [], raw: v } : null
+  if (typeof v === 'string' || Array.isArray(v)) {
+    if (!loose) return null
+    // What add_messages coerces a string or a `[role, content]` pair to.
+    try {
+      const m = toMessage(v)
+      return { role: m.type, content: m.content, toolCalls: [], raw: v }
+    } catch {
+      return null
+    }
   }
   if (!isObject(v)) return null
   if (v.lc === 1 && v.type === 'constructor' && Array.isArray(v.id) && isObject(v.kwargs)) {
