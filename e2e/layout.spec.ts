@@ -385,3 +385,16 @@ test('the hint goes once the user has stepped', async ({ page }) => {
   await expect(node(page, 'inc')).toBeVisible()
   await expect(hint).toBeHidden()
 })
+
+test('the hint stands aside while a node is selected, and comes back when nothing is', async ({
+  page,
+}) => {
+  await open(page)
+  const hint = page.getByRole('note', { name: 'Getting started' })
+  await expect(hint).toBeVisible()
+  await node(page, 'inc').click()
+  await expect(hint).toBeHidden()
+  await page.keyboard.press('Escape')
+  await expect(page.locator('.react-flow__node.selected')).toHaveCount(0)
+  await expect(hint).toBeVisible()
+})

@@ -5,6 +5,7 @@ import { systemEnv } from './lib/env'
 import { SuperstepDb } from './persistence/db'
 import { GraphRepository } from './persistence/graphRepository'
 import { createAppStore } from './store/appStore'
+import { TEMPLATES } from './templates'
 import { App } from './ui/App'
 import { StoreContext } from './ui/storeContext'
 import { createRuntime } from './worker/createRuntime'
@@ -34,6 +35,7 @@ async function main() {
         allowNetwork: false,
       },
     ],
+    templates: TEMPLATES,
     newId: systemEnv.newId,
   })
   createRoot(root).render(

@@ -5,14 +5,7 @@ import fanoutJoin from '../examples/fanout-join.json'
 import mapReduce from '../examples/map-reduce.json'
 import reactAgent from '../examples/react-agent.json'
 
-/** A graph to start from: bundled with the app, trusted, runs offline. */
-export interface Template {
-  id: string
-  name: string
-  doc: unknown
-  /** A first input that makes the template do something interesting. */
-  input: unknown
-}
+import type { Template } from './store/appTypes'
 
 export const TEMPLATES: readonly Template[] = [
   { id: 'counter', name: counter.name, doc: counter, input: {} },

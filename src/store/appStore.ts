@@ -32,6 +32,7 @@ export type {
   GraphsPort,
   RunState,
   RunWarning,
+  Template,
 } from './appTypes'
 export { selectCanRun } from './runSlice'
 
@@ -247,6 +248,7 @@ export function createAppStore(deps: AppDeps) {
 
         return {
           ...INITIAL_LIBRARY,
+          templates: deps.templates ?? [],
           ...INITIAL_DOCUMENT,
           ...INITIAL_RUN,
           ...initialSettings(),

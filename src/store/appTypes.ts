@@ -42,9 +42,20 @@ export interface RunWarning {
   message: string
 }
 
+/** A graph to start from: bundled with the app, trusted, runs offline. */
+export interface Template {
+  id: string
+  name: string
+  doc: unknown
+  /** A first input that makes the template do something interesting. */
+  input: unknown
+}
+
 /** The library: every saved graph, the one deleted last, a refused import's problems. */
 export interface LibraryState {
   graphs: GraphEntry[]
+  /** The templates a new graph can start from. */
+  templates: readonly Template[]
   /** The graph deleted last, so the user can bring it back. */
   lastDeleted: GraphEntry | null
   /** The problems of a file that was refused on import. */
@@ -172,6 +183,8 @@ export interface AppDeps {
   graphs: GraphsPort
   /** Bundled graphs, saved (trusted) on first start. */
   examples: GraphEntry[]
+  /** The templates offered for a new graph. */
+  templates?: readonly Template[]
   newId: () => string
 }
 

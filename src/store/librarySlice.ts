@@ -4,6 +4,7 @@ import { uniqueName } from './uniqueName'
 
 export const INITIAL_LIBRARY: LibraryState = {
   graphs: [],
+  templates: [],
   lastDeleted: null,
   importProblems: null,
 }

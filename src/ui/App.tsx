@@ -6,7 +6,6 @@ import { firedEdges, lastRunSteps } from './canvas/runPicture'
 import { GraphCanvas } from './canvas/GraphCanvas'
 import type { RunOverlay } from './canvas/overlay'
 import { Inspector } from './inspector/Inspector'
-import { TEMPLATES } from '../templates'
 import { RunDrawer } from './panels/RunDrawer'
 import { TopBar } from './panels/TopBar'
 import { useApp } from './storeContext'
@@ -92,7 +91,10 @@ function CanvasPanel({ graph }: { graph: GraphSpec }) {
         runOverlay={runOverlay}
         colorMode="system"
       />
-      <FirstRunHint done={timeline.length > 0} />
+      <FirstRunHint
+        done={timeline.length > 0}
+        hidden={selection.nodes.length > 0 || selection.edges.length > 0}
+      />
       {editError && (
         <p className="canvas-error" role="alert">
           <BidiText>{editError}</BidiText>
@@ -148,8 +150,9 @@ function overlayOf(
 }
 
 function LeftColumn({ graph }: { graph: GraphSpec | null }) {
-  const { graphs, currentId, select, newGraph } = useApp((s) => ({
+  const { graphs, templates, currentId, select, newGraph } = useApp((s) => ({
     graphs: s.graphs,
+    templates: s.templates,
     currentId: s.current?.id,
     select: s.select,
     newGraph: s.newGraph,
@@ -191,7 +194,7 @@ function LeftColumn({ graph }: { graph: GraphSpec | null }) {
       </ul>
       <h2>Templates</h2>
       <ul className="plain-list">
-        {TEMPLATES.map((t) => (
+        {templates.map((t) => (
           <li key={t.id}>
             <button
               type="button"

@@ -20,14 +20,15 @@ function markSeen(): void {
 
 /**
  * What to do first, over the canvas of a first visit: step the graph. It goes for good when
- * dismissed or once the user has run or stepped (`done`).
+ * dismissed or once the user has run or stepped (`done`); it stands aside while the user
+ * works on the canvas (`hidden`: something is selected), so it never covers what they edit.
  */
-export function FirstRunHint({ done }: { done: boolean }) {
+export function FirstRunHint({ done, hidden = false }: { done: boolean; hidden?: boolean }) {
   const [seen, setSeen] = useState(wasSeen)
   useEffect(() => {
     if (done) markSeen()
   }, [done])
-  if (seen || done) return null
+  if (seen || done || hidden) return null
   const dismiss = () => {
     markSeen()
     setSeen(true)
