@@ -79,13 +79,6 @@ const EXCEPTIONS = [
     import: 'templates',
     message: 'ui reads the templates directly: they should come through the store.',
   },
-  {
-    // Fix: the default moves to core (the sandbox timeout is a run setting), protocol re-exports it.
-    files: ['src/ui/panels/RunDrawer.tsx'],
-    import: 'worker/protocol',
-    message:
-      'ui imports a value (DEFAULT_SANDBOX_TIMEOUT_MS) from the worker protocol: types only.',
-  },
 ]
 
 /** Tests, and kits only tests use, may import what they test with. */

@@ -176,8 +176,7 @@ export interface ThreadInfo {
 export type CompileResult =
   { ok: true; graphId: string; issues: CompileIssue[] } | { ok: false; issues: CompileIssue[] }
 
-/** How long one call into the sandbox may run unless `init` says otherwise (ms). */
-export const DEFAULT_SANDBOX_TIMEOUT_MS = 5000
+export { DEFAULT_SANDBOX_TIMEOUT_MS } from '../core/compile/host'
 
 /** Every operation: what it takes and what it resolves to. */
 export interface RequestMap {

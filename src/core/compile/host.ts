@@ -67,3 +67,6 @@ export interface CodeHost {
   /** Checks that `code` evaluates to a function; resolves to null or a problem message. */
   check(owner: string, kind: 'node' | 'router' | 'reducer', code: string): Promise<string | null>
 }
+
+/** How long one call of node code may run before its sandbox is destroyed, unless set (ms). */
+export const DEFAULT_SANDBOX_TIMEOUT_MS = 5000

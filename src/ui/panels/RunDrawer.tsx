@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { modelEndpoints } from '../../store/endpoints'
-import { DEFAULT_SANDBOX_TIMEOUT_MS } from '../../worker/protocol'
+import { DEFAULT_SANDBOX_TIMEOUT_MS } from '../../core/compile/host'
 import { useApp } from '../storeContext'
 import { ChannelTable } from '../timeline/ChannelTable'
 import { DiffView } from '../timeline/DiffView'
