@@ -58,6 +58,30 @@ const settle = () => new Promise((r) => setTimeout(r, 10))
 type Doc = { name: string; nodes: { id: string }[]; edges: unknown[] }
 
 describe('editing a document', () => {
+  it('says Saved only once the newest change is written, not when an older one is', async () => {
+    const { store, graphs } = await setup()
+    const s = () => store.getState()
+    const first = latch()
+    const second = latch()
+    const held = [first, second]
+    const save = graphs.save.bind(graphs)
+    graphs.save = async (e) => {
+      await held.shift()?.done
+      return save(e)
+    }
+    s().edit({ type: 'addNode', id: 'a' })
+    s().edit({ type: 'addNode', id: 'b' })
+    expect(s().saveState).toBe('saving')
+    first.open()
+    await settle()
+    expect((graphs.rows.get('ex')?.doc as Doc).nodes.map((n) => n.id)).toEqual(['a'])
+    expect(s().saveState).toBe('saving') // 'b' is on screen, not yet written
+    second.open()
+    await settle()
+    expect((graphs.rows.get('ex')?.doc as Doc).nodes.map((n) => n.id)).toEqual(['a', 'b'])
+    expect(s().saveState).toBe('saved')
+  })
+
   it('edits go through applyEdit, are autosaved, and undo/redo walk them back and forth', async () => {
     const { store, graphs } = await setup()
     const s = () => store.getState()

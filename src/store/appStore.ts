@@ -278,6 +278,7 @@ export function createAppStore(deps: AppDeps) {
 
   // Every change of the document, an undo included: an autosave (the compile goes stale).
   let saving: Promise<void> = Promise.resolve()
+  let saves = 0
   store.subscribe((s, prev) => {
     if (s.doc === prev.doc || !s.current || s.current !== prev.current) return
     const entry = {
@@ -286,13 +287,15 @@ export function createAppStore(deps: AppDeps) {
       name: (s.doc as { name?: string })?.name ?? s.current.name,
     }
     store.setState({ saveState: 'saving' })
+    const mine = ++saves
     saving = saving
       .then(() => graphs.save(entry))
       .then(async () => {
         const list = await graphs.list()
         const current = store.getState().current
         store.setState({
-          saveState: 'saved',
+          // "Saved" only once the newest change is written, not an older one before it.
+          saveState: mine === saves ? 'saved' : 'saving',
           graphs: list,
           current: current && { ...current, name: entry.name, doc: entry.doc },
         })

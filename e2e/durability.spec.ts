@@ -1,0 +1,65 @@
+import { expect, test, type Page } from '@playwright/test'
+
+/** Nothing typed is lost: steady typing is saved as it goes, and the indicator tells the truth. */
+
+const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`)
+
+/** The code the library holds for a node of the open graph, read from IndexedDB. */
+async function savedCode(page: Page, nodeId: string): Promise<string | undefined> {
+  return page.evaluate(async (id) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const r = indexedDB.open('superstep')
+      r.onsuccess = () => resolve(r.result)
+      r.onerror = () => reject(r.error)
+    })
+    const rows = await new Promise<{ doc: { nodes: { id: string; code?: string }[] } }[]>(
+      (resolve, reject) => {
+        const r = db.transaction('graphs').objectStore('graphs').getAll()
+        r.onsuccess = () => resolve(r.result as never)
+        r.onerror = () => reject(r.error)
+      },
+    )
+    db.close()
+    for (const row of rows) {
+      const n = row.doc.nodes.find((x) => x.id === id)
+      if (n) return n.code
+    }
+    return undefined
+  }, nodeId)
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.goto('/')
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
+})
+
+test('steady typing is saved while it goes on, and "Saved" waits for what is on screen', async ({
+  page,
+}) => {
+  await page.getByRole('button', { name: 'Add node', exact: true }).click()
+  await node(page, 'node_1').click()
+  const editor = page
+    .locator('.monaco-editor')
+    .filter({ has: page.getByRole('textbox', { name: 'Code of node_1' }) })
+  await expect(editor).toBeVisible({ timeout: 15_000 })
+  const lines = editor.locator('.view-lines')
+  await expect(lines).toContainText('(state)')
+  await lines.click()
+  await page.keyboard.press('ControlOrMeta+End')
+  const indicator = page.getByLabel('Save state')
+  // 60 keys, one every 60 ms: the debounce (300 ms) never gets its pause.
+  const typed = ' // ' + 'abcdefghij'.repeat(6).slice(0, 56)
+  for (const [i, ch] of [...typed].entries()) {
+    await page.keyboard.type(ch)
+    // A keystroke just typed waits for its commit: the page does not say "Saved".
+    if (i === 0) expect(await indicator.textContent()).toBe('Saving…')
+    await page.waitForTimeout(60)
+  }
+  // Typing never paused, yet most of it is in IndexedDB already (at most ~1 s behind).
+  const saved = (await savedCode(page, 'node_1')) ?? ''
+  expect(`(state) => ({})${typed}`.startsWith(saved), saved).toBe(true)
+  expect(saved.length).toBeGreaterThan('(state) => ({})'.length + 20)
+  // Once typing stops, everything is saved and the indicator says so.
+  await expect(indicator).toHaveText('Saved')
+  expect(await savedCode(page, 'node_1')).toBe(`(state) => ({})${typed}`)
+})
