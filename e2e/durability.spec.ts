@@ -1,8 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
+import { nodeCodeLines } from './graphFiles'
 
 /** Nothing typed is lost: steady typing is saved as it goes, and the indicator tells the truth. */
-
-const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`)
 
 /** The code the library holds for a node of the open graph, read from IndexedDB. */
 async function savedCode(page: Page, nodeId: string): Promise<string | undefined> {
@@ -37,12 +36,7 @@ test('steady typing is saved while it goes on, and "Saved" waits for what is on 
   page,
 }) => {
   await page.getByRole('button', { name: 'Add node', exact: true }).click()
-  await node(page, 'node_1').click()
-  const editor = page
-    .locator('.monaco-editor')
-    .filter({ has: page.getByRole('textbox', { name: 'Code of node_1' }) })
-  await expect(editor).toBeVisible({ timeout: 15_000 })
-  const lines = editor.locator('.view-lines')
+  const lines = await nodeCodeLines(page, 'node_1')
   await expect(lines).toContainText('(state)')
   await lines.click()
   await page.keyboard.press('ControlOrMeta+End')

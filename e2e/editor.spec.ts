@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { expect, test, type Page } from '@playwright/test'
+import { nodeCodeLines } from './graphFiles'
 
 const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`)
 const problems = (page: Page) => page.getByRole('navigation', { name: 'Graphs and problems' })
@@ -278,12 +279,7 @@ test('Undo of a code edit reaches the open editor; what is typed after it is kep
   page,
 }) => {
   await page.getByRole('button', { name: 'Add node', exact: true }).click()
-  await node(page, 'node_1').click()
-  const editor = page
-    .locator('.monaco-editor')
-    .filter({ has: page.getByRole('textbox', { name: 'Code of node_1' }) })
-  await expect(editor).toBeVisible({ timeout: 15_000 })
-  const lines = editor.locator('.view-lines')
+  const lines = await nodeCodeLines(page, 'node_1')
   // The whole code, once Monaco has drawn it (its first frame may hold only part of a line).
   const original = '(state) => ({})' // a new node's code
   await expect(lines).toHaveText(original.replace(/ /g, '\u00a0'))
@@ -309,12 +305,7 @@ test('a ternary and ?? typed into the code editor keep every key; broken code sa
   await connect(page, '__start__', 'node_1')
   await connect(page, 'node_1', '__end__')
   await expect(problems(page)).toContainText('No problems')
-  await node(page, 'node_1').click()
-  const editor = page
-    .locator('.monaco-editor')
-    .filter({ has: page.getByRole('textbox', { name: 'Code of node_1' }) })
-  await expect(editor).toBeVisible({ timeout: 15_000 })
-  const lines = editor.locator('.view-lines')
+  const lines = await nodeCodeLines(page, 'node_1')
   await expect(lines).toHaveText('(state) => ({})'.replace(/ /g, '\u00a0'))
   await lines.click()
   await page.keyboard.press('ControlOrMeta+End')

@@ -16,3 +16,16 @@ export async function importGraph(page: Page, doc: { name: string }): Promise<vo
   await page.getByRole('button', { name: 'Trust and allow running' }).click()
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
 }
+
+/**
+ * The lines of a node's Monaco code editor in the inspector (the node selected first), once
+ * Monaco has loaded; `.click()` on them puts the caret in the editor.
+ */
+export async function nodeCodeLines(page: Page, nodeId: string) {
+  await page.locator(`.react-flow__node[data-id="${nodeId}"]`).click()
+  const editor = page
+    .locator('.monaco-editor')
+    .filter({ has: page.getByRole('textbox', { name: `Code of ${nodeId}` }) })
+  await expect(editor).toBeVisible({ timeout: 15_000 })
+  return editor.locator('.view-lines')
+}
