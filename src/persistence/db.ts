@@ -76,6 +76,16 @@ export interface ThreadRow {
   graph: string
   name: string
   createdAt: string
+  /** The settings its runs go with, as last set in the page (absent: the defaults). */
+  settings?: ThreadSettings
+}
+
+/** A thread's run settings. */
+export interface ThreadSettings {
+  /** Super-steps a run may take (LangGraph's recursionLimit). */
+  recursionLimit?: number
+  /** Wall time a run may take, in ms (0: no limit). */
+  timeoutMs?: number
 }
 
 /**

@@ -21,7 +21,7 @@ import { createDocumentSlice, deriveDocument, INITIAL_DOCUMENT } from './documen
 import { createLibrarySlice, INITIAL_LIBRARY } from './librarySlice'
 import { loadModelKeys } from './modelKeys'
 import { createRunSlice, INITIAL_RUN, onRunEvent, threadWarnings } from './runSlice'
-import { createSettingsSlice, initialSettings } from './settingsSlice'
+import { createSettingsSlice, initialSettings, threadRunSettings } from './settingsSlice'
 import { loadView, withGraphView, saveView, type GraphView } from './viewMemory'
 
 export type {
@@ -303,6 +303,15 @@ export function createAppStore(deps: AppDeps) {
       .catch((e: unknown) =>
         store.setState({ saveState: 'failed', message: `Saving failed: ${(e as Error).message}` }),
       )
+  })
+
+  // The open thread's run settings follow it: opening another thread (or its list arriving)
+  // shows the recursion limit and timeout kept with it.
+  store.subscribe((s, prev) => {
+    if (s.threadId === prev.threadId && s.threads === prev.threads) return
+    const kept = threadRunSettings(s.threads.find((t) => t.threadId === s.threadId))
+    if (kept.recursionLimit !== s.recursionLimit || kept.timeoutMs !== s.timeoutMs)
+      store.setState(kept)
   })
 
   // Where the user is, remembered for the next load (view state only, never their work).

@@ -91,8 +91,10 @@ export interface RunSliceState {
 
 /** The user's settings of the workbench. */
 export interface SettingsState {
-  /** Super-steps a run may take (LangGraph's recursionLimit). */
+  /** Super-steps a run may take (LangGraph's recursionLimit); kept per thread. */
   recursionLimit: number
+  /** Wall time a run may take (0: no limit); kept per thread. */
+  timeoutMs: number
   /** The run drawer's tab (kept across reloads). */
   drawerTab: string
 }
@@ -152,7 +154,10 @@ export interface RunActions {
 
 export interface SettingsActions {
   setDrawerTab(tab: string): void
+  /** Sets the open thread's recursion limit (kept with the thread). */
   setRecursionLimit(limit: number): void
+  /** Sets the open thread's run timeout in ms, 0 for none (kept with the thread). */
+  setTimeoutMs(ms: number): void
   /** Saves the chat-model API keys (base URL → key) locally and hands them to the worker. */
   setModelKeys(keys: ModelKeys): Promise<void>
 }

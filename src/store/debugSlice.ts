@@ -22,8 +22,6 @@ export interface DebugState {
   diff: { from: string | null; to: string; changes: StateChange[] } | null
   /** The Diff tab is open: the diff follows the shown checkpoint (it costs two reads). */
   diffWanted: boolean
-  /** Wall time a run may take (0: no limit). */
-  timeoutMs: number
   /** Where the inspector's code editor should show a line (a clicked error). */
   focusCode: { node: string; line?: number; column?: number; seq: number } | null
 }
@@ -47,7 +45,6 @@ export interface DebugActions {
   deleteThread(threadId: string): Promise<void>
   /** The thread (graph and checkpoints) as a file to download. */
   exportThread(): Promise<{ fileName: string; text: string } | null>
-  setTimeoutMs(ms: number): void
   /** Selects a node and asks its code editor to show a line. */
   openCode(node: string, line?: number, column?: number): void
   /** Appends the next page of older checkpoints to the timeline. */
@@ -72,7 +69,6 @@ export const INITIAL_DEBUG_STATE: DebugState = {
   compareWith: null,
   diff: null,
   diffWanted: false,
-  timeoutMs: 0,
   focusCode: null,
 }
 
@@ -289,10 +285,6 @@ export function createDebugSlice(set: Set, get: Get, client: RuntimeClient, newI
         timeline: [...get().timeline, ...older],
         olderAvailable: older.length === TIMELINE_PAGE,
       })
-    },
-
-    setTimeoutMs(ms) {
-      if (Number.isFinite(ms) && ms >= 0) set({ timeoutMs: Math.round(ms) })
     },
 
     openCode(node, line, column) {

@@ -1,14 +1,48 @@
+import type { ThreadInfo } from '../worker/protocol'
 import type { SettingsActions, SettingsState, SliceContext } from './appTypes'
 import { saveModelKeys } from './modelKeys'
 import { loadView, saveView } from './viewMemory'
 
+/** The run settings of a thread nothing was set for. */
+export const DEFAULT_RUN_SETTINGS = { recursionLimit: 25, timeoutMs: 0 }
+
 /** The settings as a page load starts them (the drawer's tab is remembered). */
 export function initialSettings(): SettingsState {
-  return { recursionLimit: 25, drawerTab: loadView().tab ?? 'Channels' }
+  return { ...DEFAULT_RUN_SETTINGS, drawerTab: loadView().tab ?? 'Channels' }
+}
+
+/** The run settings a thread keeps (the defaults where it keeps none). */
+export function threadRunSettings(
+  info: ThreadInfo | undefined,
+): Pick<SettingsState, 'recursionLimit' | 'timeoutMs'> {
+  return {
+    recursionLimit: info?.settings?.recursionLimit ?? DEFAULT_RUN_SETTINGS.recursionLimit,
+    timeoutMs: info?.settings?.timeoutMs ?? DEFAULT_RUN_SETTINGS.timeoutMs,
+  }
 }
 
 export function createSettingsSlice(ctx: SliceContext): SettingsActions {
-  const { set } = ctx
+  const { set, get } = ctx
+
+  /** Shows the open thread's new run settings at once and keeps them with the thread. */
+  const keepRunSettings = (patch: Partial<Pick<SettingsState, 'recursionLimit' | 'timeoutMs'>>) => {
+    const { threadId, threads } = get()
+    const settings = {
+      ...threadRunSettings(threads.find((t) => t.threadId === threadId)),
+      ...patch,
+    }
+    set({
+      ...patch,
+      threads: threads.map((t) => (t.threadId === threadId ? { ...t, settings } : t)),
+    })
+    if (!threadId || !get().current?.trusted) return
+    ctx.deps.client
+      .request('setThreadSettings', { threadId, settings })
+      .catch((e: unknown) =>
+        set({ message: `Keeping the run settings failed: ${(e as Error).message}` }),
+      )
+  }
+
   return {
     setDrawerTab(tab) {
       set({ drawerTab: tab })
@@ -16,7 +50,11 @@ export function createSettingsSlice(ctx: SliceContext): SettingsActions {
     },
 
     setRecursionLimit(limit) {
-      if (Number.isInteger(limit) && limit > 0) set({ recursionLimit: limit })
+      if (Number.isInteger(limit) && limit > 0) keepRunSettings({ recursionLimit: limit })
+    },
+
+    setTimeoutMs(ms) {
+      if (Number.isFinite(ms) && ms >= 0) keepRunSettings({ timeoutMs: Math.round(ms) })
     },
 
     async setModelKeys(keys) {

@@ -10,7 +10,7 @@ import type { CheckpointInspection } from '../core/debug/types'
 import type { GraphIssue } from '../core/graph/issues'
 import type { StateSnapshot } from '../core/pregel/state'
 import type { RuntimeWarning } from '../core/pregel/task'
-import type { TaskRunRow, TaskWarning } from '../persistence/db'
+import type { TaskRunRow, TaskWarning, ThreadSettings } from '../persistence/db'
 import type { ThreadSummary } from '../persistence/dexieSaver'
 import type { ThreadFile } from '../persistence/threadFile'
 
@@ -171,6 +171,8 @@ export interface ThreadInfo {
   count: number
   latestCheckpointId?: string
   latestTs?: string
+  /** Its run settings, as last set (absent: the defaults). */
+  settings?: ThreadSettings
 }
 
 export type CompileResult =
@@ -253,6 +255,8 @@ export interface RequestMap {
   }
   /** Renames a thread; a thread known only from its checkpoints gets a row. */
   renameThread: { params: { threadId: string; name: string }; result: ThreadInfo }
+  /** Keeps the thread's run settings (recursion limit, timeout) with it. */
+  setThreadSettings: { params: { threadId: string; settings: ThreadSettings }; result: ThreadInfo }
   /** Deletes the thread's checkpoints, writes, task runs and row. */
   deleteThread: { params: { threadId: string }; result: { deleted: true } }
   /** The thread as a file (the page adds the graph document). */

@@ -25,7 +25,7 @@ import {
 import { RunRegistry } from './runs'
 import { SandboxPool, type PooledHost, type SandboxLease } from './sandboxPool'
 import type { WorkerStorage } from './storage'
-import { createThread, listThreadInfos, renameThread } from './threads'
+import { createThread, listThreadInfos, renameThread, setThreadSettings } from './threads'
 import { exportThread, importThread } from './threadTransfer'
 import type { Timer } from './timer'
 
@@ -240,6 +240,7 @@ export class RuntimeService {
     listThreads: ({ graph }) => listThreadInfos(this.storage(), graph),
     createThread: (p) => createThread(this.storage(), p, this.env.now()),
     renameThread: (p) => renameThread(this.storage(), p, this.env.now()),
+    setThreadSettings: (p) => setThreadSettings(this.storage(), p, this.env.now()),
     deleteThread: async ({ threadId }) => {
       this.registry().assertIdle(threadId)
       await this.storage().saver.deleteThread(threadId)

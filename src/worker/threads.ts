@@ -1,4 +1,4 @@
-import type { ThreadRow } from '../persistence/db'
+import type { ThreadRow, ThreadSettings } from '../persistence/db'
 import type { ThreadSummary } from '../persistence/dexieSaver'
 import { WorkerRequestError } from './errors'
 import type { ThreadInfo } from './protocol'
@@ -88,6 +88,24 @@ export async function renameThread(
   return toInfo(p.threadId, renamed, summary)
 }
 
+/** Keeps a thread's run settings; one without a row gets a row (its graph from its id). */
+export async function setThreadSettings(
+  s: WorkerStorage,
+  p: { threadId: string; settings: ThreadSettings },
+  now: string,
+): Promise<ThreadInfo> {
+  const { row, summary } = await readThread(s, p.threadId)
+  const base: ThreadRow = row ?? {
+    threadId: p.threadId,
+    graph: graphOf(p.threadId) ?? '',
+    name: suffixOf(p.threadId),
+    createdAt: summary?.firstTs ?? now,
+  }
+  const kept: ThreadRow = { ...base, settings: p.settings }
+  await s.threads.put(kept)
+  return toInfo(p.threadId, kept, summary)
+}
+
 /** Refuses a thread id that already has a row or checkpoints (`THREAD_EXISTS`). */
 export async function assertUnused(
   s: WorkerStorage,
@@ -120,6 +138,7 @@ function toInfo(
     ...(createdAt !== undefined && { createdAt }),
     count: summary?.count ?? 0,
     ...(summary && { latestCheckpointId: summary.latestCheckpointId, latestTs: summary.latestTs }),
+    ...(row?.settings && { settings: row.settings }),
   }
 }
 
