@@ -1,6 +1,7 @@
-import { BaseEdge, EdgeLabelRenderer, Position, getBezierPath, type EdgeProps } from '@xyflow/react'
+import { BaseEdge, EdgeLabelRenderer, Position, type EdgeProps } from '@xyflow/react'
 import { memo } from 'react'
 import { IssueBadgeView } from './CanvasNodes'
+import { edgePath, ownOffset } from './edgeGeometry'
 import type { FlowEdge } from './flowTypes'
 import { Name } from '../Name'
 
@@ -26,18 +27,31 @@ export function selfLoopPath(
   return [path, (sx + tx) / 2, Math.min(sy, ty) - r * 1.2]
 }
 
-/** Every edge: bezier or self-loop, dash style from its kind (CSS), label and issue badge. */
+/**
+ * Every edge: a bezier (moved aside when it shares its two nodes with other edges), a detour
+ * round the nodes in its way (`data.lane`), or a self-loop; dash style from its kind (CSS),
+ * tooltip, label and issue badge.
+ */
 export const GraphEdge = memo(function GraphEdge(props: EdgeProps<FlowEdge>) {
   const { source, target, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition } =
     props
+  const data = props.data
   const [path, labelX, labelY] =
     source === target
       ? selfLoopPath(sourceX, sourceY, targetX, targetY, sourcePosition)
-      : getBezierPath({ sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition })
-  const label = props.data?.label
-  const issues = props.data?.issues
+      : edgePath({
+          s: { x: sourceX, y: sourceY },
+          sPos: sourcePosition,
+          t: { x: targetX, y: targetY },
+          tPos: targetPosition,
+          offset: ownOffset(data?.offset ?? 0, source, target),
+          lane: data?.lane,
+        })
+  const label = data?.label
+  const issues = data?.issues
   return (
     <>
+      {data?.title !== undefined && <title>{data.title}</title>}
       <BaseEdge
         id={props.id}
         path={path}

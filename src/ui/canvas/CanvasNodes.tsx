@@ -1,9 +1,11 @@
 import { Handle, Position, type NodeProps } from '@xyflow/react'
-import { memo, useContext, useState, type KeyboardEvent } from 'react'
+import { memo, useContext, useId, useRef, useState, type KeyboardEvent } from 'react'
 import { CanvasActionsContext } from './canvasActions'
 import type { IssueBadge, MarkerFlowNode, StepFlowNode, TerminalFlowNode } from './flowTypes'
 import { describeBadge } from './issueTargets'
+import { stepNodeName, terminalNodeName } from './nodeName'
 import { useNodeOverlay, type NodeOverlay } from './overlay'
+import { focusNodeOnMount, useNodeKeys } from './useNodeKeys'
 import { showBidiControls } from '../bidi'
 import { BidiText, Name } from '../Name'
 
@@ -14,6 +16,7 @@ export function IssueBadgeView({ badge }: { badge: IssueBadge | undefined }) {
   return (
     <span
       className={`ss-issues ss-issues-${severity}`}
+      role="img"
       title={showBidiControls(badge.title)}
       aria-label={`${describeBadge(badge)}: ${showBidiControls(badge.title)}`}
     >
@@ -44,7 +47,12 @@ function FailedMark({ o }: { o: NodeOverlay }) {
 function StepBadge({ o }: { o: NodeOverlay }) {
   if (o.badge === undefined) return null
   return (
-    <span className="ss-step-badge" aria-label={`Step ${o.badge}`} title={`Super-step ${o.badge}`}>
+    <span
+      className="ss-step-badge"
+      role="img"
+      aria-label={`Step ${o.badge}`}
+      title={`Super-step ${o.badge}`}
+    >
       {o.badge}
     </span>
   )
@@ -60,6 +68,7 @@ const KIND_TITLE = {
 
 /** A document node: its id (double-click to rename), kind markers, issues and run state. */
 export const StepNode = memo(function StepNode({
+  id,
   data,
   selected,
   sourcePosition = Position.Right,
@@ -67,29 +76,31 @@ export const StepNode = memo(function StepNode({
 }: NodeProps<StepFlowNode>) {
   const o = useNodeOverlay(data.docId)
   const [editing, setEditing] = useState(false)
-  const [menu, setMenu] = useState(false)
+  const box = useRef<HTMLDivElement>(null)
+  const nameId = useId()
+  useNodeKeys(box, id, data.docId, nameId, () => setEditing(true))
   const kind = data.hitl ? ' ss-hitl' : ''
   const severity = data.issues ? (data.issues.errors ? ' ss-has-error' : ' ss-has-warning') : ''
   const shown = showBidiControls(data.docId)
+  // Back on the node after an inline rename: its new element (renamed) or this one.
+  const doneEditing = (renamedTo?: string) => {
+    setEditing(false)
+    if (renamedTo !== undefined) focusNodeOnMount(renamedTo)
+    else box.current?.closest<HTMLElement>('.react-flow__node')?.focus()
+  }
   return (
     <div
+      ref={box}
       className={`ss-node ss-step${kind}${severity}${overlayClass(o)}${selected ? ' ss-selected' : ''}`}
-      onContextMenu={(e) => {
-        e.preventDefault()
-        setMenu(true)
-      }}
     >
+      {/* The node element's accessible name (its aria-labelledby, set by useNodeKeys). */}
+      <span id={nameId} hidden>
+        {stepNodeName(shown, data, o)}
+      </span>
       <BreakDot id={data.docId} when="before" on={data.pauseBefore} />
       <BreakDot id={data.docId} when="after" on={data.pauseAfter} />
-      {menu && (
-        <BreakMenu
-          id={data.docId}
-          before={data.pauseBefore}
-          after={data.pauseAfter}
-          onClose={() => setMenu(false)}
-        />
-      )}
-      <Handle type="target" position={targetPosition} aria-label={`Connect into ${shown}`} />
+      {/* A handle is a div with no role: its name is a tooltip (aria-label is not allowed). */}
+      <Handle type="target" position={targetPosition} title={`Connect into ${shown}`} />
       <span
         className={`ss-kind ss-kind-${data.nodeKind}`}
         aria-hidden="true"
@@ -98,7 +109,7 @@ export const StepNode = memo(function StepNode({
         {KIND_MARK[data.nodeKind]}
       </span>
       {editing ? (
-        <RenameInput id={data.docId} onDone={() => setEditing(false)} />
+        <RenameInput id={data.docId} onDone={doneEditing} onBlur={() => setEditing(false)} />
       ) : (
         <span
           className="ss-label"
@@ -134,7 +145,7 @@ export const StepNode = memo(function StepNode({
       <IssueBadgeView badge={data.issues} />
       <StepBadge o={o} />
       <FailedMark o={o} />
-      <Handle type="source" position={sourcePosition} aria-label={`Connect from ${shown}`} />
+      <Handle type="source" position={sourcePosition} title={`Connect from ${shown}`} />
     </div>
   )
 })
@@ -158,50 +169,23 @@ function BreakDot({ id, when, on }: { id: string; when: 'before' | 'after'; on: 
   )
 }
 
-/** The node's context menu: its two breakpoints. */
-function BreakMenu(props: { id: string; before: boolean; after: boolean; onClose(): void }) {
-  const actions = useContext(CanvasActionsContext)
-  const item = (when: 'before' | 'after', on: boolean) => (
-    <button
-      type="button"
-      role="menuitemcheckbox"
-      aria-checked={on}
-      onClick={() => {
-        actions.setBreakpoint(props.id, when, !on)
-        props.onClose()
-      }}
-    >
-      {on ? '✓ ' : ''}Pause {when}
-    </button>
-  )
-  return (
-    <div
-      className="ss-menu nodrag nopan"
-      role="menu"
-      aria-label={`Breakpoints of ${showBidiControls(props.id)}`}
-      ref={(el) => el?.querySelector('button')?.focus()}
-      onKeyDown={(e) => {
-        e.stopPropagation()
-        if (e.key === 'Escape') props.onClose()
-      }}
-      onBlur={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) props.onClose()
-      }}
-    >
-      {item('before', props.before)}
-      {item('after', props.after)}
-    </div>
-  )
-}
+// The node's context menu (its breakpoints) is NodeMenu.tsx, in screen space.
 
-function RenameInput({ id, onDone }: { id: string; onDone: () => void }) {
+/** The inline rename: Enter commits (`onDone` with the new name), Escape cancels. */
+function RenameInput(props: {
+  id: string
+  onDone: (renamedTo?: string) => void
+  onBlur: () => void
+}) {
+  const { id, onDone } = props
   const actions = useContext(CanvasActionsContext)
   const [value, setValue] = useState(id)
   const [error, setError] = useState<string | null>(null)
   const commit = () => {
-    const problem = actions.rename(id, value.trim())
+    const to = value.trim()
+    const problem = actions.rename(id, to)
     if (problem) setError(problem)
-    else onDone()
+    else onDone(to === id ? undefined : to)
   }
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     e.stopPropagation()
@@ -221,7 +205,7 @@ function RenameInput({ id, onDone }: { id: string; onDone: () => void }) {
           setError(null)
         }}
         onKeyDown={onKeyDown}
-        onBlur={onDone}
+        onBlur={props.onBlur}
       />
       {error && (
         <span className="ss-rename-error" role="alert">
@@ -234,6 +218,7 @@ function RenameInput({ id, onDone }: { id: string; onDone: () => void }) {
 
 /** START or END: a pill with one handle in use (the other stays for invalid edges to land). */
 export const TerminalNode = memo(function TerminalNode({
+  id,
   data,
   selected,
   sourcePosition = Position.Right,
@@ -241,23 +226,33 @@ export const TerminalNode = memo(function TerminalNode({
 }: NodeProps<TerminalFlowNode>) {
   const start = data.kind === 'start'
   const o = useNodeOverlay(start ? '__start__' : '__end__')
+  const box = useRef<HTMLDivElement>(null)
+  const nameId = useId()
+  const label = start ? 'START' : 'END'
+  useNodeKeys(box, id, id, nameId)
   return (
-    <div className={`ss-node ss-terminal${overlayClass(o)}${selected ? ' ss-selected' : ''}`}>
+    <div
+      ref={box}
+      className={`ss-node ss-terminal${overlayClass(o)}${selected ? ' ss-selected' : ''}`}
+    >
+      <span id={nameId} hidden>
+        {terminalNodeName(label, data.issues, o)}
+      </span>
       <Handle
         type="target"
         position={targetPosition}
         isConnectable={!start}
         className={start ? 'ss-handle-unused' : undefined}
-        aria-label={start ? undefined : 'Connect into END'}
+        title={start ? undefined : 'Connect into END'}
       />
-      <span className="ss-label">{start ? 'START' : 'END'}</span>
+      <span className="ss-label">{label}</span>
       <IssueBadgeView badge={data.issues} />
       <Handle
         type="source"
         position={sourcePosition}
         isConnectable={start}
         className={start ? undefined : 'ss-handle-unused'}
-        aria-label={start ? 'Connect from START' : undefined}
+        title={start ? 'Connect from START' : undefined}
       />
     </div>
   )

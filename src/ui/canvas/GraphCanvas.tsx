@@ -14,6 +14,7 @@ import {
   type FitViewOptions,
   type IsValidConnection,
   type NodeChange,
+  type NodeMouseHandler,
   type OnNodeDrag,
 } from '@xyflow/react'
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type MouseEvent } from 'react'
@@ -25,6 +26,7 @@ import { edgeTypes } from './CanvasEdge'
 import { nodeTypes } from './CanvasNodes'
 import { CanvasToolbar } from './CanvasToolbar'
 import { createDecorator, createFlowCache, type Size } from './decorate'
+import { createFlowRouter } from './edgeRoutes'
 import {
   GRID,
   type CanvasSelection,
@@ -44,6 +46,8 @@ import {
   nodeNameError,
 } from './interactions'
 import { LAYOUT_OUTDATED, autoLayoutEdit } from './layout'
+import { NodeMenu, type NodeMenuAt } from './NodeMenu'
+import { breaksOn } from './toFlow'
 import { OverlayContext, createOverlayStore, type RunOverlay } from './overlay'
 import { useCanvasKeys, type CanvasKeyState } from './useCanvasKeys'
 import { useFittedView } from '../layout/useFittedView'
@@ -147,10 +151,18 @@ function CanvasView(props: GraphCanvasProps) {
   )
   const firedKey = runOverlay?.fired?.join('\n') ?? ''
   const fired = useMemo(() => new Set(firedKey ? firedKey.split('\n') : []), [firedKey])
-  const edges = useMemo(
-    () => decorator.edges(flow.edges, selectedEdges, fired, runOverlay?.live === true),
-    [decorator, flow.edges, selectedEdges, fired, runOverlay?.live],
+  // Edges spread apart and round the nodes in their way, from the nodes as drawn (so also
+  // during a drag).
+  const [router] = useState(createFlowRouter)
+  const routes = useMemo(
+    () => router(nodes, flow.edges, direction),
+    [router, nodes, flow.edges, direction],
   )
+  const edges = useMemo(
+    () => decorator.edges(flow.edges, selectedEdges, fired, runOverlay?.live === true, routes),
+    [decorator, flow.edges, selectedEdges, fired, runOverlay?.live, routes],
+  )
+  const [menu, setMenu] = useState<NodeMenuAt | null>(null)
 
   // Handlers read the latest props through a ref, so they never change identity.
   const latest = useRef<CanvasKeyState>(props)
@@ -210,6 +222,22 @@ function CanvasView(props: GraphCanvasProps) {
     (c) => canConnect(latest.current.doc, c.source, c.target),
     [],
   )
+  const onNodeContextMenu: NodeMouseHandler<FlowNode> = useCallback((e, node) => {
+    if (node.type !== 'step') return
+    e.preventDefault()
+    // From the keyboard (Shift+F10, the menu key) the pointer is elsewhere: open at the node.
+    const box = (e.currentTarget as Element).getBoundingClientRect()
+    const onNode =
+      e.clientX >= box.left &&
+      e.clientX <= box.right &&
+      e.clientY >= box.top &&
+      e.clientY <= box.bottom
+    setMenu({
+      id: node.data.docId,
+      x: onNode ? e.clientX : box.left + 8,
+      y: onNode ? e.clientY : box.bottom + 4,
+    })
+  }, [])
   const onDoubleClick = useCallback(
     (e: MouseEvent) => {
       if (!(e.target instanceof Element) || !e.target.classList.contains('react-flow__pane')) return
@@ -273,9 +301,12 @@ function CanvasView(props: GraphCanvasProps) {
             defaultMarkerColor={null}
             fitView
             fitViewOptions={fit}
+            onNodeContextMenu={onNodeContextMenu}
             onMoveStart={(event) => {
               // Only the user's own pans and zooms (an event); fitView's moves have none.
               if (event) markMoved()
+              // The menu stays in screen space: it would be left behind by the node.
+              setMenu(null)
             }}
             minZoom={0.1}
             aria-label="Graph canvas"
@@ -334,6 +365,16 @@ function CanvasView(props: GraphCanvasProps) {
               </Panel>
             )}
           </ReactFlow>
+          {menu && (
+            <NodeMenu
+              key={`${menu.id} ${menu.x} ${menu.y}`}
+              at={menu}
+              before={breaksOn(doc.interruptBefore, menu.id)}
+              after={breaksOn(doc.interruptAfter, menu.id)}
+              onBreakpoint={(when, on) => actions.setBreakpoint(menu.id, when, on)}
+              onClose={() => setMenu(null)}
+            />
+          )}
         </CanvasActionsContext.Provider>
       </OverlayContext.Provider>
     </div>

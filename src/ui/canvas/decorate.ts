@@ -1,6 +1,7 @@
 import type { XY } from '../../core/graph/edits'
 import type { GraphIssue } from '../../core/graph/issues'
 import type { GraphSpec } from '../../core/graph/schema'
+import { sameRoute, type EdgeRoute } from './edgeGeometry'
 import type { Direction, Flow, FlowEdge, FlowNode } from './flowTypes'
 import { toFlow } from './toFlow'
 
@@ -48,6 +49,7 @@ export function createFlowCache() {
 }
 
 const NO_EDGES: ReadonlySet<string> = new Set()
+const NO_ROUTES: ReadonlyMap<string, EdgeRoute> = new Map()
 
 /** A node's measured size, kept so a new node object is not measured again. */
 export interface Size {
@@ -70,7 +72,13 @@ export function createDecorator() {
   const nodeCache = new WeakMap<FlowNode, NodeInputs>()
   const edgeCache = new WeakMap<
     FlowEdge,
-    { selected: boolean; fired: boolean; still: boolean; out: FlowEdge }
+    {
+      selected: boolean
+      fired: boolean
+      still: boolean
+      route: EdgeRoute | undefined
+      out: FlowEdge
+    }
   >()
   return {
     nodes(
@@ -104,29 +112,36 @@ export function createDecorator() {
         return out
       })
     },
-    /** `fired`: edges that fired in the shown super-step, drawn animated unless `still`. */
+    /**
+     * `fired`: edges that fired in the shown super-step, drawn animated unless `still`.
+     * `routes`: edges spread apart or drawn round other nodes (`edgeRoutes`).
+     */
     edges(
       base: readonly FlowEdge[],
       selected: ReadonlySet<string>,
       fired: ReadonlySet<string> = NO_EDGES,
       still = false,
+      routes: ReadonlyMap<string, EdgeRoute> = NO_ROUTES,
     ): FlowEdge[] {
       return base.map((edge) => {
         const isSelected = selected.has(edge.id)
         const isFired = fired.has(edge.id)
+        const route = routes.get(edge.id)
         const hit = edgeCache.get(edge)
         // Whether a run is going matters only to the edges that fired.
-        const same = hit && hit.selected === isSelected && hit.fired === isFired
+        const same =
+          hit && hit.selected === isSelected && hit.fired === isFired && sameRoute(hit.route, route)
         if (same && (!isFired || hit.still === still)) return hit.out
+        const routed = route && edge.data ? { ...edge, data: { ...edge.data, ...route } } : edge
         const out = isFired
           ? {
-              ...edge,
+              ...routed,
               selected: isSelected,
               animated: !still,
               className: `${edge.className ?? ''} ss-fired`,
             }
-          : { ...edge, selected: isSelected }
-        edgeCache.set(edge, { selected: isSelected, fired: isFired, still, out })
+          : { ...routed, selected: isSelected }
+        edgeCache.set(edge, { selected: isSelected, fired: isFired, still, route, out })
         return out
       })
     },

@@ -1,4 +1,5 @@
 import type { Edge, Node } from '@xyflow/react'
+import type { Lane } from './edgeGeometry'
 
 /**
  * The canvas's element ids. Document nodes keep their own id; everything else is derived
@@ -59,7 +60,20 @@ export type MarkerFlowNode = Node<MarkerData, 'marker'>
 export type FlowNode = StepFlowNode | TerminalFlowNode | MarkerFlowNode
 
 export type EdgeKind = 'fixed' | 'branch' | 'any' | 'ends' | 'join-in' | 'join-out'
-export type GraphEdgeData = { kind: EdgeKind; label?: string; issues?: IssueBadge }
+export type GraphEdgeData = {
+  kind: EdgeKind
+  label?: string
+  /** The tooltip, when it says more than the accessible name (a join: it waits for all). */
+  title?: string
+  issues?: IssueBadge
+  /**
+   * Set by the canvas from the node boxes (`routeEdges`), not by `toFlow`: the sideways offset
+   * of an edge that shares its two nodes with others (`ownOffset`), and its detour round the
+   * nodes in its way.
+   */
+  offset?: number
+  lane?: Lane
+}
 export type FlowEdge = Edge<GraphEdgeData, 'graph'>
 
 /** The derived picture of a document. */

@@ -78,7 +78,7 @@ describe('toFlow', () => {
       target: 'inc',
       type: 'graph',
       className: 'ss-edge ss-edge-fixed',
-      ariaLabel: 'Edge __start__ → inc',
+      ariaLabel: 'Edge START → inc',
       data: { kind: 'fixed' },
     })
     const again = edgeById(edges, 'b:0:again')
@@ -90,7 +90,11 @@ describe('toFlow', () => {
       data: { kind: 'branch', label: 'again' },
     })
     expect(again.markerEnd).toBeDefined()
-    expect(edgeById(edges, 'b:0:done')).toMatchObject({ source: 'inc', target: '__end__' })
+    expect(edgeById(edges, 'b:0:done')).toMatchObject({
+      source: 'inc',
+      target: '__end__',
+      ariaLabel: 'Path done: inc → END',
+    })
   })
 
   it('draws a list branch with the node names as keys, and a branch without paths to an "any node" marker', () => {
@@ -156,6 +160,14 @@ describe('toFlow', () => {
       target: 'c',
       ariaLabel: 'Join [a, b] → c',
     })
+    // It says it waits for all of its sources, on the marker and on every one of its edges.
+    const says = 'Join: c runs once a and b have all finished (waits for all)'
+    expect(join.data).toMatchObject({ label: says })
+    expect(join.domAttributes).toMatchObject({ 'aria-description': says })
+    for (const id of ['j:2', 'j:2:a', 'j:2:b']) {
+      expect(edgeById(edges, id).data?.title).toBe(says)
+      expect(edgeById(edges, id).domAttributes).toMatchObject({ 'aria-description': says })
+    }
     // the marker lies between the sources and the target
     expect(join.position.x).toBeGreaterThan(0)
     expect(join.position.x).toBeLessThan(300)
@@ -333,5 +345,27 @@ describe('issue badges', () => {
     })
     const all = [...nodes, ...edges].filter((x) => badgeOf(x))
     expect(all.map((x) => x.id)).toEqual(['inc', 'e:0'])
+  })
+
+  it('names START and END as such in every edge, and a join into END', () => {
+    const doc = base({
+      nodes: [node('a', 0, 0, { ends: ['__end__'] }), node('b', 0, 100)],
+      edges: [
+        { from: '__start__', to: 'a' },
+        { from: ['a', 'b', '__start__'], to: '__end__' },
+      ],
+      branches: [{ from: 'b', router: '() => "x"', paths: { x: '__end__' } }],
+    })
+    const { nodes, edges } = toFlow(doc, [])
+    const labels = edges.map((e) => `${e.ariaLabel ?? ''} ${e.data?.title ?? ''}`).join('\n')
+    expect(labels).not.toMatch(/__start__|__end__/)
+    expect(edgeById(edges, 'e:0').ariaLabel).toBe('Edge START → a')
+    expect(edgeById(edges, 'j:1').ariaLabel).toBe('Join [a, b, START] → END')
+    expect(edgeById(edges, 'j:1').data?.title).toBe(
+      'Join: END runs once a, b and START have all finished (waits for all)',
+    )
+    expect(edgeById(edges, 'b:0:x').ariaLabel).toBe('Path x: b → END')
+    expect(edgeById(edges, 'c:a:__end__').ariaLabel).toBe('Command goto: a → END')
+    expect(nodeById(nodes, 'join:1').ariaLabel).toBe('Join → END')
   })
 })

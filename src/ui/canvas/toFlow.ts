@@ -25,6 +25,7 @@ import {
   type Flow,
   type FlowEdge,
   type FlowNode,
+  type GraphEdgeData,
   type IssueBadge,
 } from './flowTypes'
 import { boxOf, dataNodeId, joinMarkerPosition, marker } from './flowParts'
@@ -176,14 +177,19 @@ export function toFlow(
     kind: EdgeKind,
     aria: string,
     label?: string,
+    title?: string,
   ) => {
+    // The tooltip names the edge as its accessible name does, or says more (a join).
+    const data: GraphEdgeData = { kind, title: showBidiControls(title ?? aria), ...issuesOf(id) }
+    if (label !== undefined) data.label = label
     edges.push({
       id,
       type: 'graph',
       source,
       target,
-      data: label === undefined ? { kind, ...issuesOf(id) } : { kind, label, ...issuesOf(id) },
+      data,
       ariaLabel: showBidiControls(aria),
+      ...(title === undefined ? {} : { domAttributes: describedAs(title) }),
       className: `ss-edge ss-edge-${kind}`,
       ...(kind === 'join-in' ? {} : { markerEnd: ARROW }),
     })
@@ -197,7 +203,7 @@ export function toFlow(
         source,
         resolve(e.to, source, false),
         'fixed',
-        `Edge ${e.from} → ${e.to}`,
+        `Edge ${shownName(e.from)} → ${shownName(e.to)}`,
       )
       return
     }
@@ -212,10 +218,17 @@ export function toFlow(
     )
     const joinId = joinNodeId(i)
     pos.set(joinId, p)
-    nodes.push(marker(joinId, 'join', 'join', p, `Join → ${e.to}`, issuesOf(joinId), true))
-    for (const [name, id] of sources)
-      edge(joinInEdgeId(i, name), id, joinId, 'join-in', `Join source ${name} → ${e.to}`)
-    edge(joinOutEdgeId(i), joinId, target, 'join-out', `Join [${e.from.join(', ')}] → ${e.to}`)
+    const to = shownName(e.to)
+    const says = joinTitle(e.from, e.to)
+    const joinMarker = marker(joinId, 'join', says, p, `Join → ${to}`, issuesOf(joinId), true)
+    joinMarker.domAttributes = { ...joinMarker.domAttributes, ...describedAs(says) }
+    nodes.push(joinMarker)
+    for (const [name, id] of sources) {
+      const aria = `Join source ${shownName(name)} → ${to}`
+      edge(joinInEdgeId(i, name), id, joinId, 'join-in', aria, undefined, says)
+    }
+    const aria = `Join [${e.from.map(shownName).join(', ')}] → ${to}`
+    edge(joinOutEdgeId(i), joinId, target, 'join-out', aria, undefined, says)
   })
 
   doc.branches?.forEach((b, i) => {
@@ -225,7 +238,7 @@ export function toFlow(
       const p = offset(pos.get(source) ?? { x: 0, y: 0 }, step, -60)
       pos.set(anyId, p)
       nodes.push(marker(anyId, 'any', 'any node', p, 'Any node', issuesOf(anyId)))
-      edge(anyEdgeId(i), source, anyId, 'any', `Path any: ${b.from} → any node`, 'any')
+      edge(anyEdgeId(i), source, anyId, 'any', `Path any: ${shownName(b.from)} → any node`, 'any')
       return
     }
     const seen = new Set<string>()
@@ -237,8 +250,8 @@ export function toFlow(
         source,
         resolve(to, source, false),
         'branch',
-        `Path ${key}: ${b.from} → ${to}`,
-        key,
+        `Path ${shownName(key)}: ${shownName(b.from)} → ${shownName(to)}`,
+        shownName(key),
       )
     }
   })
@@ -251,7 +264,7 @@ export function toFlow(
         source,
         resolve(to, source, false),
         'ends',
-        `Command goto: ${n.id} → ${to}`,
+        `Command goto: ${shownName(n.id)} → ${shownName(to)}`,
       )
     }
   })
@@ -259,5 +272,25 @@ export function toFlow(
   return { nodes, edges }
 }
 
-const breaksOn = (list: readonly string[] | undefined, id: string): boolean =>
+/** A node name as people read it: LangGraph's `__start__` and `__end__` as START and END. */
+export const shownName = (id: string): string =>
+  id === START_ID ? 'START' : id === END_ID ? 'END' : id
+
+const listed = (names: readonly string[]): string =>
+  names.length <= 1
+    ? (names[0] ?? '')
+    : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1] ?? ''}`
+
+/** What a join does, for its tooltip and description: it waits for all of its sources. */
+export function joinTitle(from: readonly string[], to: string): string {
+  const sources = [...new Set(from)].map(shownName)
+  return `Join: ${shownName(to)} runs once ${listed(sources)} have all finished (waits for all)`
+}
+
+/** `aria-description` on an element (React Flow's `domAttributes` type lacks the attribute). */
+function describedAs(text: string): FlowEdge['domAttributes'] {
+  return { 'aria-description': showBidiControls(text) } as FlowEdge['domAttributes']
+}
+
+export const breaksOn = (list: readonly string[] | undefined, id: string): boolean =>
   list?.includes('*') === true || list?.includes(id) === true

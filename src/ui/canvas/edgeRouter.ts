@@ -1,0 +1,399 @@
+import {
+  CLEARANCE,
+  PARALLEL_GAP,
+  STUB,
+  bezier,
+  cubicAt,
+  handlePoints,
+  handlePositions,
+  ownOffset,
+  sameRoute,
+  segmentCrossesRect,
+  swap,
+  type Cubic,
+  type EdgeRoute,
+  type HandleSides,
+  type Pt,
+  type Rect,
+} from './edgeGeometry'
+
+/**
+ * Which edges are drawn apart or round other nodes, from the node boxes (see `routeEdges`).
+ * Pure; `createEdgeRouter` keeps the last answer and redoes only the edges a move can change.
+ */
+
+const SAMPLES = 24
+
+/** A node as the router sees it. */
+export interface RouteNode {
+  id: string
+  box: Rect
+  sides: HandleSides
+}
+
+/** An edge as the router sees it. */
+export interface RouteEdge {
+  id: string
+  source: string
+  target: string
+}
+
+type Pair = { key: string; edges: RouteEdge[] }
+
+/**
+ * How each edge is drawn, for the edges that are not a plain bezier (no entry for those):
+ * - a detour (`lane`) for an edge whose bezier would cross another node's box, and for an
+ *   edge that goes backwards (its target's handle is not ahead of its source's, so the
+ *   bezier would run back through both of its nodes);
+ * - edges between the same two nodes (either way round) are spread apart, `PARALLEL_GAP`
+ *   between neighbours: the beziers among them on either side of the straight line, the
+ *   detours in lanes of their own, so that none is drawn over another.
+ */
+export function routeEdges(
+  nodes: readonly RouteNode[],
+  edges: readonly RouteEdge[],
+  lr: boolean,
+): Map<string, EdgeRoute> {
+  return createEdgeRouter()(nodes, edges, lr)
+}
+
+/**
+ * `routeEdges` for a view that calls it on every frame of a drag: it keeps the last answer,
+ * and when only some node boxes changed it redoes only the edges those boxes can change (an
+ * edge of a moved node, or one whose drawn area a moved box leaves or enters), so a drag
+ * costs about the edges near the dragged nodes. Nothing moved: the same map comes back.
+ */
+export function createEdgeRouter() {
+  let last: {
+    nodes: Map<string, RouteNode>
+    edges: readonly RouteEdge[]
+    lr: boolean
+    pairs: Pair[]
+    areas: Map<string, Rect>
+    out: Map<string, EdgeRoute>
+  } | null = null
+  return function route(
+    nodeList: readonly RouteNode[],
+    edges: readonly RouteEdge[],
+    lr: boolean,
+  ): Map<string, EdgeRoute> {
+    const nodes = new Map(nodeList.map((n) => [n.id, n]))
+    let grid: BoxGrid | null = null
+    const boxes = () => (grid ??= new BoxGrid(nodeList))
+    const prev = last
+    const moved =
+      prev && prev.edges === edges && prev.lr === lr ? movedBoxes(prev.nodes, nodes) : null
+    if (!prev || !moved) {
+      const pairs = pairsOf(edges)
+      const areas = new Map<string, Rect>()
+      const out = new Map<string, EdgeRoute>()
+      for (const pair of pairs) routePair(pair, nodes, boxes(), lr, out, areas)
+      last = { nodes, edges, lr, pairs, areas, out }
+      return out
+    }
+    // Only the pairs a moved box touches; the old map back when none of them changed.
+    const redone = new Map<string, EdgeRoute>()
+    const again: Pair[] = []
+    for (const pair of prev.pairs) {
+      if (!pair.edges.some((e) => touches(prev.areas.get(e.id), moved))) continue
+      again.push(pair)
+      routePair(pair, nodes, boxes(), lr, redone, prev.areas)
+    }
+    const same = again.every((pair) =>
+      pair.edges.every((e) => sameRoute(prev.out.get(e.id), redone.get(e.id))),
+    )
+    let out = prev.out
+    if (!same) {
+      out = new Map(prev.out)
+      for (const pair of again) for (const e of pair.edges) out.delete(e.id)
+      for (const [id, r] of redone) out.set(id, r)
+    }
+    last = { ...prev, nodes, out }
+    return out
+  }
+}
+
+/** The edges grouped by their two nodes, either way round; self-loops left out. */
+function pairsOf(edges: readonly RouteEdge[]): Pair[] {
+  const byKey = new Map<string, Pair>()
+  for (const e of edges) {
+    if (e.source === e.target) continue
+    const key = e.source < e.target ? `${e.source}\n${e.target}` : `${e.target}\n${e.source}`
+    const pair = byKey.get(key)
+    if (pair) pair.edges.push(e)
+    else byKey.set(key, { key, edges: [e] })
+  }
+  return [...byKey.values()]
+}
+
+/** The old and new boxes of the nodes that moved or changed size; `null` when nodes came or went. */
+function movedBoxes(before: Map<string, RouteNode>, after: Map<string, RouteNode>): Rect[] | null {
+  if (before.size !== after.size) return null
+  const out: Rect[] = []
+  for (const [id, n] of after) {
+    const old = before.get(id)
+    if (!old) return null
+    if (old === n) continue
+    const [a, b] = [old.box, n.box]
+    if (a.x !== b.x || a.y !== b.y || a.w !== b.w || a.h !== b.h || old.sides !== n.sides)
+      out.push(a, b)
+  }
+  return out
+}
+
+/** Whether a moved box can change an edge: it is the edge's own node, or in the edge's area. */
+function touches(area: Rect | undefined, moved: readonly Rect[]): boolean {
+  if (!area) return true
+  return moved.some(
+    (b) =>
+      b.x <= area.x + area.w &&
+      b.x + b.w >= area.x &&
+      b.y <= area.y + area.h &&
+      b.y + b.h >= area.y,
+  )
+}
+
+/** Routes the edges between one pair of nodes into `out`, and records the area each covers. */
+function routePair(
+  pair: Pair,
+  nodes: Map<string, RouteNode>,
+  grid: BoxGrid,
+  lr: boolean,
+  out: Map<string, EdgeRoute>,
+  areas: Map<string, Rect>,
+): void {
+  type Seen = { e: RouteEdge; s: Pt; t: Pt; curve: Cubic | null }
+  const seen: Seen[] = []
+  for (const e of pair.edges) {
+    const from = nodes.get(e.source)
+    const to = nodes.get(e.target)
+    if (!from || !to) continue
+    const s = handlePoints(from.box, from.sides)[0]
+    const t = handlePoints(to.box, to.sides)[1]
+    const along = lr ? t.x - s.x : t.y - s.y
+    let curve: Cubic | null = null
+    if (along >= STUB) {
+      const c = bezier(s, handlePositions(from.sides)[0], t, handlePositions(to.sides)[1])
+      if (!grid.curveHits(c, [e.source, e.target])) curve = c
+    }
+    seen.push({ e, s, t, curve })
+  }
+  // The beziers first, then the detours, whose lanes keep clear of the beziers' middles too.
+  const taken: number[] = []
+  for (const detour of [false, true]) {
+    const group = seen.filter((p) => (p.curve === null) === detour)
+    group.forEach(({ e, s, t, curve }, k) => {
+      const offset = (k - (group.length - 1) / 2) * PARALLEL_GAP
+      const spread = Math.abs(offset) * 1.5
+      if (curve) {
+        if (offset !== 0) out.set(e.id, { offset })
+        areas.set(e.id, around(curve, spread))
+        if (group.length < seen.length) {
+          const [p0, , , p3] = curve
+          const [sPos, tPos] = [positionsOf(nodes, e.source)[0], positionsOf(nodes, e.target)[1]]
+          const mid = cubicAt(
+            bezier(p0, sPos, p3, tPos, ownOffset(offset, e.source, e.target)),
+            0.5,
+          )
+          taken.push(lr ? mid.y : mid.x)
+        }
+        return
+      }
+      const at = pickLane(grid, s, t, lr, offset, taken)
+      taken.push(at)
+      out.set(e.id, { offset, lane: { at, lr } })
+      // A lane as near the middle on the other side would do as well: a box leaving that
+      // side must be noticed too.
+      const want = (lr ? s.y + t.y : s.x + t.x) / 2 + offset
+      const ends = [at, 2 * want - at].flatMap((c) =>
+        lr
+          ? [s, t, { x: s.x, y: c }, { x: t.x, y: c }]
+          : [s, t, { x: c, y: s.y }, { x: c, y: t.y }],
+      )
+      areas.set(e.id, around(ends, spread))
+    })
+  }
+}
+
+const positionsOf = (nodes: Map<string, RouteNode>, id: string) =>
+  handlePositions(nodes.get(id)?.sides ?? 'LR')
+
+/**
+ * The area a move can change an edge in: round its points, grown by the clearance, the stubs
+ * and `spread` (its offset), so a box moving into it, or out of it, is noticed.
+ */
+function around(points: readonly Pt[], spread: number): Rect {
+  const grow = CLEARANCE + STUB + spread
+  const xs = points.map((p) => p.x)
+  const ys = points.map((p) => p.y)
+  const x = Math.min(...xs) - grow
+  const y = Math.min(...ys) - grow
+  return { x, y, w: Math.max(...xs) + grow - x, h: Math.max(...ys) + grow - y }
+}
+
+/**
+ * A lane for a detour from `s` to `t`: the free coordinate across the direction nearest to
+ * the middle of the two ends (moved by `offset`), where the lane runs clear of every box and
+ * of the lanes `taken` by other detours between the same nodes, and so do the two pieces that
+ * join it to the ends. Boxes are fetched from the grid in a window that widens until a lane
+ * is found, so a detour costs about the boxes near it, not all of them.
+ */
+function pickLane(
+  grid: BoxGrid,
+  s: Pt,
+  t: Pt,
+  lr: boolean,
+  offset: number,
+  taken: readonly number[],
+): number {
+  const f = lr ? (p: Pt) => p : swap
+  const S = f(s)
+  const T = f(t)
+  const a1 = S.x + STUB
+  const a2 = T.x - STUB
+  const lo = Math.min(a1, a2)
+  const hi = Math.max(a1, a2)
+  const want = (S.y + T.y) / 2 + offset
+  const span = Math.abs(S.y - T.y) / 2 + Math.abs(offset)
+  const free = (at: number) =>
+    grid.segmentHits(f({ x: a1, y: S.y }), f({ x: a1, y: at }), CLEARANCE - 2) === 0 &&
+    grid.segmentHits(f({ x: a2, y: at }), f({ x: a2, y: T.y }), CLEARANCE - 2) === 0
+  for (let win = 240; ; win *= 3) {
+    const [c0, c1] = [want - span - win - CLEARANCE, want + span + win + CLEARANCE]
+    const near = lr ? grid.near(lo, c0, hi, c1, []) : grid.near(c0, lo, c1, hi, [])
+    // Where the lane may not run: each box across the band, grown by the clearance.
+    const blocked: [number, number][] = near.map((i) => {
+      const b = grid.box(i)
+      return lr
+        ? [b.y - CLEARANCE, b.y + b.h + CLEARANCE]
+        : [b.x - CLEARANCE, b.x + b.w + CLEARANCE]
+    })
+    for (const x of taken) blocked.push([x - PARALLEL_GAP, x + PARALLEL_GAP])
+    // The free coordinates nearest `want`: `want` itself, or the ends of merged blocked spans.
+    const candidates: number[] = []
+    let wantFree = true
+    for (const [a, b] of merge(blocked)) {
+      if (want > a && want < b) wantFree = false
+      candidates.push(a, b)
+    }
+    if (wantFree) candidates.push(want)
+    // Nearest first; of two as near, the one before (above, or to the left): the same answer
+    // whatever order the grid gave the boxes in.
+    candidates.sort((a, b) => Math.abs(a - want) - Math.abs(b - want) || a - b)
+    const reach = span + win
+    for (const at of candidates.slice(0, 16)) {
+      if (Math.abs(at - want) > reach) break
+      if (free(at)) return at
+    }
+    if (win > grid.extent) return candidates[0] ?? want
+  }
+}
+
+/** Overlapping or touching spans merged, in order. */
+function merge(spans: [number, number][]): [number, number][] {
+  spans.sort((p, q) => p[0] - q[0])
+  const out: [number, number][] = []
+  for (const [a, b] of spans) {
+    const last = out[out.length - 1]
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b)
+    else out.push([a, b])
+  }
+  return out
+}
+
+const CELL = 256
+// A bucket's key: its column and row, both offset to be positive, in one number.
+const cellKey = (cx: number, cy: number) => (cx + 0x8000) * 0x10000 + (cy + 0x8000)
+
+/** Node boxes in square buckets, for "which boxes are near this segment". */
+class BoxGrid {
+  private readonly cells = new Map<number, number[]>()
+  private readonly boxes: Rect[]
+  private readonly ids: string[]
+  // Each box is visited once per query: the query's number is stamped on it.
+  private readonly stamps: Uint32Array
+  private query = 0
+  /** The size of the area the boxes cover, at least. */
+  readonly extent: number
+  constructor(nodes: readonly RouteNode[]) {
+    this.boxes = nodes.map((n) => n.box)
+    let [x0, y0, x1, y1] = [0, 0, 0, 0]
+    for (const b of this.boxes) {
+      x0 = Math.min(x0, b.x)
+      y0 = Math.min(y0, b.y)
+      x1 = Math.max(x1, b.x + b.w)
+      y1 = Math.max(y1, b.y + b.h)
+    }
+    this.extent = Math.max(x1 - x0, y1 - y0)
+    this.ids = nodes.map((n) => n.id)
+    this.stamps = new Uint32Array(nodes.length)
+    this.boxes.forEach((b, i) => {
+      this.eachCell(b.x, b.y, b.x + b.w, b.y + b.h, (key) => {
+        const list = this.cells.get(key)
+        if (list) list.push(i)
+        else this.cells.set(key, [i])
+      })
+    })
+  }
+
+  private eachCell(x0: number, y0: number, x1: number, y1: number, f: (key: number) => void) {
+    const cx1 = Math.floor(x1 / CELL)
+    const cy1 = Math.floor(y1 / CELL)
+    for (let cx = Math.floor(x0 / CELL); cx <= cx1; cx++)
+      for (let cy = Math.floor(y0 / CELL); cy <= cy1; cy++) f(cellKey(cx, cy))
+  }
+
+  /** The boxes that overlap a rectangle, each once, none of `skip`. */
+  near(x0: number, y0: number, x1: number, y1: number, skip: readonly string[]): number[] {
+    const q = ++this.query
+    const found: number[] = []
+    this.eachCell(x0, y0, x1, y1, (key) => {
+      for (const i of this.cells.get(key) ?? []) {
+        if (this.stamps[i] === q) continue
+        this.stamps[i] = q
+        const b = this.boxes[i] as Rect
+        const overlaps = b.x <= x1 && b.x + b.w >= x0 && b.y <= y1 && b.y + b.h >= y0
+        if (overlaps && !skip.includes(this.ids[i] as string)) found.push(i)
+      }
+    })
+    return found
+  }
+
+  box(i: number): Rect {
+    return this.boxes[i] as Rect
+  }
+
+  /** How many boxes, grown by `margin`, the segment p–q crosses. */
+  segmentHits(p: Pt, q: Pt, margin: number): number {
+    let n = 0
+    const near = this.near(
+      Math.min(p.x, q.x) - margin,
+      Math.min(p.y, q.y) - margin,
+      Math.max(p.x, q.x) + margin,
+      Math.max(p.y, q.y) + margin,
+      [],
+    )
+    for (const i of near) if (segmentCrossesRect(p, q, this.box(i), margin)) n++
+    return n
+  }
+
+  /** Whether a cubic crosses a box other than `skip`'s. */
+  curveHits(curve: Cubic, skip: readonly string[]): boolean {
+    const [a, b, c, d] = curve
+    const near = this.near(
+      Math.min(a.x, b.x, c.x, d.x),
+      Math.min(a.y, b.y, c.y, d.y),
+      Math.max(a.x, b.x, c.x, d.x),
+      Math.max(a.y, b.y, c.y, d.y),
+      skip,
+    )
+    if (near.length === 0) return false
+    let prev = a
+    for (let k = 1; k <= SAMPLES; k++) {
+      const p = cubicAt(curve, k / SAMPLES)
+      for (const i of near) if (segmentCrossesRect(prev, p, this.box(i), 2)) return true
+      prev = p
+    }
+    return false
+  }
+}
