@@ -46,7 +46,7 @@ test('draw a graph with a conditional edge and a join, set a reducer, reload, un
   // (the join marker sits in front of node_3's edge, so select it through its label)
   await node(page, 'node_3').getByText('node_3', { exact: true }).click()
   await page.getByRole('button', { name: 'Add conditional edge' }).click()
-  await expect(page.getByLabel(/Path done: node_3 → __end__/)).toHaveCount(1)
+  await expect(page.getByLabel(/Path done: node_3 → END/)).toHaveCount(1)
   // A field with a reducer, from the schema panel (nothing selected).
   await node(page, 'node_3').getByText('node_3', { exact: true }).click()
   await page.keyboard.press('Escape') // nothing selected: the inspector shows the schema

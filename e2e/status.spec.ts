@@ -144,7 +144,7 @@ test('a fork after a parallel step offers the nodes that ran instead of failing'
   await fork.getByRole('button', { name: 'Fork from here' }).click()
   await expect(page.getByLabel('Fork error')).toHaveCount(0)
   await choices.getByRole('button', { name: 'Fork as b' }).click()
-  await expect(page.getByText(/^Forked from /)).toBeVisible()
+  await expect(page.getByRole('status', { name: 'Message' })).toContainText('Forked from ')
   await expect(page.getByLabel('Fork error')).toHaveCount(0)
 })
 

@@ -5,6 +5,7 @@ import type { CodeEditorProps } from './CodeEditor'
 import { PlainCodeEditor } from './CodeEditor'
 import { monaco, setGraphTypings } from './monacoSetup'
 import { attachShadow } from './shadowTyping'
+import { TAB_HINT_HEIGHT, TabHint, trackTabFocusKey } from './TabHint'
 import { codeContextType } from './typings'
 
 let modelCount = 0
@@ -129,6 +130,7 @@ export default function MonacoCodeEditor(props: CodeEditorProps) {
       style={fill ? { flex: 1, minHeight: 0 } : { height: height ?? 160 }}
     >
       <Editor
+        height={`calc(100% - ${TAB_HINT_HEIGHT}px)`}
         path={path}
         defaultValue={value}
         defaultLanguage="javascript"
@@ -147,10 +149,12 @@ export default function MonacoCodeEditor(props: CodeEditorProps) {
           shadow.current?.dispose()
           shadow.current = attachShadow(monaco, m, contextRef.current)
           editor.onDidBlurEditorText(() => onBlur.current?.())
+          trackTabFocusKey(monaco, editor)
           setModel(m)
           setEditor(editor)
         }}
       />
+      <TabHint />
     </div>
   )
 }

@@ -3,6 +3,7 @@ import type * as Monaco from 'monaco-editor'
 import { useMemo, useState, useSyncExternalStore } from 'react'
 import type { CodeViewProps } from './CodeView'
 import { monaco } from './monacoSetup'
+import { TAB_HINT_HEIGHT, TabHint, trackTabFocusKey } from './TabHint'
 
 // Exported modules import packages this page does not have: no diagnostics, only colours.
 monaco.typescript.typescriptDefaults.setDiagnosticsOptions({
@@ -40,7 +41,16 @@ export default function MonacoCodeView({ value, language, label, height }: CodeV
   const options = useMemo(() => ({ ...OPTIONS, ariaLabel: label }), [label])
   return (
     <div className="code-view" style={{ height: height ?? 400 }}>
-      <Editor path={path} value={value} language={language} theme={theme} options={options} />
+      <Editor
+        height={`calc(100% - ${TAB_HINT_HEIGHT}px)`}
+        path={path}
+        value={value}
+        language={language}
+        theme={theme}
+        options={options}
+        onMount={(editor) => void trackTabFocusKey(monaco, editor)}
+      />
+      <TabHint />
     </div>
   )
 }

@@ -1,7 +1,12 @@
 import type { FieldSpec, GraphSpec } from '../../core/graph/schema'
 
 /** What a piece of code is, which decides the function type it is checked against. */
-export type CodeKind = { kind: 'node' } | { kind: 'router' } | { kind: 'reducer'; field: string }
+export type CodeKind =
+  | { kind: 'node' }
+  | { kind: 'router' }
+  | { kind: 'reducer'; field: string }
+  /** A tool's code: `(args) => result`, `args` of the TypeScript type given. */
+  | { kind: 'tool'; args: string }
 
 const PRELUDE = `/** LangGraph's START node name. */
 declare const START: '__start__'
@@ -71,6 +76,8 @@ export function codeContextType(code: CodeKind): string {
       return 'RouterFn'
     case 'reducer':
       return `ReducerFn<${JSON.stringify(code.field)}>`
+    case 'tool':
+      return `(args: ${code.args}) => unknown`
   }
 }
 

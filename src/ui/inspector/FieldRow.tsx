@@ -1,3 +1,4 @@
+import { useRef } from 'react'
 import type { GraphEdit } from '../../core/graph/edits'
 import type { GraphIssue } from '../../core/graph/issues'
 import type { FieldSpec } from '../../core/graph/schema'
@@ -6,6 +7,7 @@ import { CommitInput, IssueList } from './controls'
 import { DefaultInput } from './DefaultInput'
 import { CHANNEL_CHOICES, channelChoice, choicePatch, type ChannelChoice } from './fieldEdits'
 import { reducerPreview } from './reducerPreview'
+import { refocusAfterRename, useRefocusAfterRename } from './refocus'
 import { codeMarkers } from './selection'
 import { useDraft } from './useDraft'
 import { showBidiControls } from '../bidi'
@@ -32,6 +34,9 @@ const CODE_DELAY_MS = 300
 export function FieldRow(props: FieldRowProps) {
   const { field, others, issues, onEdit, typings, autoFocus, highlighted, onLeave } = props
   const name = field.name
+  const row = useRef<HTMLDivElement>(null)
+  // A rename mounts a new row (keyed by the name): its name field keeps the focus.
+  useRefocusAfterRename(row, `field:${name}`, '.field-name input')
   const update = (patch: Partial<FieldSpec>) => onEdit({ type: 'updateField', name, patch })
   const choice = channelChoice(field)
   const preview = reducerPreview(field)
@@ -43,6 +48,7 @@ export function FieldRow(props: FieldRowProps) {
         : null
   return (
     <div
+      ref={row}
       role="row"
       className={highlighted ? 'field-row field-row-focused' : 'field-row'}
       aria-current={highlighted || undefined}
@@ -57,7 +63,10 @@ export function FieldRow(props: FieldRowProps) {
           label="Field name"
           value={name}
           validate={validateName}
-          onCommit={(text) => update({ name: text })}
+          onCommit={(text) => {
+            refocusAfterRename(`field:${text}`)
+            update({ name: text })
+          }}
           autoFocus={autoFocus}
         />
       </div>

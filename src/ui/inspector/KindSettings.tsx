@@ -1,14 +1,24 @@
 import { useState } from 'react'
 import { KIND_KEYS } from '../../core/graph/editNodes'
+import { DEFAULT_MESSAGES_FIELD } from '../../core/graph/nodeKinds'
 import type { GraphEdit } from '../../core/graph/edits'
+import type { GraphIssue } from '../../core/graph/issues'
 import {
   NODE_KINDS,
   type GraphSpec,
   type ModelSettings,
   type NodeKind,
   type NodeSpec,
+  type ScriptedReply,
+  type ToolSpec,
 } from '../../core/graph/schema'
+import { showBidiControls } from '../bidi'
+import { FieldSelect } from './FieldSelect'
+import { HumanForm } from './HumanForm'
 import { ModelProviderSettings, starterScripted } from './ModelProviderSettings'
+import { RepliesForm } from './RepliesForm'
+import { toolsForModel } from './replyEdits'
+import { ToolsForm } from './ToolsForm'
 
 const KIND_LABEL: Record<NodeKind, string> = {
   code: 'Code (JavaScript)',
@@ -50,19 +60,127 @@ export function kindSettingsOf(node: NodeSpec): Record<string, unknown> {
 }
 
 /**
- * A node's kind (code, model, tools, human) and, for the last three, their settings as
- * JSON: applied on blur or Ctrl/Cmd+Enter when the text parses; the validator's problems
- * show below as for any edit. A model node also gets a form for its provider (scripted or
- * an endpoint). API keys never go here (the document refuses them): they are kept in
- * Settings.
+ * A node's kind (code, model, tools, human) and, for the last three, their settings in forms:
+ * a model's provider (scripted replies or an endpoint), bound tools and messages field; a
+ * tools node's tools (parameters, code); a human node's fields. Each change is one
+ * `setNodeKind` edit; the validator's problems show below as for any edit. The settings as
+ * JSON stay behind a disclosure, applied on blur or Ctrl/Cmd+Enter when the text parses.
+ * API keys never go here (the document refuses them): they are kept in Settings.
  */
 export function KindSettings(props: {
   doc: GraphSpec
   node: NodeSpec
+  /** The node's issues: a tool's code problems are marked in its code. */
+  issues?: readonly GraphIssue[]
   onEdit(e: GraphEdit): void
 }) {
-  const { doc, node, onEdit } = props
+  const { doc, node, issues = [], onEdit } = props
   const kind = node.kind ?? 'code'
+  /** One edit: the node's settings with `patch` over them (`undefined` removes a key). */
+  const setSettings = (patch: Record<string, unknown>) =>
+    onEdit({
+      type: 'setNodeKind',
+      id: node.id,
+      kind,
+      settings: { ...kindSettingsOf(node), ...patch },
+    })
+  return (
+    <fieldset className="kind-settings">
+      <legend>Kind</legend>
+      <select
+        aria-label={`Kind of ${node.id}`}
+        value={kind}
+        onChange={(e) => {
+          const next = e.target.value as NodeKind
+          onEdit({
+            type: 'setNodeKind',
+            id: node.id,
+            kind: next,
+            settings: starterSettings(doc, next),
+          })
+        }}
+      >
+        {NODE_KINDS.map((k) => (
+          <option key={k} value={k}>
+            {KIND_LABEL[k]}
+          </option>
+        ))}
+      </select>
+      {kind === 'model' && <ModelForm doc={doc} node={node} onSettings={setSettings} />}
+      {(kind === 'model' || kind === 'tools') && (
+        <FieldSelect
+          label={`Messages field of ${node.id}`}
+          caption="Messages field"
+          doc={doc}
+          value={node.messagesField}
+          fallback={DEFAULT_MESSAGES_FIELD}
+          onChange={(messagesField) => setSettings({ messagesField })}
+        />
+      )}
+      {kind === 'tools' && (
+        <ToolsForm
+          node={node.id}
+          tools={node.tools ?? []}
+          issues={issues}
+          onChange={(tools: ToolSpec[]) => setSettings({ tools })}
+        />
+      )}
+      {kind === 'human' && <HumanForm doc={doc} node={node} onChange={setSettings} />}
+      {kind !== 'code' && <SettingsJson node={node} kind={kind} onEdit={onEdit} />}
+    </fieldset>
+  )
+}
+
+/** A model node: its provider, the replies of a scripted one, the tools it binds. */
+function ModelForm(props: {
+  doc: GraphSpec
+  node: NodeSpec
+  onSettings(patch: Record<string, unknown>): void
+}) {
+  const { doc, node, onSettings } = props
+  const model = node.model
+  const toolsNodes = doc.nodes.filter((n) => n.kind === 'tools').map((n) => n.id)
+  const bound = node.bindTools
+  return (
+    <>
+      <ModelProviderSettings
+        graphName={doc.name}
+        node={node}
+        onChange={(m: ModelSettings) => onSettings({ model: m })}
+      />
+      {model?.provider === 'scripted' && (
+        <RepliesForm
+          node={node.id}
+          replies={model.replies}
+          tools={toolsForModel(doc, node)}
+          onChange={(replies: ScriptedReply[]) => onSettings({ model: { ...model, replies } })}
+        />
+      )}
+      <label className="stack">
+        <span>Bound tools</span>
+        <select
+          aria-label={`Tools bound to ${node.id}`}
+          value={bound ?? ''}
+          onChange={(e) => onSettings({ bindTools: e.target.value || undefined })}
+        >
+          <option value="">none</option>
+          {bound !== undefined && !toolsNodes.includes(bound) && (
+            <option value={bound}>{showBidiControls(bound)} (not a tools node)</option>
+          )}
+          {toolsNodes.map((id) => (
+            <option key={id} value={id}>
+              {showBidiControls(id)}
+            </option>
+          ))}
+        </select>
+      </label>
+    </>
+  )
+}
+
+/** The settings as JSON, for what the forms do not show: applied on blur or Ctrl/Cmd+Enter. */
+function SettingsJson(props: { node: NodeSpec; kind: NodeKind; onEdit(e: GraphEdit): void }) {
+  const { node, kind, onEdit } = props
   const shown = JSON.stringify(kindSettingsOf(node), null, 2)
   const [text, setText] = useState(shown)
   const [last, setLast] = useState(shown)
@@ -90,56 +208,27 @@ export function KindSettings(props: {
       settings: settings as Record<string, unknown>,
     })
   }
-  const setModel = (model: ModelSettings) =>
-    onEdit({ type: 'setNodeKind', id: node.id, kind, settings: { ...kindSettingsOf(node), model } })
   return (
-    <fieldset className="kind-settings">
-      <legend>Kind</legend>
-      <select
-        aria-label={`Kind of ${node.id}`}
-        value={kind}
-        onChange={(e) => {
-          const next = e.target.value as NodeKind
-          onEdit({
-            type: 'setNodeKind',
-            id: node.id,
-            kind: next,
-            settings: starterSettings(doc, next),
-          })
+    <details className="kind-json">
+      <summary>JSON</summary>
+      <textarea
+        aria-label={`Settings of ${node.id}`}
+        className="code-editor code-plain"
+        value={text}
+        rows={10}
+        spellCheck={false}
+        aria-invalid={error ? true : undefined}
+        onChange={(e) => setText(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) commit()
         }}
-      >
-        {NODE_KINDS.map((k) => (
-          <option key={k} value={k}>
-            {KIND_LABEL[k]}
-          </option>
-        ))}
-      </select>
-      {kind === 'model' && (
-        <ModelProviderSettings graphName={doc.name} node={node} onChange={setModel} />
+      />
+      {error && (
+        <span className="field-error" role="alert">
+          {error}
+        </span>
       )}
-      {kind !== 'code' && (
-        <label className="stack">
-          <span>Settings (JSON)</span>
-          <textarea
-            aria-label={`Settings of ${node.id}`}
-            className="code-editor code-plain"
-            value={text}
-            rows={10}
-            spellCheck={false}
-            aria-invalid={error ? true : undefined}
-            onChange={(e) => setText(e.target.value)}
-            onBlur={commit}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) commit()
-            }}
-          />
-          {error && (
-            <span className="field-error" role="alert">
-              {error}
-            </span>
-          )}
-        </label>
-      )}
-    </fieldset>
+    </details>
   )
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { END, START } from '../../core/graph/constants'
 import { label } from '../../core/graph/editCommon'
 import type { GraphEdit } from '../../core/graph/edits'
@@ -7,6 +7,7 @@ import type { GraphSpec, NodeSpec } from '../../core/graph/schema'
 import { CodeEditor } from '../editor/CodeEditor'
 import { KindSettings } from './KindSettings'
 import { CommitInput, IssueList } from './controls'
+import { refocusAfterRename, useRefocusAfterRename } from './refocus'
 import { codeMarkers } from './selection'
 import { useDraft } from './useDraft'
 import { showBidiControls } from '../bidi'
@@ -37,6 +38,9 @@ export const CODE_DELAY_MS = 300
 export function NodeInspector(props: NodeInspectorProps) {
   const { doc, node, issues, onEdit, typings, reveal, runError } = props
   const id = node.id
+  const section = useRef<HTMLElement>(null)
+  // A rename mounts a new inspector (keyed by the id): the id field keeps the focus.
+  useRefocusAfterRename(section, `node:${id}`, '.node-id-input input')
   const code = useDraft(
     node.code ?? '',
     (text) => onEdit({ type: 'setNodeCode', id, code: text }),
@@ -49,7 +53,7 @@ export function NodeInspector(props: NodeInspectorProps) {
     return null
   }
   return (
-    <section className="node-inspector" aria-labelledby="node-heading">
+    <section ref={section} className="node-inspector" aria-labelledby="node-heading">
       <h2 id="node-heading">Node</h2>
       <CommitInput
         key={id}
@@ -57,9 +61,12 @@ export function NodeInspector(props: NodeInspectorProps) {
         label="Node id"
         value={id}
         validate={validateId}
-        onCommit={(to) => onEdit({ type: 'renameNode', from: id, to })}
+        onCommit={(to) => {
+          refocusAfterRename(`node:${to}`)
+          onEdit({ type: 'renameNode', from: id, to })
+        }}
       />
-      <KindSettings doc={doc} node={node} onEdit={onEdit} />
+      <KindSettings doc={doc} node={node} issues={issues} onEdit={onEdit} />
       {(node.kind ?? 'code') === 'code' && (
         <>
           <h2>Code</h2>

@@ -8,7 +8,9 @@ import { useRunKeys } from '../useRunKeys'
 import { showBidiControls } from '../bidi'
 import type { GraphIssue } from '../../core/graph/issues'
 import { PanelToggles } from '../layout/PanelToggles'
+import { Announcer } from '../Announcer'
 import { revealProblems, useWorkbench } from '../layout/workbench'
+import { useDraftsPending } from '../inspector/pendingDrafts'
 
 /** Brand, graph picker and commands, editing tools, Import/Export, and the run controls. */
 export function TopBar() {
@@ -48,6 +50,8 @@ export function TopBar() {
     e.target.value = ''
   }
   const problems = problemCounts(s.issues)
+  // Typed text waiting for its commit is not saved yet either.
+  const typing = useDraftsPending()
   return (
     <header className="topbar">
       <span className="brand">
@@ -184,8 +188,12 @@ export function TopBar() {
           <ProblemsIcon clean={s.issues.length === 0} />
           {s.issues.length}
         </button>
-        <span className="muted save-state" aria-live="polite" aria-label="Save state">
-          {s.saveState === 'saving' ? 'Saving…' : s.saveState === 'failed' ? 'Not saved' : 'Saved'}
+        <span className="muted save-state" role="status" aria-label="Save state">
+          {s.saveState === 'failed'
+            ? 'Not saved'
+            : s.saveState === 'saving' || typing
+              ? 'Saving…'
+              : 'Saved'}
         </span>
       </div>
       <PanelToggles />
@@ -244,6 +252,7 @@ export function TopBar() {
           Stop
         </button>
       </div>
+      <Announcer />
       {help && <ShortcutsDialog onClose={() => setHelp(false)} />}
       {settings && <SettingsDialog onClose={() => setSettings(false)} />}
       {exporting && (

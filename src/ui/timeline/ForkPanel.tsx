@@ -1,6 +1,5 @@
 import './runNotes.css'
 import { useState } from 'react'
-import { GraphSpecSchema } from '../../core/graph/schema'
 import { useApp } from '../storeContext'
 import { NoCheckpoint } from './ChannelTable'
 import { JsonValue } from './JsonValue'
@@ -13,7 +12,7 @@ import { showBidiControls } from '../bidi'
 export function ForkPanel() {
   const s = useApp((s) => ({
     inspection: s.inspection,
-    doc: s.doc,
+    spec: s.spec,
     forkFrom: s.forkFrom,
     replayFrom: s.replayFrom,
     runState: s.runState,
@@ -23,14 +22,14 @@ export function ForkPanel() {
   const [text, setText] = useState<string | null>(null)
   const [asNode, setAsNode] = useState('')
   const [error, setError] = useState<string | null>(null)
-  const spec = GraphSpecSchema.safeParse(s.doc)
-  if (!s.inspection || !spec.success) return <NoCheckpoint />
+  const { spec } = s
+  if (!s.inspection || !spec) return <NoCheckpoint />
   const { inspection } = s
   const fields = inspection.channels.filter((c) => c.role === 'field')
   const values = Object.fromEntries(fields.filter((c) => c.hasValue).map((c) => [c.name, c.value]))
   // Overwrite fields are safe to prefill: the value written replaces the one there.
   const overwrite = new Set(
-    spec.data.state
+    spec.state
       .filter((f) => !f.channel && (f.reducer ?? 'overwrite') === 'overwrite')
       .map((f) => f.name),
   )
@@ -46,11 +45,13 @@ export function ForkPanel() {
   // update"): the nodes that ran are offered instead.
   const ran = [...new Set(s.timeline.find((t) => t.checkpointId === id)?.ran.map((t) => t.name))]
   const ambiguous = ran.length > 1 || (error?.includes('Ambiguous update') ?? false)
-  const choices = ran.length > 1 ? ran : spec.data.nodes.map((n) => n.id)
+  const choices = ran.length > 1 ? ran : spec.nodes.map((n) => n.id)
   const fork = (as: string) =>
     void s.forkFrom(id, update, as || undefined).then((err) => {
       setError(err)
-      if (!err) setText(null)
+      if (err) return
+      setText(null)
+      focusNewCheckpoint()
     })
   return (
     <div className="fork" key={id}>
@@ -107,7 +108,7 @@ export function ForkPanel() {
               <option value="">
                 {ambiguous ? '(choose a node)' : '(the last node that wrote)'}
               </option>
-              {spec.data.nodes.map((n) => (
+              {spec.nodes.map((n) => (
                 <option key={n.id} value={n.id}>
                   {showBidiControls(n.id)}
                 </option>
@@ -129,4 +130,15 @@ export function ForkPanel() {
       </form>
     </div>
   )
+}
+
+/**
+ * After a fork this form belongs to the old checkpoint and goes away: the focus moves to the
+ * timeline, whose selected row is the fork (unless the user has put it somewhere else).
+ */
+function focusNewCheckpoint() {
+  const active = document.activeElement
+  if (active && active !== document.body && active.closest('form[aria-label="Fork"]') === null)
+    return
+  document.querySelector<HTMLElement>('[role="listbox"][aria-label="Checkpoints"]')?.focus()
 }

@@ -25,7 +25,8 @@ export function RunStatusLine() {
     <output
       className={`run-state ${status.phase}`}
       aria-label="Run status"
-      aria-live="polite"
+      // Not live: the Announcer says each pause and fork once, in whole sentences.
+      aria-live="off"
       data-phase={status.phase}
       title={[
         status.text.replace(/\{(\d+)\}/g, (_, i: string) => status.names[Number(i)] ?? ''),
