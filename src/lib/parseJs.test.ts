@@ -32,6 +32,13 @@ describe('parseExpression', () => {
     expect(problem('(s) => s.x +* 2')).toMatchObject({ line: 1, column: 13 })
     expect(problem('(s) => {\n  const b = = 2\n}')).toMatchObject({ line: 2, column: 13 })
     expect(problem('(s) =>')?.message).toMatch(/ends too early/)
+    // One closing parenthesis too many is named where it stands, not as an early end.
+    expect(problem('(s) => ({ count: 1 }))')).toEqual({
+      message: 'Unexpected `)`: it closes a bracket that was never opened (one too many?)',
+      line: 1,
+      column: 22,
+    })
+    expect(problem('(s) => `${s.a}`')).toBeNull()
     expect(problem(' ')?.message).toBe('Code is empty.')
   })
 

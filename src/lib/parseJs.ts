@@ -1,4 +1,4 @@
-import { getLineInfo, parse } from 'acorn'
+import { getLineInfo, parse, tokenizer } from 'acorn'
 import type { AnyNode, Expression } from 'acorn'
 import { memoByString } from './memo'
 
@@ -69,12 +69,40 @@ function parse1(code: string): ParsedExpression {
     const message = err.message.replace(/\s*\(\d+:\d+\)$/, '')
     const lines = code.split('\n')
     if (loc.line > lines.length) {
-      // The error is on the wrapper's closing line: the code ended too early.
+      // The error is on the wrapper's closing line: the code closed a bracket it never opened
+      // (so the wrapper's own parenthesis came too soon), or it ended too early.
+      const extra = unopenedCloser(code)
+      if (extra) {
+        const at = getLineInfo(code, extra.offset) // in `code` itself: no wrapper shift
+        return fail(extra.message, at.line, at.column + 1)
+      }
       const last = lines.length
       return fail(`${message} (the code ends too early)`, last, (lines[last - 1] ?? '').length + 1)
     }
     return failAt(message, loc)
   }
+}
+
+const OPENERS = new Set(['(', '[', '{', '${'])
+const CLOSERS = new Set([')', ']', '}'])
+
+/** The first closing bracket of `code` that closes nothing it opened, if any. */
+function unopenedCloser(code: string): { message: string; offset: number } | null {
+  let depth = 0
+  try {
+    for (const token of tokenizer(code, { ecmaVersion: 'latest' })) {
+      const label = token.type.label
+      if (OPENERS.has(label)) depth++
+      else if (CLOSERS.has(label) && --depth < 0)
+        return {
+          message: `Unexpected \`${label}\`: it closes a bracket that was never opened (one too many?)`,
+          offset: token.start,
+        }
+    }
+  } catch {
+    // Code the tokenizer cannot read: the parser's own message stands.
+  }
+  return null
 }
 
 const RAW_SEPARATOR =
