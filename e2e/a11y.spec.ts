@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { importGraph } from './graphFiles'
+import { importGraph, TWO_STEPS } from './graphFiles'
 
 /**
  * WCAG 2.1 AA on the built app: axe-core over the main states in both colour schemes, the
@@ -490,20 +490,7 @@ test.describe('one polite live region announces pauses, the end, interrupts and 
 
   test('a breakpoint and an interrupt', async ({ page }) => {
     await open(page)
-    await importGraph(page, {
-      superstep: 1,
-      name: 'two steps',
-      state: [{ name: 'log', reducer: 'append', default: [] }],
-      nodes: [
-        { id: 'draft', code: "() => ({ log: ['draft'] })" },
-        { id: 'write', code: "() => ({ log: ['write'] })" },
-      ],
-      edges: [
-        { from: '__start__', to: 'draft' },
-        { from: 'draft', to: 'write' },
-      ],
-      interruptBefore: ['write'],
-    } as { name: string })
+    await importGraph(page, TWO_STEPS)
     await run(page).click()
     await expect(announcer(page)).toHaveText('Paused before write (breakpoint)')
 

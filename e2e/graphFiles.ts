@@ -1,5 +1,21 @@
 import { expect, type Page } from '@playwright/test'
 
+/** Two nodes in a chain, with a breakpoint before the second: a run stops once on its way. */
+export const TWO_STEPS = {
+  superstep: 1,
+  name: 'two steps',
+  state: [{ name: 'log', reducer: 'append', default: [] }],
+  nodes: [
+    { id: 'draft', code: "() => ({ log: ['draft'] })" },
+    { id: 'write', code: "() => ({ log: ['write'] })" },
+  ],
+  edges: [
+    { from: '__start__', to: 'draft' },
+    { from: 'draft', to: 'write' },
+  ],
+  interruptBefore: ['write'],
+}
+
 /** Picks a graph file in the library's Import, as a user does, without trusting it yet. */
 export async function pickGraphFile(page: Page, doc: { name: string }): Promise<void> {
   await page.getByLabel('Import a graph file').setInputFiles({

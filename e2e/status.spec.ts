@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { importGraph } from './graphFiles'
+import { importGraph, TWO_STEPS } from './graphFiles'
 
 /** Never silent: every stop says why, every failed action says what, warnings reach the page. */
 
@@ -15,20 +15,7 @@ test.beforeEach(async ({ page }) => {
 test('a breakpoint stop says where; Step on a finished thread says it starts again; an older checkpoint is named', async ({
   page,
 }) => {
-  await importGraph(page, {
-    superstep: 1,
-    name: 'two steps',
-    state: [{ name: 'log', reducer: 'append', default: [] }],
-    nodes: [
-      { id: 'draft', code: "() => ({ log: ['draft'] })" },
-      { id: 'write', code: "() => ({ log: ['write'] })" },
-    ],
-    edges: [
-      { from: '__start__', to: 'draft' },
-      { from: 'draft', to: 'write' },
-    ],
-    interruptBefore: ['write'],
-  } as { name: string })
+  await importGraph(page, TWO_STEPS)
   await page.getByRole('button', { name: 'Run', exact: true }).click()
   await expect(status(page)).toHaveText('Paused before write (breakpoint)')
   await tab(page, 'Interrupt')

@@ -225,8 +225,12 @@ export function createAppStore(deps: AppDeps) {
               },
               () => mine === historyReads,
             )
-            if (get().threadId === threadId && mine === historyReads)
-              set({ runWarnings: threadWarnings(get().timeline, get().runWarnings) })
+            if (get().threadId === threadId && mine === historyReads) {
+              // A live refresh comes twice a second: the list changes only when a warning does.
+              const kept = get().runWarnings
+              const now = threadWarnings(get().timeline, kept)
+              if (JSON.stringify(now) !== JSON.stringify(kept)) set({ runWarnings: now })
+            }
             // After a reload a thread with a pending `next` shows as interrupted at its last
             // checkpoint. Read now, not before the reads above: a run may have ended meanwhile,
             // and a status from before it must not overwrite its end.

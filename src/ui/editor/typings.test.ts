@@ -1,7 +1,7 @@
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 import type { GraphSpec } from '../../core/graph/schema'
-import { wrapCode, symbolEntries } from './shadow'
+import { completionsAt, languageService } from './completionKit'
 import { codeContextType, jsonType, stateType, typingsFor, type CodeKind } from './typings'
 
 const state: GraphSpec['state'] = [
@@ -108,32 +108,5 @@ describe('typingsFor', () => {
 
 /** Completion names at the end of `code`, wrapped as the editor's shadow model does. */
 function completions(dts: string, kind: CodeKind, code: string): string[] {
-  const wrapped = wrapCode(code, codeContextType(kind))
-  const service = languageService({ '/graph.d.ts': dts, '/code.js': wrapped.text })
-  const info = service.getCompletionsAtPosition('/code.js', wrapped.prefixLength + code.length, {})
-  return symbolEntries(info?.entries ?? []).map((e) => e.name)
-}
-
-function languageService(files: Record<string, string>): ts.LanguageService {
-  const options: ts.CompilerOptions = {
-    allowJs: true,
-    checkJs: false,
-    target: ts.ScriptTarget.ESNext,
-    lib: ['lib.es2023.d.ts'],
-    noEmit: true,
-  }
-  const read = (f: string) => files[f] ?? ts.sys.readFile(f)
-  return ts.createLanguageService({
-    getScriptFileNames: () => Object.keys(files),
-    getScriptVersion: () => '1',
-    getScriptSnapshot: (f) => {
-      const text = read(f)
-      return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text)
-    },
-    getCurrentDirectory: () => '/',
-    getCompilationSettings: () => options,
-    getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-    fileExists: (f) => f in files || ts.sys.fileExists(f),
-    readFile: read,
-  })
+  return completionsAt(codeContextType(kind), code, code.length, { '/graph.d.ts': dts })
 }

@@ -11,7 +11,6 @@ import { refocusAfterRename, useRefocusAfterRename } from './refocus'
 import { codeMarkers } from './selection'
 import { useDraft } from './useDraft'
 import { showBidiControls } from '../bidi'
-import { Name } from '../Name'
 
 /** Props of the node inspector. */
 export interface NodeInspectorProps {
@@ -139,6 +138,37 @@ function Breakpoints({
 /** A node id as the inspector shows it: START and END by name, others as they are. */
 const shown = (id: string) => (id === START || id === END ? label(id) : showBidiControls(id))
 
+/** One listed edge or end, with its Remove button. */
+function RemovableRow(props: { text: string; removeLabel: string; onRemove(): void }) {
+  return (
+    <li>
+      <code>{props.text}</code>{' '}
+      <button type="button" aria-label={props.removeLabel} onClick={props.onRemove}>
+        Remove
+      </button>
+    </li>
+  )
+}
+
+/** A select that adds one of `choices` (node ids, START/END shown by name); none: absent. */
+function AddSelect(props: { label: string; choices: string[]; onPick(id: string): void }) {
+  if (props.choices.length === 0) return null
+  return (
+    <select
+      aria-label={props.label}
+      value=""
+      onChange={(e) => e.target.value && props.onPick(e.target.value)}
+    >
+      <option value="">{props.label}…</option>
+      {props.choices.map((c) => (
+        <option key={c} value={c}>
+          {shown(c)}
+        </option>
+      ))}
+    </select>
+  )
+}
+
 /**
  * The node's fixed edges and joins, made and removed without the pointer: edges out (to a
  * node or END), edges in (from START or a node), and joins into it (it waits for all of
@@ -164,14 +194,13 @@ function EdgesEditor({
   const inChoices = [START, ...doc.nodes.map((n) => n.id)].filter(
     (f) => !into.some((e) => e.from === f),
   )
-  const remove = (index: number) => onEdit({ type: 'deleteEdges', indexes: [index] })
   const row = (key: number, text: string, removeLabel: string, index: number) => (
-    <li key={key}>
-      <code>{text}</code>{' '}
-      <button type="button" aria-label={removeLabel} onClick={() => remove(index)}>
-        Remove
-      </button>
-    </li>
+    <RemovableRow
+      key={key}
+      text={text}
+      removeLabel={removeLabel}
+      onRemove={() => onEdit({ type: 'deleteEdges', indexes: [index] })}
+    />
   )
   return (
     <fieldset className="edges">
@@ -201,38 +230,16 @@ function EdgesEditor({
         <p className="muted">None yet: add them here, or drag from a handle on the canvas.</p>
       )}
       <div className="row">
-        {outChoices.length > 0 && (
-          <select
-            aria-label="Add edge to"
-            value=""
-            onChange={(e) =>
-              e.target.value && onEdit({ type: 'addEdge', from: id, to: e.target.value })
-            }
-          >
-            <option value="">Add edge to…</option>
-            {outChoices.map((c) => (
-              <option key={c} value={c}>
-                {shown(c)}
-              </option>
-            ))}
-          </select>
-        )}
-        {inChoices.length > 0 && (
-          <select
-            aria-label="Add edge from"
-            value=""
-            onChange={(e) =>
-              e.target.value && onEdit({ type: 'addEdge', from: e.target.value, to: id })
-            }
-          >
-            <option value="">Add edge from…</option>
-            {inChoices.map((c) => (
-              <option key={c} value={c}>
-                {shown(c)}
-              </option>
-            ))}
-          </select>
-        )}
+        <AddSelect
+          label="Add edge to"
+          choices={outChoices}
+          onPick={(to) => onEdit({ type: 'addEdge', from: id, to })}
+        />
+        <AddSelect
+          label="Add edge from"
+          choices={inChoices}
+          onPick={(from) => onEdit({ type: 'addEdge', from, to: id })}
+        />
       </div>
       {others.length >= 2 && <JoinMaker id={id} others={others} onEdit={onEdit} />}
     </fieldset>
@@ -302,37 +309,16 @@ function EndsEditor({
       ) : (
         <ul className="plain-list" aria-label={`Ends of ${node.id}`}>
           {ends.map((end) => (
-            <li key={end}>
-              <code>
-                <Name>{end}</Name>
-              </code>{' '}
-              <button
-                type="button"
-                aria-label={`Remove end ${end}`}
-                onClick={() => set(ends.filter((e) => e !== end))}
-              >
-                Remove
-              </button>
-            </li>
+            <RemovableRow
+              key={end}
+              text={shown(end)}
+              removeLabel={`Remove end ${end}`}
+              onRemove={() => set(ends.filter((e) => e !== end))}
+            />
           ))}
         </ul>
       )}
-      {choices.length > 0 && (
-        <select
-          aria-label="Add end"
-          value=""
-          onChange={(e) => {
-            if (e.target.value) set([...ends, e.target.value])
-          }}
-        >
-          <option value="">Add end…</option>
-          {choices.map((c) => (
-            <option key={c} value={c}>
-              {showBidiControls(c)}
-            </option>
-          ))}
-        </select>
-      )}
+      <AddSelect label="Add end" choices={choices} onPick={(end) => set([...ends, end])} />
     </fieldset>
   )
 }

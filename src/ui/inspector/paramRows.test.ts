@@ -1,6 +1,5 @@
-import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { symbolEntries, wrapCode } from '../editor/shadow'
+import { completionsAt } from '../editor/completionKit'
 import { codeContextType } from '../editor/typings'
 import {
   argsTypeOf,
@@ -133,36 +132,8 @@ describe('the arguments type of tool code', () => {
   })
 })
 
-/**
- * Completion names at `|` in `code` (else at its end), wrapped as the editor's shadow model
- * does.
- */
+/** Completion names at `|` in `code` (else at its end), as the editor would offer them. */
 function completions(contextType: string, source: string): string[] {
   const at = source.includes('|') ? source.indexOf('|') : source.length
-  const code = source.replace('|', '')
-  const wrapped = wrapCode(code, contextType)
-  const files: Record<string, string> = { '/code.js': wrapped.text }
-  const options: ts.CompilerOptions = {
-    allowJs: true,
-    checkJs: false,
-    target: ts.ScriptTarget.ESNext,
-    lib: ['lib.es2023.d.ts'],
-    noEmit: true,
-  }
-  const read = (f: string) => files[f] ?? ts.sys.readFile(f)
-  const service = ts.createLanguageService({
-    getScriptFileNames: () => Object.keys(files),
-    getScriptVersion: () => '1',
-    getScriptSnapshot: (f) => {
-      const text = read(f)
-      return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text)
-    },
-    getCurrentDirectory: () => '/',
-    getCompilationSettings: () => options,
-    getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-    fileExists: (f) => f in files || ts.sys.fileExists(f),
-    readFile: read,
-  })
-  const info = service.getCompletionsAtPosition('/code.js', wrapped.prefixLength + at, {})
-  return symbolEntries(info?.entries ?? []).map((e) => e.name)
+  return completionsAt(contextType, source.replace('|', ''), at)
 }

@@ -91,6 +91,27 @@ export function Workbench(props: WorkbenchProps) {
       onKeyDownCapture={onSeparatorKey(name)}
     />
   )
+  const refs = { sidebar, inspector, drawer }
+  /** A collapsible panel: its size limits, the region inside, its state tracked. */
+  const collapsible = (
+    name: PanelName,
+    size: { defaultSize: number | string; minSize: number; maxSize: string },
+    children: ReactNode,
+  ) => (
+    <Panel
+      id={panelId(name)}
+      panelRef={refs[name]}
+      data-collapsed={collapsed[name] || undefined}
+      className="workbench-panel"
+      style={CLIP}
+      collapsible
+      {...size}
+      groupResizeBehavior="preserve-pixel-size"
+      onResize={track(name)}
+    >
+      {children}
+    </Panel>
+  )
   return (
     <WorkbenchContext.Provider value={api}>
       <div className="app">
@@ -110,59 +131,29 @@ export function Workbench(props: WorkbenchProps) {
               defaultLayout={columns.defaultLayout}
               onLayoutChanged={columns.onLayoutChanged}
             >
-              <Panel
-                id={panelId('sidebar')}
-                panelRef={sidebar}
-                data-collapsed={collapsed.sidebar || undefined}
-                className="workbench-panel"
-                style={CLIP}
-                collapsible
-                defaultSize={220}
-                minSize={170}
-                maxSize="35%"
-                groupResizeBehavior="preserve-pixel-size"
-                onResize={track('sidebar')}
-              >
-                {props.sidebar}
-              </Panel>
+              {collapsible(
+                'sidebar',
+                { defaultSize: 220, minSize: 170, maxSize: '35%' },
+                props.sidebar,
+              )}
               {separator('sidebar')}
               <Panel id="ss-canvas" className="workbench-panel" style={CLIP} minSize={320}>
                 {props.canvas}
               </Panel>
               {separator('inspector')}
-              <Panel
-                id={panelId('inspector')}
-                panelRef={inspector}
-                data-collapsed={collapsed.inspector || undefined}
-                className="workbench-panel"
-                style={CLIP}
-                collapsible
-                defaultSize="24%"
-                minSize={260}
-                maxSize="55%"
-                groupResizeBehavior="preserve-pixel-size"
-                onResize={track('inspector')}
-              >
-                {props.inspector}
-              </Panel>
+              {collapsible(
+                'inspector',
+                { defaultSize: '24%', minSize: 260, maxSize: '55%' },
+                props.inspector,
+              )}
             </Group>
           </Panel>
           {separator('drawer')}
-          <Panel
-            id={panelId('drawer')}
-            panelRef={drawer}
-            data-collapsed={collapsed.drawer || undefined}
-            className="workbench-panel"
-            style={CLIP}
-            collapsible
-            defaultSize="36%"
-            minSize={150}
-            maxSize="80%"
-            groupResizeBehavior="preserve-pixel-size"
-            onResize={track('drawer')}
-          >
-            {props.drawer}
-          </Panel>
+          {collapsible(
+            'drawer',
+            { defaultSize: '36%', minSize: 150, maxSize: '80%' },
+            props.drawer,
+          )}
         </Group>
       </div>
     </WorkbenchContext.Provider>

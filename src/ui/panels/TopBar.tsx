@@ -1,5 +1,4 @@
 import { lazy, Suspense, useRef, useState, type ChangeEvent } from 'react'
-import { TEMPLATES } from '../../templates'
 import { selectCanRun } from '../../store/appStore'
 import { useApp, useUndoState } from '../storeContext'
 import { SettingsDialog } from './SettingsDialog'
@@ -18,6 +17,7 @@ export function TopBar() {
     current: s.current,
     docName: (s.doc as { name?: string } | null)?.name,
     graphs: s.graphs,
+    templates: s.templates,
     canRun: selectCanRun(s),
     runState: s.runState,
     saveState: s.saveState,
@@ -92,7 +92,7 @@ export function TopBar() {
           className="new-graph"
           value=""
           onChange={(e) => {
-            const t = TEMPLATES.find((x) => x.id === e.target.value)
+            const t = s.templates.find((x) => x.id === e.target.value)
             void s.newGraph(
               t?.doc,
               t ? undefined : 'untitled',
@@ -104,7 +104,7 @@ export function TopBar() {
             New…
           </option>
           <option value="empty">Empty graph</option>
-          {TEMPLATES.map((t) => (
+          {s.templates.map((t) => (
             <option key={t.id} value={t.id}>
               From template: {t.name}
             </option>

@@ -14,12 +14,9 @@ export function RunStatusLine() {
     interrupts: s.interrupts,
     timeline: s.timeline,
     selectedCheckpointId: s.selectedCheckpointId,
-    doc: s.doc,
+    spec: s.spec,
   }))
-  const status = runStatus({
-    ...input,
-    interruptBefore: (input.doc as { interruptBefore?: string[] } | null)?.interruptBefore,
-  })
+  const status = runStatus({ ...input, interruptBefore: input.spec?.interruptBefore })
   const parts = status.text.split(/\{(\d+)\}/)
   return (
     <output
