@@ -4,6 +4,7 @@ import counter from '../examples/counter.json'
 import { systemEnv } from './lib/env'
 import { SuperstepDb } from './persistence/db'
 import { GraphRepository } from './persistence/graphRepository'
+import { broadcastBus, localJournal } from './store/tabs'
 import { createAppStore } from './store/appStore'
 import { TEMPLATES } from './templates'
 import { App } from './ui/App'
@@ -21,10 +22,25 @@ async function main() {
     client: runtime.client,
     graphs: {
       list: () => repo.list(),
+      listBin: () => repo.listBin(),
+      get: (id) => repo.get(id),
       save: async (e) => void (await repo.save(e, systemEnv.now())),
+      saveOver: async (e, baseRev) => {
+        const r = await repo.saveOver(e, baseRev, systemEnv.now())
+        return r.ok ? { ok: true, rev: r.row.rev ?? 0 } : r
+      },
       trust: (id) => repo.trust(id),
+      setAllowNetwork: (id, allowed) => repo.setAllowNetwork(id, allowed),
       saveInput: (id, input) => repo.saveInput(id, input),
+      bin: (id) => repo.bin(id, systemEnv.now()),
+      restore: (id) => repo.restore(id),
       delete: (id) => repo.delete(id),
+    },
+    bus: broadcastBus(),
+    journal: localJournal(systemEnv.newId()),
+    storageUse: async () => {
+      const e = await navigator.storage.estimate()
+      return { usage: e.usage ?? 0, quota: e.quota ?? 0 }
     },
     examples: [
       {

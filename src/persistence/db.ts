@@ -63,6 +63,14 @@ export interface GraphRow {
   input?: string
   createdAt: string
   updatedAt: string
+  /**
+   * How many times the document was saved (absent: 0, rows from before revisions). A tab
+   * saves only over the revision it read: a save over a newer one is another tab's change,
+   * merged or shown, never overwritten.
+   */
+  rev?: number
+  /** In the bin since then (ISO-8601): not listed, restorable until the bin is emptied. */
+  deletedAt?: string
 }
 
 /**
@@ -78,6 +86,12 @@ export interface ThreadRow {
   createdAt: string
   /** The settings its runs go with, as last set in the page (absent: the defaults). */
   settings?: ThreadSettings
+  /**
+   * Set while an import writes the thread (when its last batch was written): a row still
+   * marked after its importer is gone is an interrupted import, deleted with its rows.
+   * Not indexed (no new version).
+   */
+  importing?: string
 }
 
 /** A thread's run settings. */

@@ -64,10 +64,10 @@ describe('editing a document', () => {
     const first = latch()
     const second = latch()
     const held = [first, second]
-    const save = graphs.save.bind(graphs)
-    graphs.save = async (e) => {
+    const save = graphs.saveOver.bind(graphs)
+    graphs.saveOver = async (e, rev) => {
       await held.shift()?.done
-      return save(e)
+      return save(e, rev)
     }
     s().edit({ type: 'addNode', id: 'a' })
     s().edit({ type: 'addNode', id: 'b' })
@@ -148,7 +148,7 @@ describe('documents', () => {
     expect(JSON.parse(out?.text ?? '')).toEqual(doc)
   })
 
-  it('rename, duplicate, delete and undo the delete', async () => {
+  it('rename, duplicate, delete to the bin, undo the delete, delete for good', async () => {
     const { store, graphs } = await setup()
     await store.getState().renameGraph('renamed')
     await settle()
@@ -157,10 +157,15 @@ describe('documents', () => {
     expect(store.getState().current?.name).toBe('renamed copy')
     const copyId = store.getState().current?.id as string
     await store.getState().deleteGraph()
-    expect(graphs.rows.has(copyId)).toBe(false)
+    expect(store.getState().graphs.map((g) => g.id)).not.toContain(copyId)
+    expect(store.getState().bin.map((g) => g.id)).toEqual([copyId])
     await store.getState().restoreDeleted()
-    expect(graphs.rows.has(copyId)).toBe(true)
+    expect(store.getState().bin).toEqual([])
     expect(store.getState().current?.id).toBe(copyId)
+    await store.getState().deleteGraph()
+    await store.getState().deleteForever(copyId)
+    expect(graphs.rows.has(copyId)).toBe(false)
+    expect(store.getState().bin).toEqual([])
   })
 })
 

@@ -18,6 +18,7 @@ import {
   type DebugHost,
 } from './debugSlice'
 import { createDocumentSlice, deriveDocument, INITIAL_DOCUMENT } from './documentSlice'
+import { attachDocSync, type DocSync } from './docSync'
 import { createLibrarySlice, INITIAL_LIBRARY } from './librarySlice'
 import { loadModelKeys } from './modelKeys'
 import { createRunSlice, INITIAL_RUN, onRunEvent, threadWarnings } from './runSlice'
@@ -55,6 +56,8 @@ export function createAppStore(deps: AppDeps) {
   let compiledDoc: unknown = undefined
   // Timeline reads overlap (a live refresh and a run's end): only the newest one is shown.
   let historyReads = 0
+  // The document's saving (bound once the store exists).
+  let sync: DocSync | null = null
   const history = (): HistoryState => (store as unknown as HistoryApi).temporal.getState()
   const store = createStore<AppState & AppActions>()(
     temporal(
@@ -90,6 +93,8 @@ export function createAppStore(deps: AppDeps) {
           deps,
           compile,
           compiled: () => compiledDoc === get().doc,
+          settleSaves: async () => await sync?.settled(),
+          forgetGraph: (id) => sync?.forget(id),
         }
 
         /** Puts back the thread, checkpoint and selection the graph had before the reload. */
@@ -163,6 +168,8 @@ export function createAppStore(deps: AppDeps) {
               ...RESET_VIEW,
               threads: [],
               ...INITIAL_RUN,
+              conflict: null,
+              runningElsewhere: false,
               current: g,
               graphId: null,
               threadId: g ? threadOf(g.id) : '',
@@ -194,7 +201,7 @@ export function createAppStore(deps: AppDeps) {
             if (!g || !g.trusted) return
             const updated = { ...g, allowNetwork: allowed }
             set({ current: updated }) // at once, so the checkbox follows the click
-            await graphs.save(updated)
+            await graphs.setAllowNetwork(g.id, allowed)
             const list = await graphs.list()
             set({ graphs: list, current: list.find((x) => x.id === g.id) ?? null })
             compiledDoc = undefined // the network mode is part of the compile
@@ -241,6 +248,10 @@ export function createAppStore(deps: AppDeps) {
           dismissMessage() {
             set({ message: null })
           },
+
+          async resolveConflict(choice) {
+            await sync?.resolve(choice)
+          },
         }
 
         const debug = createDebugSlice(
@@ -280,34 +291,9 @@ export function createAppStore(deps: AppDeps) {
     if (s.doc !== prev.doc && s.current === prev.current) store.setState(deriveDocument(s.doc))
   })
 
-  // Every change of the document, an undo included: an autosave (the compile goes stale).
-  let saving: Promise<void> = Promise.resolve()
-  let saves = 0
-  store.subscribe((s, prev) => {
-    if (s.doc === prev.doc || !s.current || s.current !== prev.current) return
-    const entry = {
-      ...s.current,
-      doc: s.doc,
-      name: (s.doc as { name?: string })?.name ?? s.current.name,
-    }
-    store.setState({ saveState: 'saving' })
-    const mine = ++saves
-    saving = saving
-      .then(() => graphs.save(entry))
-      .then(async () => {
-        const list = await graphs.list()
-        const current = store.getState().current
-        store.setState({
-          // "Saved" only once the newest change is written, not an older one before it.
-          saveState: mine === saves ? 'saved' : 'saving',
-          graphs: list,
-          current: current && { ...current, name: entry.name, doc: entry.doc },
-        })
-      })
-      .catch((e: unknown) =>
-        store.setState({ saveState: 'failed', message: `Saving failed: ${(e as Error).message}` }),
-      )
-  })
+  // Every change of the document, an undo included: saved (over this tab's revision, merged
+  // with other tabs'), journaled until it is.
+  sync = attachDocSync(store, deps)
 
   // The open thread's run settings follow it: opening another thread (or its list arriving)
   // shows the recursion limit and timeout kept with it.

@@ -20,16 +20,78 @@ export interface GraphEntry {
   updatedAt?: string
   /** The run input last typed for this graph (JSON text); a template's first input. */
   input?: string
+  /** The revision saved (see GraphRow.rev; absent: 0). */
+  rev?: number
+  /** In the bin since then (ISO-8601). */
+  deletedAt?: string
 }
 
 /** Saves and lists graph documents (the persistence layer's GraphRepository). */
 export interface GraphsPort {
+  /** The graphs not in the bin, most recently saved first. */
   list(): Promise<GraphEntry[]>
+  /** The graphs in the bin, most recently deleted first. */
+  listBin(): Promise<GraphEntry[]>
+  get(id: string): Promise<GraphEntry | undefined>
+  /** Creates or replaces a graph (a new revision), whatever was stored. */
   save(entry: GraphEntry): Promise<void>
+  /**
+   * Saves the document (and name) over revision `baseRev` only; another revision stored, or
+   * the graph in the bin or gone, writes nothing and returns what is stored.
+   */
+  saveOver(
+    entry: GraphEntry,
+    baseRev: number,
+  ): Promise<{ ok: true; rev: number } | { ok: false; theirs: GraphEntry | null }>
   trust(id: string): Promise<void>
+  setAllowNetwork(id: string, allowed: boolean): Promise<void>
   /** Keeps the graph's run input, without counting as a change of the graph. */
   saveInput(id: string, input: string): Promise<void>
+  /** Moves a graph to the bin; `restore` takes it out. */
+  bin(id: string): Promise<void>
+  restore(id: string): Promise<void>
+  /** Deletes a graph's row for good. */
   delete(id: string): Promise<void>
+}
+
+/** What tabs of the app tell each other (a BroadcastChannel in the page). */
+export type TabMessage =
+  | { type: 'graphSaved'; id: string; rev: number }
+  | { type: 'libraryChanged' }
+  | { type: 'threadRunning'; threadId: string; running: boolean }
+
+export interface TabBus {
+  post(message: TabMessage): void
+  /** Calls `handler` with every message another tab posts; returns the unsubscribe. */
+  on(handler: (message: TabMessage) => void): () => void
+}
+
+/** An edit whose save was under way when the page went away. */
+export interface JournalEntry {
+  baseRev: number
+  doc: unknown
+}
+
+/**
+ * Edits kept synchronously (localStorage) until IndexedDB has them: a reload or a closed tab
+ * in the middle of a save loses nothing.
+ */
+export interface DraftJournal {
+  write(graphId: string, entry: JournalEntry): void
+  clear(graphId: string): void
+  /** The journal a closed tab left for the graph (removed as it is taken), if any. */
+  take(graphId: string): Promise<JournalEntry | null>
+}
+
+/** The open graph was saved in another tab too, or deleted there. */
+export interface DocConflict {
+  graphId: string
+  kind: 'changed' | 'deleted'
+  /** Where both changed the same thing ('changed'). */
+  paths: string[]
+  /** The other tab's document and its revision ('changed'). */
+  theirs?: unknown
+  theirsRev?: number
 }
 
 export type RunState = 'idle' | 'running' | 'paused' | 'interrupted' | 'done' | 'failed' | 'stopped'
@@ -60,6 +122,12 @@ export interface LibraryState {
   lastDeleted: GraphEntry | null
   /** The problems of a file that was refused on import. */
   importProblems: { fileName: string; issues: GraphIssue[] } | null
+  /** The graphs in the bin. */
+  bin: GraphEntry[]
+  /** The open graph's conflict with another tab, until the user chooses. */
+  conflict: DocConflict | null
+  /** The open thread is being run by another tab (its Web Lock is held there). */
+  runningElsewhere: boolean
 }
 
 /** The open document, what is derived from it (once per change), and its editing state. */
@@ -120,9 +188,15 @@ export interface LibraryActions {
   newGraph(templateDoc?: unknown, name?: string, input?: string): Promise<void>
   renameGraph(name: string): Promise<void>
   duplicateGraph(): Promise<void>
+  /** Moves the open graph to the bin (asked first, in the UI). */
   deleteGraph(): Promise<void>
   /** Brings back the graph deleted last. */
   restoreDeleted(): Promise<void>
+  /** Takes a graph out of the bin and opens it. */
+  restoreFromBin(id: string): Promise<void>
+  /** Deletes a graph in the bin for good, with its threads. */
+  deleteForever(id: string): Promise<void>
+  refreshBin(): Promise<void>
   /** The open document as a file to download. */
   exportCurrent(): { fileName: string; text: string } | null
   dismissImportProblems(): void
@@ -172,6 +246,8 @@ export interface ShellActions {
   refreshHistory(limit?: number): Promise<void>
   /** Clears the message line (what the last action said). */
   dismissMessage(): void
+  /** Resolves the open graph's conflict: mine over theirs, or theirs replacing mine. */
+  resolveConflict(choice: 'mine' | 'theirs'): Promise<void>
 }
 
 export interface AppActions
@@ -191,6 +267,12 @@ export interface AppDeps {
   /** The templates offered for a new graph. */
   templates?: readonly Template[]
   newId: () => string
+  /** The other tabs (absent: this is the only one). */
+  bus?: TabBus
+  /** Where edits wait synchronously for their save (absent: nowhere). */
+  journal?: DraftJournal
+  /** How much of the site's storage is used (navigator.storage.estimate), for a full disk. */
+  storageUse?: () => Promise<{ usage: number; quota: number }>
 }
 
 /** What every slice gets: the store's set and get, its dependencies, and the compile. */
@@ -202,4 +284,8 @@ export interface SliceContext {
   compile(): Promise<void>
   /** Whether the worker's compiled graph is of the document as it is now. */
   compiled(): boolean
+  /** Resolves once every save of the document asked for so far has been tried. */
+  settleSaves(): Promise<void>
+  /** Forgets what this tab knew of a graph's saves (it was deleted for good). */
+  forgetGraph(id: string): void
 }

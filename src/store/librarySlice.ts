@@ -7,6 +7,9 @@ export const INITIAL_LIBRARY: LibraryState = {
   templates: [],
   lastDeleted: null,
   importProblems: null,
+  bin: [],
+  conflict: null,
+  runningElsewhere: false,
 }
 
 type ThreadFile = { graph?: unknown; name?: unknown; threadId?: unknown }
@@ -156,14 +159,19 @@ export function createLibrarySlice(ctx: SliceContext): LibraryActions {
     },
 
     async deleteGraph() {
-      const { current, doc } = get()
+      const { current } = get()
       if (!current) return
-      await graphs.delete(current.id)
-      const list = await graphs.list()
+      // A run of its own stops first, cleanly (what it checkpointed stays, in the bin).
+      if (get().runState === 'running' || get().runState === 'paused') await get().stop()
+      await ctx.settleSaves()
+      await graphs.bin(current.id)
+      deps.bus?.post({ type: 'libraryChanged' })
+      const [list, bin] = await Promise.all([graphs.list(), graphs.listBin()])
       set({
         graphs: list,
-        message: `Deleted ${current.name}.`,
-        lastDeleted: { ...current, doc },
+        bin,
+        message: `Moved ${current.name} to the bin.`,
+        lastDeleted: current,
       })
       const next = list[0]
       if (next) await get().select(next.id)
@@ -173,9 +181,49 @@ export function createLibrarySlice(ctx: SliceContext): LibraryActions {
     async restoreDeleted() {
       const g = get().lastDeleted
       if (!g) return
-      await graphs.save(g)
-      set({ graphs: await graphs.list(), lastDeleted: null, message: `Restored ${g.name}.` })
-      await get().select(g.id)
+      set({ lastDeleted: null })
+      await get().restoreFromBin(g.id)
+    },
+
+    async restoreFromBin(id) {
+      const g = (await graphs.get(id)) ?? null
+      if (!g) return set({ message: 'That graph was deleted for good meanwhile.' })
+      // Its name may have been taken while it was away: it comes back as "name 2".
+      const name = uniqueName(
+        g.name,
+        get()
+          .graphs.filter((x) => x.id !== id)
+          .map((x) => x.name),
+      )
+      await graphs.restore(id)
+      if (name !== g.name)
+        await graphs.save({ ...g, deletedAt: undefined, name, doc: { ...(g.doc as object), name } })
+      deps.bus?.post({ type: 'libraryChanged' })
+      const [list, bin] = await Promise.all([graphs.list(), graphs.listBin()])
+      set({ graphs: list, bin, message: `Restored ${name}.` })
+      await get().select(id)
+    },
+
+    async deleteForever(id) {
+      const g = (await graphs.get(id)) ?? get().bin.find((b) => b.id === id)
+      if (!g) return
+      // Its threads go with it; one running in another tab keeps the graph for now.
+      try {
+        const threads = await deps.client.request('listThreads', { graph: id })
+        for (const t of threads) await deps.client.request('deleteThread', { threadId: t.threadId })
+      } catch (e) {
+        await get().refreshBin()
+        return set({ message: `${g.name} was not deleted: ${(e as Error).message}` })
+      }
+      await graphs.delete(id)
+      ctx.forgetGraph(id)
+      deps.bus?.post({ type: 'libraryChanged' })
+      await get().refreshBin()
+      set({ message: `Deleted ${g.name} and its threads for good.` })
+    },
+
+    async refreshBin() {
+      set({ bin: await graphs.listBin() })
     },
 
     exportCurrent() {

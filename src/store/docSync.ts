@@ -1,0 +1,267 @@
+import type { StoreApi } from 'zustand/vanilla'
+import type { AppActions, AppDeps, AppState, GraphEntry, TabMessage } from './appTypes'
+import { isQuotaError } from '../lib/quota'
+import { mergeDocs, same } from './mergeDocs'
+
+type Store = StoreApi<AppState & AppActions>
+
+/** How long a failed save waits before it tries again (a full disk may be freed meanwhile). */
+export const SAVE_RETRY_MS = 5000
+
+/** What the store asks of the document's saving. */
+export interface DocSync {
+  /** Applies the user's choice for the open graph's conflict. */
+  resolve(choice: 'mine' | 'theirs'): Promise<void>
+  /** Resolves once every save asked for so far has been tried. */
+  settled(): Promise<void>
+  /** Forgets a graph's base (it was deleted for good). */
+  forget(graphId: string): void
+}
+
+/**
+ * Saves the open document as it changes, and keeps it in step with other tabs.
+ * - Each save writes over the revision this tab last read (`saveOver`); a newer revision is
+ *   another tab's save: the two are merged (mergeDocs) when they touch different things, and
+ *   otherwise the user is shown both and chooses. Nothing is overwritten silently.
+ * - What is being saved is journaled synchronously first (localStorage): a reload or a closed
+ *   tab during the write loses nothing; the next load takes the journal back.
+ * - "Saved" is shown only when IndexedDB has the document on screen; a failed save says why
+ *   and is tried again every SAVE_RETRY_MS until it succeeds.
+ * - A save in another tab reaches this one: the document is replaced when this tab has no
+ *   unsaved edit of its own, and merged (by the next save) when it has.
+ */
+export function attachDocSync(store: Store, deps: AppDeps): DocSync {
+  const { graphs, journal, bus } = deps
+  /** Per graph: the revision this tab last read or wrote, and its document. */
+  const bases = new Map<string, { rev: number; doc: unknown }>()
+  /** Per graph: the document last journaled (the journal is cleared once it is saved). */
+  const journaled = new Map<string, unknown>()
+  let running: Promise<void> | null = null
+  let dirty = false
+  let retry: ReturnType<typeof setTimeout> | undefined
+
+  const set = (p: Partial<AppState>) => store.setState(p)
+  const baseOf = (g: GraphEntry) => bases.get(g.id) ?? { rev: g.rev ?? 0, doc: g.doc }
+  const nameOf = (doc: unknown, g: GraphEntry) => {
+    const n = (doc as { name?: unknown } | null)?.name
+    return typeof n === 'string' ? n : g.name
+  }
+
+  const request = () => {
+    const s = store.getState()
+    const g = s.current
+    if (!g) return
+    if (s.doc === baseOf(g).doc) return
+    if (journal && journaled.get(g.id) !== s.doc) {
+      journal.write(g.id, { baseRev: baseOf(g).rev, doc: s.doc })
+      journaled.set(g.id, s.doc)
+    }
+    if (s.conflict?.graphId === g.id) return // the user chooses first; the journal keeps it
+    if (s.saveState !== 'saving') set({ saveState: 'saving' })
+    dirty = true
+    running ??= loop().finally(() => {
+      running = null
+    })
+  }
+
+  const loop = async () => {
+    while (dirty) {
+      dirty = false
+      await saveOnce()
+    }
+  }
+
+  const saveOnce = async () => {
+    const s = store.getState()
+    const g = s.current
+    if (!g || s.conflict?.graphId === g.id) return
+    const doc = s.doc
+    const base = baseOf(g)
+    if (doc === base.doc) return settle()
+    const name = nameOf(doc, g)
+    let r: Awaited<ReturnType<typeof graphs.saveOver>>
+    try {
+      r = await graphs.saveOver({ ...g, doc, name }, base.rev)
+    } catch (e) {
+      return failed(e)
+    }
+    clearTimeout(retry)
+    if (r.ok) {
+      bases.set(g.id, { rev: r.rev, doc })
+      if (journaled.get(g.id) === doc) {
+        journal?.clear(g.id)
+        journaled.delete(g.id)
+      }
+      bus?.post({ type: 'graphSaved', id: g.id, rev: r.rev })
+      const list = await graphs.list()
+      const current = store.getState().current
+      set({
+        graphs: list,
+        ...(current?.id === g.id && { current: { ...current, name, doc, rev: r.rev } }),
+      })
+      if (store.getState().saveState === 'failed' && store.getState().message?.startsWith('Saving'))
+        set({ message: `Saved ${name} after all.` })
+      return settle()
+    }
+    const theirs = r.theirs
+    if (!theirs || theirs.deletedAt) {
+      set({ conflict: { graphId: g.id, kind: 'deleted', paths: [] }, saveState: 'failed' })
+      return
+    }
+    const merged = mergeDocs(base.doc, doc, theirs.doc)
+    if (merged.conflicts.length) {
+      set({
+        conflict: {
+          graphId: g.id,
+          kind: 'changed',
+          paths: merged.conflicts,
+          theirs: theirs.doc,
+          theirsRev: theirs.rev ?? 0,
+        },
+        saveState: 'failed',
+      })
+      return
+    }
+    bases.set(g.id, { rev: theirs.rev ?? 0, doc: theirs.doc })
+    const now = store.getState()
+    if (now.current?.id !== g.id) return
+    // Edits typed while the save was out are kept on top of the merge.
+    const next = now.doc === doc ? merged.doc : mergeDocs(doc, now.doc, merged.doc).doc
+    set({ doc: next, message: `Merged your changes to ${name} with those saved in another tab.` })
+    dirty = true
+  }
+
+  const settle = () => {
+    if (!dirty) set({ saveState: 'saved' })
+  }
+
+  const failed = async (e: unknown) => {
+    const why = await describeSaveError(e, deps)
+    set({ saveState: 'failed', message: `Saving failed: ${why}` })
+    clearTimeout(retry)
+    retry = setTimeout(request, SAVE_RETRY_MS)
+  }
+
+  /** A journal left behind by a closed tab, for the graph just opened: its edit comes back. */
+  const recover = async (g: GraphEntry) => {
+    bases.set(g.id, { rev: g.rev ?? 0, doc: g.doc })
+    const j = await journal?.take(g.id).catch(() => null)
+    const s = store.getState()
+    if (!j || s.current?.id !== g.id || s.doc !== g.doc) return
+    if (j.baseRev !== (g.rev ?? 0) || same(j.doc, g.doc)) return
+    set({
+      doc: j.doc,
+      message: `Recovered the last changes to ${g.name}, which were still being saved when the page closed.`,
+    })
+  }
+
+  /** Another tab saved a graph or changed the library. */
+  const onMessage = async (m: TabMessage) => {
+    if (m.type === 'threadRunning') {
+      const s = store.getState()
+      if (m.threadId !== s.threadId) return
+      set({ runningElsewhere: m.running })
+      if (!m.running) await s.refreshHistory()
+      return
+    }
+    const [list, bin] = await Promise.all([graphs.list(), graphs.listBin()])
+    set({ graphs: list, bin })
+    const s = store.getState()
+    const g = s.current
+    if (!g) return
+    if (bin.some((b) => b.id === g.id)) {
+      if (s.conflict?.graphId !== g.id)
+        set({ conflict: { graphId: g.id, kind: 'deleted', paths: [] } })
+      return
+    }
+    if (m.type !== 'graphSaved' || m.id !== g.id) return
+    const base = baseOf(g)
+    if (m.rev <= base.rev) return
+    if (s.doc !== base.doc) return request() // the save merges
+    const row = await graphs.get(g.id)
+    const now = store.getState()
+    if (!row || now.current?.id !== g.id || now.doc !== base.doc) return
+    bases.set(g.id, { rev: row.rev ?? 0, doc: row.doc })
+    set({
+      doc: row.doc,
+      current: { ...now.current, name: row.name, doc: row.doc, rev: row.rev ?? 0 },
+      message: `${row.name} was changed in another tab; this tab shows the change.`,
+    })
+  }
+
+  store.subscribe((s, prev) => {
+    if (s.current?.id !== prev.current?.id) {
+      clearTimeout(retry)
+      if (s.current) void recover(s.current)
+      return
+    }
+    if (s.doc !== prev.doc && s.current) request()
+  })
+  bus?.on((m) => void onMessage(m).catch(() => undefined))
+
+  return {
+    async resolve(choice) {
+      const s = store.getState()
+      const c = s.conflict
+      const g = s.current
+      if (!c || !g || c.graphId !== g.id) return
+      if (c.kind === 'deleted') {
+        if (choice === 'mine') {
+          await graphs.restore(g.id)
+          const row = await graphs.get(g.id)
+          if (!row) {
+            // Deleted for good meanwhile: saved anew, from what is on screen.
+            await graphs.save({ ...g, doc: s.doc, name: nameOf(s.doc, g) })
+          }
+          const fresh = await graphs.get(g.id)
+          bases.set(g.id, { rev: fresh?.rev ?? 0, doc: fresh?.doc })
+          const [list, bin] = await Promise.all([graphs.list(), graphs.listBin()])
+          set({ conflict: null, graphs: list, bin, message: `Kept ${g.name}.` })
+          bus?.post({ type: 'libraryChanged' })
+          request()
+          if (s.doc === fresh?.doc) set({ saveState: 'saved' })
+        } else {
+          journal?.clear(g.id)
+          journaled.delete(g.id)
+          set({ conflict: null, saveState: 'saved' })
+          const next = store.getState().graphs[0]
+          if (next) await store.getState().select(next.id)
+          else await store.getState().newGraph()
+        }
+        return
+      }
+      const theirsRev = c.theirsRev ?? 0
+      bases.set(g.id, { rev: theirsRev, doc: c.theirs })
+      set({ conflict: null })
+      if (choice === 'theirs') {
+        journal?.clear(g.id)
+        journaled.delete(g.id)
+        set({ doc: c.theirs, saveState: 'saved', message: `Took the other tab's ${g.name}.` })
+      } else {
+        request()
+      }
+    },
+    settled: async () => {
+      while (running) await running
+    },
+    forget(graphId) {
+      bases.delete(graphId)
+      journal?.clear(graphId)
+      journaled.delete(graphId)
+    },
+  }
+}
+
+/** A save's failure in words: a full disk says how full and what to do. */
+async function describeSaveError(e: unknown, deps: AppDeps): Promise<string> {
+  if (!isQuotaError(e))
+    return `${(e as Error)?.message ?? String(e)}. Retrying every ${SAVE_RETRY_MS / 1000} s.`
+  const use = await deps.storageUse?.().catch(() => null)
+  const mb = (n: number) => `${(n / 1e6).toFixed(n < 1e7 ? 1 : 0)} MB`
+  const used = use ? ` (${mb(use.usage)} of ${mb(use.quota)} used)` : ''
+  return (
+    `the browser's storage for this site is full${used}. ` +
+    `Delete threads or graphs you no longer need (and empty the bin); ` +
+    `your edit is kept here and saved as soon as there is room (retrying every ${SAVE_RETRY_MS / 1000} s).`
+  )
+}
