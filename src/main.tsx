@@ -4,10 +4,11 @@ import counter from '../examples/counter.json'
 import { systemEnv } from './lib/env'
 import { SuperstepDb } from './persistence/db'
 import { GraphRepository } from './persistence/graphRepository'
-import { broadcastBus, localJournal } from './store/tabs'
+import { broadcastBus, localJournal, threadLockHeld } from './store/tabs'
 import { createAppStore } from './store/appStore'
 import { TEMPLATES } from './templates'
 import { App } from './ui/App'
+import { draftsPending } from './ui/inspector/pendingDrafts'
 import { StoreContext } from './ui/storeContext'
 import { createRuntime } from './worker/createRuntime'
 import './ui/app.css'
@@ -38,6 +39,8 @@ async function main() {
     },
     bus: broadcastBus(),
     journal: localJournal(systemEnv.newId()),
+    threadLockHeld,
+    localEditsPending: draftsPending,
     storageUse: async () => {
       const e = await navigator.storage.estimate()
       return { usage: e.usage ?? 0, quota: e.quota ?? 0 }

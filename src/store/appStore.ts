@@ -140,6 +140,7 @@ export function createAppStore(deps: AppDeps) {
               for (const e of deps.examples) await graphs.save(e)
               list = await graphs.list()
             }
+            set({ bin: await graphs.listBin() })
             // A graph opened while the page started (a template clicked early) stays open.
             if (get().current) return set({ graphs: await graphs.list() })
             set({ graphs: list })
@@ -288,7 +289,8 @@ export function createAppStore(deps: AppDeps) {
   // Every change of the document, an undo included: its spec and problems, worked out once
   // here for every view.
   store.subscribe((s, prev) => {
-    if (s.doc !== prev.doc && s.current === prev.current) store.setState(deriveDocument(s.doc))
+    if (s.doc !== prev.doc && s.current?.id === prev.current?.id)
+      store.setState(deriveDocument(s.doc))
   })
 
   // Every change of the document, an undo included: saved (over this tab's revision, merged

@@ -271,6 +271,13 @@ export interface AppDeps {
   bus?: TabBus
   /** Where edits wait synchronously for their save (absent: nowhere). */
   journal?: DraftJournal
+  /**
+   * Whether the page holds typed text not yet handed to the document (a code editor's draft):
+   * another tab's save then waits for it, to be merged with it rather than replace it.
+   */
+  localEditsPending?: () => boolean
+  /** Whether some tab's run holds the thread's lock (Web Locks; absent: never). */
+  threadLockHeld?: (threadId: string) => Promise<boolean>
   /** How much of the site's storage is used (navigator.storage.estimate), for a full disk. */
   storageUse?: () => Promise<{ usage: number; quota: number }>
 }

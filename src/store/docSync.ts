@@ -39,6 +39,7 @@ export function attachDocSync(store: Store, deps: AppDeps): DocSync {
   let running: Promise<void> | null = null
   let dirty = false
   let retry: ReturnType<typeof setTimeout> | undefined
+  let following: ReturnType<typeof setInterval> | undefined
 
   const set = (p: Partial<AppState>) => store.setState(p)
   const baseOf = (g: GraphEntry) => bases.get(g.id) ?? { rev: g.rev ?? 0, doc: g.doc }
@@ -161,7 +162,15 @@ export function attachDocSync(store: Store, deps: AppDeps): DocSync {
       const s = store.getState()
       if (m.threadId !== s.threadId) return
       set({ runningElsewhere: m.running })
-      if (!m.running) await s.refreshHistory()
+      clearInterval(following)
+      // Its checkpoints land in this database too: the timeline follows them.
+      if (m.running)
+        following = setInterval(() => {
+          const now = store.getState()
+          if (!now.runningElsewhere || now.threadId !== m.threadId) clearInterval(following)
+          else void now.refreshHistory(20).catch(() => undefined)
+        }, 1000)
+      else await s.refreshHistory()
       return
     }
     const [list, bin] = await Promise.all([graphs.list(), graphs.listBin()])
@@ -177,6 +186,11 @@ export function attachDocSync(store: Store, deps: AppDeps): DocSync {
     if (m.type !== 'graphSaved' || m.id !== g.id) return
     const base = baseOf(g)
     if (m.rev <= base.rev) return
+    // Typed text on its way to the document: taken in first, then merged by its save.
+    if (deps.localEditsPending?.()) {
+      setTimeout(() => void onMessage(m).catch(() => undefined), 250)
+      return
+    }
     if (s.doc !== base.doc) return request() // the save merges
     const row = await graphs.get(g.id)
     const now = store.getState()
@@ -188,6 +202,27 @@ export function attachDocSync(store: Store, deps: AppDeps): DocSync {
       message: `${row.name} was changed in another tab; this tab shows the change.`,
     })
   }
+
+  // This tab's runs, told to the others (which show the thread as running elsewhere).
+  let announced: string | null = null
+  store.subscribe((s) => {
+    const active = s.runState === 'running' || s.runState === 'paused' ? s.threadId : null
+    if (active === announced) return
+    if (announced) bus?.post({ type: 'threadRunning', threadId: announced, running: false })
+    if (active) bus?.post({ type: 'threadRunning', threadId: active, running: true })
+    announced = active
+  })
+  // A thread opened while another tab runs it says so at once.
+  store.subscribe((s, prev) => {
+    if (s.threadId === prev.threadId || !s.threadId || !deps.threadLockHeld) return
+    const threadId = s.threadId
+    void deps.threadLockHeld(threadId).then((held) => {
+      const now = store.getState()
+      const mine = now.runState === 'running' || now.runState === 'paused'
+      if (now.threadId === threadId && !mine && held !== now.runningElsewhere)
+        set({ runningElsewhere: held })
+    })
+  })
 
   store.subscribe((s, prev) => {
     if (s.current?.id !== prev.current?.id) {

@@ -177,8 +177,10 @@ export function threadWarnings(
  * Whether Run and Step can be pressed: a trusted graph with no run advancing. A graph with
  * problems can be: pressing says what stops it (`cannotRun`), and a fixed graph compiles then.
  */
-export function selectCanRun(s: Pick<AppState, 'current' | 'runState'>): boolean {
-  return s.current?.trusted === true && s.runState !== 'running'
+export function selectCanRun(
+  s: Pick<AppState, 'current' | 'runState'> & Partial<Pick<AppState, 'runningElsewhere'>>,
+): boolean {
+  return s.current?.trusted === true && s.runState !== 'running' && s.runningElsewhere !== true
 }
 
 /**

@@ -63,3 +63,9 @@ export function localJournal(tabId: string, storage: Storage = localStorage): Dr
     },
   }
 }
+
+/** Whether a run (of any tab) holds the thread's lock (the worker's `threadLockName`). */
+export async function threadLockHeld(threadId: string): Promise<boolean> {
+  const state = await navigator.locks?.query()
+  return (state?.held ?? []).some((l) => l.name === `superstep:thread:${threadId}`)
+}

@@ -10,6 +10,7 @@ import { RunDrawer } from './panels/RunDrawer'
 import { TopBar } from './panels/TopBar'
 import { useApp } from './storeContext'
 import { ImportProblems } from './panels/ImportProblems'
+import { ConflictBanner } from './library/ConflictBanner'
 import { ProblemsList } from './panels/ProblemsList'
 import { showBidiControls } from './bidi'
 import { BidiText, Name } from './Name'
@@ -35,6 +36,7 @@ export function App() {
         drawer={<RunDrawer />}
       />
       <ImportProblems />
+      <ConflictBanner />
     </>
   )
 }

@@ -9,6 +9,7 @@ import { createCountingEnv } from '../lib/env'
 import { LocalCodeHost } from './localCodeHost'
 import type { RunMode, WorkerEvent } from './protocol'
 import { RunRegistry, type StartRun } from './runs'
+import { memoryThreadLocks, type ThreadLocks } from './threadLocks'
 
 const chain = {
   state: [{ name: 'x' }, { name: 'log', reducer: 'append', default: [] }],
@@ -31,7 +32,7 @@ const held = {
   ],
 }
 
-function setup(doc: Record<string, unknown>) {
+function setup(doc: Record<string, unknown>, o: { locks?: ThreadLocks; saver?: MemorySaver } = {}) {
   const parsed = parseGraph({ superstep: 1, name: 't', ...doc })
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues))
   const env = createCountingEnv()
@@ -43,7 +44,7 @@ function setup(doc: Record<string, unknown>) {
     newId: env.newId,
     host,
   })
-  const saver = new MemorySaver()
+  const saver = o.saver ?? new MemorySaver()
   const events: WorkerEvent[] = []
   const restarts: string[][] = []
   const runs = new RunRegistry({
@@ -51,6 +52,7 @@ function setup(doc: Record<string, unknown>) {
     env,
     emit: (e) => events.push(e),
     sandboxRestarted: (ids) => restarts.push(ids),
+    ...(o.locks && { locks: o.locks }),
   })
   const runtime = new GraphRuntime({ graph, saver, env })
   const start = (input: unknown, mode: RunMode = 'toEnd', extra: Partial<StartRun> = {}) =>
@@ -129,6 +131,25 @@ describe('RunRegistry', () => {
     await expect(async () => t.runs.continue('t', 'step')).rejects.toMatchObject({
       code: 'NO_PAUSED_RUN',
     })
+  })
+
+  it('one thread is run by one tab at a time: the other is refused until the run ends', async () => {
+    const held = new Set<string>()
+    const saver = new MemorySaver()
+    const tabA = setup(chain, { locks: memoryThreadLocks(held), saver })
+    const tabB = setup(chain, { locks: memoryThreadLocks(held), saver })
+    // A paused run (a step) holds the thread as much as an advancing one.
+    expect(await tabA.start({ x: 'in' }, 'step')).toMatchObject({ status: 'paused' })
+    await expect(tabB.start(null)).rejects.toMatchObject({
+      code: 'RUNNING_ELSEWHERE',
+      message: expect.stringMatching(/Thread t is being run in another tab/),
+    })
+    expect(tabB.host.calls.node).toBe(0)
+    expect(await tabA.runs.continue('t', 'toEnd')).toMatchObject({ status: 'done' })
+    // Ended there: runnable here, from where A left it (every node ran once).
+    expect(await tabB.start(null)).toMatchObject({ status: 'done' })
+    expect(tabA.host.calls.node + tabB.host.calls.node).toBe(2)
+    expect(held.size).toBe(0)
   })
 
   it('stepping gives exactly the checkpoints of running whole', async () => {

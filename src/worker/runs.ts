@@ -9,6 +9,7 @@ import { GatedSaver } from './gatedSaver'
 import { ABANDONED, RunEntry, type RunSandbox } from './runEntry'
 import type { PauseReason, RunMode, RunOutcome, WorkerError, WorkerEvent } from './protocol'
 import { logsOf, toInterruptInfo, toWorkerEvent } from './runEvents'
+import { runningElsewhere, type ThreadLocks } from './threadLocks'
 import { TaskRunRecorder } from './taskRunRecorder'
 import { systemTimer, type Timer } from './timer'
 
@@ -26,6 +27,8 @@ export interface RunRegistryOptions {
   timer?: Timer
   /** Advancing yields to the event loop this often, so pause/stop requests get through. */
   yieldEveryMs?: number
+  /** One run per thread across tabs (absent: this registry is the only one). */
+  locks?: ThreadLocks
 }
 
 export interface StartRun {
@@ -48,6 +51,8 @@ export interface StartRun {
  */
 export class RunRegistry {
   private readonly byThread = new Map<string, RunEntry>()
+  /** The release of each run's thread lock (with locks only). */
+  private readonly unlocks = new Map<RunEntry, () => void>()
   private readonly timer: Timer
   private lastYield: number
   private turned = true
@@ -63,7 +68,10 @@ export class RunRegistry {
     if (entry) throw new ThreadBusyError(threadId, entry.state)
   }
 
-  /** Starts a run and advances it by `mode`; resolves when it stops advancing. */
+  /**
+   * Starts a run and advances it by `mode`; resolves when it stops advancing. With locks, the
+   * thread's lock is taken first: a thread another tab runs is refused (`RUNNING_ELSEWHERE`).
+   */
   start(threadId: string, p: StartRun): Promise<RunOutcome> {
     try {
       this.assertIdle(threadId)
@@ -71,6 +79,24 @@ export class RunRegistry {
       p.sandbox?.release()
       throw e
     }
+    if (!this.o.locks) return this.begin(threadId, p)
+    return this.o.locks.hold(threadId).then((unlock) => {
+      if (!unlock) {
+        p.sandbox?.release()
+        throw runningElsewhere(threadId, 'run it here')
+      }
+      try {
+        this.assertIdle(threadId) // another start of this tab's won the wait
+      } catch (e) {
+        unlock()
+        p.sandbox?.release()
+        throw e
+      }
+      return this.begin(threadId, p, unlock)
+    })
+  }
+
+  private begin(threadId: string, p: StartRun, unlock?: () => void): Promise<RunOutcome> {
     const recorder = new TaskRunRecorder({
       threadId,
       write: this.o.recordTaskRuns,
@@ -90,6 +116,7 @@ export class RunRegistry {
     })
     const entry = new RunEntry(this.o.env.newId(), threadId, runtime, gate, recorder, p.timeoutMs)
     entry.sandbox = p.sandbox
+    if (unlock) this.unlocks.set(entry, unlock)
     this.byThread.set(threadId, entry)
     this.emit(entry, { type: 'run_started', graphId: p.graphId, mode: p.mode })
     const config = { ...p.config, threadId }
@@ -252,6 +279,8 @@ export class RunRegistry {
   private release(entry: RunEntry): void {
     if (this.byThread.get(entry.threadId) === entry) this.byThread.delete(entry.threadId)
     entry.sandbox?.release()
+    this.unlocks.get(entry)?.()
+    this.unlocks.delete(entry)
   }
 
   private observe(entry: RunEntry, e: LoopEvent): void {

@@ -7,6 +7,7 @@ import { SandboxCodeHost } from './sandbox/sandboxHost'
 import type { WorkerMessage } from './protocol'
 import { RuntimeService } from './service'
 import { openDexieStorage } from './storage'
+import { webThreadLocks } from './threadLocks'
 
 /** The worker's global scope, as far as this file uses it. */
 interface WorkerScope {
@@ -20,6 +21,7 @@ const service = new RuntimeService({
   post: (m) => scope.postMessage(m),
   openStorage: (dbName) => openDexieStorage(dbName),
   makeSandboxHost: ({ timeoutMs, onHung }) => new SandboxCodeHost(null, { timeoutMs, onHung }),
+  locks: webThreadLocks(navigator.locks),
 })
 
 scope.addEventListener('message', (e) => void service.receive(e.data))

@@ -22,6 +22,7 @@ import {
   type WorkerEvent,
   type WorkerMessage,
 } from './protocol'
+import { runningElsewhere, type ThreadLocks } from './threadLocks'
 import { RunRegistry } from './runs'
 import { SandboxPool, type PooledHost, type SandboxLease } from './sandboxPool'
 import type { WorkerStorage } from './storage'
@@ -48,6 +49,8 @@ export interface RuntimeServiceOptions {
   evaluate?: CodeEvaluator
   /** The chat-completions client (default: one over the worker's `fetch`). */
   models?: OpenAiProvider
+  /** One run per thread across tabs (the worker's Web Locks; absent: no other tabs). */
+  locks?: ThreadLocks
 }
 
 type Handlers = { [K in RequestType]: (p: ParamsOf<K>) => Promise<ResultOf<K>> | ResultOf<K> }
@@ -157,6 +160,7 @@ export class RuntimeService {
         emit: (e) => this.emit(e),
         sandboxRestarted: (threadIds) =>
           this.emit({ type: 'sandbox_hung', reason: 'stopped', threadIds }),
+        ...(this.o.locks && { locks: this.o.locks }),
       })
       return { dbName: name }
     },
@@ -243,7 +247,14 @@ export class RuntimeService {
     setThreadSettings: (p) => setThreadSettings(this.storage(), p, this.env.now()),
     deleteThread: async ({ threadId }) => {
       this.registry().assertIdle(threadId)
-      await this.storage().saver.deleteThread(threadId)
+      // A run of another tab's keeps its thread: never deleted from under it.
+      const unlock = this.o.locks ? await this.o.locks.hold(threadId) : () => undefined
+      if (!unlock) throw runningElsewhere(threadId, 'delete it')
+      try {
+        await this.storage().saver.deleteThread(threadId)
+      } finally {
+        unlock()
+      }
       return { deleted: true }
     },
     exportThread: ({ threadId }) => exportThread(this.storage(), threadId),

@@ -55,6 +55,7 @@ export function RunDrawer() {
     trustCurrent: s.trustCurrent,
     setAllowNetwork: s.setAllowNetwork,
     lastDeleted: s.lastDeleted,
+    runningElsewhere: s.runningElsewhere,
     restoreDeleted: s.restoreDeleted,
     importThread: s.importThread,
     openCode: s.openCode,
@@ -179,6 +180,15 @@ export function RunDrawer() {
         </div>
         <div className="drawer-status">
           <RunStatusLine />
+          {s.runningElsewhere && (
+            <span
+              className="badge warn"
+              role="status"
+              title="Another tab of Superstep runs this thread: Run and Step wait until it ends there"
+            >
+              Running in another tab
+            </span>
+          )}
           {s.lastDeleted && (
             <button type="button" onClick={() => void s.restoreDeleted()}>
               Undo delete of <Name>{s.lastDeleted.name}</Name>

@@ -10,6 +10,8 @@ import { PanelToggles } from '../layout/PanelToggles'
 import { Announcer } from '../Announcer'
 import { revealProblems, useWorkbench } from '../layout/workbench'
 import { useDraftsPending } from '../inspector/pendingDrafts'
+import { BinDialog } from '../library/BinDialog'
+import { DeleteGraphDialog } from '../library/DeleteGraphDialog'
 
 /** Brand, graph picker and commands, editing tools, Import/Export, and the run controls. */
 export function TopBar() {
@@ -26,7 +28,7 @@ export function TopBar() {
     newGraph: s.newGraph,
     renameGraph: s.renameGraph,
     duplicateGraph: s.duplicateGraph,
-    deleteGraph: s.deleteGraph,
+    binCount: s.bin.length,
     undo: s.undo,
     redo: s.redo,
     edit: s.edit,
@@ -43,6 +45,8 @@ export function TopBar() {
   const [help, setHelp] = useState(false)
   const [exporting, setExporting] = useState(false)
   const [settings, setSettings] = useState(false)
+  const [deleting, setDeleting] = useState(false)
+  const [binOpen, setBinOpen] = useState(false)
   useRunKeys(opener(setHelp), opener(setExporting))
   const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
     const f = e.target.files?.[0]
@@ -132,11 +136,23 @@ export function TopBar() {
           type="button"
           className="icon-button"
           aria-label="Delete graph"
-          title="Delete the graph (Undo delete in the run drawer brings it back)"
-          onClick={() => void s.deleteGraph()}
+          title="Move the graph to the bin (asks first; restorable from the bin)"
+          onClick={() => setDeleting(true)}
         >
           <DocIcon kind="delete" />
         </button>
+        {s.binCount > 0 && (
+          <button
+            type="button"
+            className="bin-button"
+            title="Deleted graphs: restore one, or delete it for good"
+            onClick={() => setBinOpen(true)}
+          >
+            Bin ({s.binCount})
+          </button>
+        )}
+        {deleting && <DeleteGraphDialog onClose={() => setDeleting(false)} />}
+        {binOpen && <BinDialog onClose={() => setBinOpen(false)} />}
       </div>
       <div className="topbar-group" role="toolbar" aria-label="Editing">
         <button type="button" disabled={!canUndo} onClick={() => s.undo()} title="Undo (Ctrl+Z)">
