@@ -4,10 +4,12 @@ import counter from '../examples/counter.json'
 import { systemEnv } from './lib/env'
 import { SuperstepDb } from './persistence/db'
 import { GraphRepository } from './persistence/graphRepository'
+import { openProblem } from './persistence/openCheck'
 import { broadcastBus, localJournal, threadLockHeld } from './store/tabs'
 import { createAppStore } from './store/appStore'
 import { TEMPLATES } from './templates'
 import { App } from './ui/App'
+import { StartupError } from './ui/StartupError'
 import { draftsPending } from './ui/inspector/pendingDrafts'
 import { StoreContext } from './ui/storeContext'
 import { createRuntime } from './worker/createRuntime'
@@ -17,7 +19,15 @@ import './ui/app.css'
 async function main() {
   const root = document.getElementById('root')
   if (!root) throw new Error('index.html has no #root element')
-  const repo = new GraphRepository(new SuperstepDb())
+  const db = new SuperstepDb()
+  // A database this version cannot read (a newer version's, or blocked) is said once, whole
+  // page, before anything (the worker included) opens it.
+  const problem = await openProblem(db)
+  if (problem) {
+    createRoot(root).render(<StartupError {...problem} />)
+    return
+  }
+  const repo = new GraphRepository(db)
   const runtime = await createRuntime()
   const store = createAppStore({
     client: runtime.client,

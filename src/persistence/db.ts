@@ -10,6 +10,9 @@ import type { TaskLog } from '../core/compile/host'
 
 export const DEFAULT_DB_NAME = 'superstep'
 
+/** The newest schema version below (a database at a higher one is a newer app's). */
+export const SCHEMA_VERSION = 3
+
 export interface CheckpointRow {
   threadId: string
   checkpointId: string
