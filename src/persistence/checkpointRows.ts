@@ -10,6 +10,12 @@ import type {
   PendingWrite,
 } from '../core/checkpoint/types'
 import type { BlobRow, CheckpointRow, WriteRow } from './db'
+import {
+  DamagedCheckpointError,
+  missingValueDamage,
+  rowDamage,
+  type CheckpointDamage,
+} from './damage'
 
 /**
  * The row of `checkpoint` (owning, at first, what its parent owns) and a builder for the value
@@ -67,9 +73,7 @@ export function toTuple(
     const key = blobKey(owner, ch)
     const b = blobs.get(key)
     if (!b)
-      throw new Error(
-        `Checkpoint ${r.checkpointId} on thread ${r.threadId} has no stored value for channel ${ch}.`,
-      )
+      throw new DamagedCheckpointError(missingValueDamage(r.threadId, r.checkpointId, ch, owner))
     if (b.empty) continue
     // IndexedDB gave us a fresh copy; later users of the same row get their own.
     values[ch] = used.has(key) ? structuredClone(b.value) : b.value
@@ -89,6 +93,57 @@ export function toTuple(
     metadata: r.metadata,
     parentConfig: r.parentId ? { threadId: r.threadId, checkpointId: r.parentId } : undefined,
     pendingWrites: writeRows.map((w): PendingWrite => [w.taskId, w.channel, w.value]),
+  }
+}
+
+/**
+ * A checkpoint row read back: its tuple, and the first damage found (see ./damage). A row
+ * that is damaged itself or misses a value row has no tuple; a damaged pending write is left
+ * out of the tuple, which then comes with the damage.
+ */
+export interface ReadCheckpoint {
+  row: CheckpointRow
+  tuple?: CheckpointTuple
+  damage?: CheckpointDamage
+}
+
+/** Why checkpoint row `r` cannot be read (see ./damage), or undefined. */
+export function checkpointRowDamage(r: CheckpointRow): CheckpointDamage | undefined {
+  const d = rowDamage('checkpoints', r)
+  return (
+    d && {
+      threadId: String(r.threadId),
+      checkpointId: String(r.checkpointId),
+      table: 'checkpoints',
+      ...d,
+    }
+  )
+}
+
+/**
+ * The first channel of readable row `r` whose value row is not stored (`has` tells, by
+ * blobKey), as damage; undefined when every value is there.
+ */
+export function missingValue(
+  r: CheckpointRow,
+  has: (key: string) => boolean,
+): CheckpointDamage | undefined {
+  for (const [ch, owner] of Object.entries(r.owner))
+    if (!has(blobKey(owner, ch))) return missingValueDamage(r.threadId, r.checkpointId, ch, owner)
+  return undefined
+}
+
+/** Why pending write row `w` cannot be read, as the damage of its checkpoint, or undefined. */
+export function writeRowDamage(w: WriteRow): CheckpointDamage | undefined {
+  const d = rowDamage('writes', w)
+  if (!d) return undefined
+  const task = typeof w.taskId === 'string' ? ` of task ${w.taskId}` : ''
+  return {
+    threadId: String(w.threadId),
+    checkpointId: String(w.checkpointId),
+    table: 'writes',
+    field: d.field,
+    reason: `pending write ${w.id ?? '?'}${task}: ${d.reason}`,
   }
 }
 

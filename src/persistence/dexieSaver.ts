@@ -11,7 +11,16 @@ import type {
 import { SPECIAL_WRITE_CHANNELS } from '../core/checkpoint/types'
 import { SuperstepDb } from './db'
 import type { BlobRow, CheckpointRow, WriteRow } from './db'
-import { blobKey, buildRows, toTuple } from './checkpointRows'
+import {
+  blobKey,
+  buildRows,
+  checkpointRowDamage,
+  missingValue,
+  toTuple,
+  type ReadCheckpoint,
+  writeRowDamage,
+} from './checkpointRows'
+import { DamagedCheckpointError, type CheckpointDamage } from './damage'
 import { toStorageError } from './storageError'
 
 /** Checkpoints read per transaction while `list` pages through a history. */
@@ -126,12 +135,15 @@ export class DexieCheckpointSaver implements CheckpointSaver {
   async getTuple(config: CheckpointConfig): Promise<CheckpointTuple | undefined> {
     const { threadId, checkpointId } = config
     const { checkpoints, blobs, writes } = this.db
-    return this.db.transaction('r', checkpoints, blobs, writes, async () => {
+    const read = await this.db.transaction('r', checkpoints, blobs, writes, async () => {
       const row = checkpointId
         ? await checkpoints.get([threadId, checkpointId])
         : await this.threadRange(threadId).last()
       return row && (await this.hydrate([row]))[0]
     })
+    // Nothing may run, continue or fork from a checkpoint that is not read in full.
+    if (read?.damage) throw new DamagedCheckpointError(read.damage)
+    return read?.tuple
   }
 
   async *list(config: CheckpointConfig, options: ListOptions = {}): AsyncIterable<CheckpointTuple> {
@@ -140,7 +152,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     let below = Infinity // exclusive upper bound on seq
     if (options.before !== undefined) {
       const before = await this.db.checkpoints.get([threadId, options.before])
-      if (!before) return
+      if (!before || typeof before.seq !== 'number') return
       below = before.seq
     }
     const { checkpoints, blobs, writes } = this.db
@@ -157,7 +169,8 @@ export class DexieCheckpointSaver implements CheckpointSaver {
           .toArray()
         return { rows, tuples: await this.hydrate(rows) }
       })
-      for (const t of page.tuples) yield t
+      // A damaged checkpoint is left out: the readable ones are what a history or an export shows.
+      for (const { tuple } of page.tuples) if (tuple) yield tuple
       const oldest = page.rows.at(-1)
       if (!oldest || page.rows.length < n) return
       remaining -= page.rows.length
@@ -172,7 +185,8 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     const hi = [threadId, Dexie.maxKey]
     try {
       await this.db.transaction('rw', [checkpoints, blobs, writes, taskRuns, threads], async () => {
-        await checkpoints.where('[threadId+seq]').between(lo, hi).delete()
+        // By primary key: a damaged row without a seq is not in the [threadId+seq] index.
+        await checkpoints.where('[threadId+checkpointId]').between(lo, hi).delete()
         await blobs.where('[threadId+checkpointId+channel]').between(lo, hi).delete()
         await writes.where('[threadId+checkpointId]').between(lo, hi).delete()
         await taskRuns.where('[threadId+checkpointId+taskId]').between(lo, hi).delete()
@@ -228,8 +242,9 @@ export class DexieCheckpointSaver implements CheckpointSaver {
       latest && {
         threadId,
         latestCheckpointId: latest.checkpointId,
-        latestTs: latest.ts,
-        firstTs: first.ts,
+        // A damaged row's time is not trusted to be a string.
+        latestTs: typeof latest.ts === 'string' ? latest.ts : '',
+        firstTs: typeof first.ts === 'string' ? first.ts : '',
         count,
       }
     )
@@ -260,13 +275,15 @@ export class DexieCheckpointSaver implements CheckpointSaver {
       .between([threadId, Dexie.minKey], [threadId, Dexie.maxKey])
   }
 
-  /** Tuples for `rows` (one thread's), with their values and pending writes. Dexie calls only. */
-  private async hydrate(rows: CheckpointRow[]): Promise<CheckpointTuple[]> {
+  /** `rows` (one thread's) read back with their values and pending writes. Dexie calls only. */
+  private async hydrate(rows: CheckpointRow[]): Promise<ReadCheckpoint[]> {
     if (!rows.length) return []
+    const damage = rows.map(checkpointRowDamage)
     const keys = new Map<string, [string, string, string]>()
-    for (const r of rows)
-      for (const [ch, owner] of Object.entries(r.owner))
-        keys.set(blobKey(owner, ch), [r.threadId, owner, ch])
+    for (const [i, r] of rows.entries())
+      if (!damage[i])
+        for (const [ch, owner] of Object.entries(r.owner))
+          keys.set(blobKey(owner, ch), [r.threadId, owner, ch])
     // A value shared by many checkpoints of the page is read once.
     const found = await this.db.blobs.bulkGet([...keys.values()])
     const blobs = new Map<string, BlobRow | undefined>()
@@ -276,13 +293,25 @@ export class DexieCheckpointSaver implements CheckpointSaver {
       .anyOf(rows.map((r) => [r.threadId, r.checkpointId]))
       .toArray()
     const writes = new Map<string, WriteRow[]>()
+    const badWrites = new Map<string, CheckpointDamage>()
     for (const w of writeRows) {
+      const bad = writeRowDamage(w)
+      if (bad) {
+        if (!badWrites.has(w.checkpointId)) badWrites.set(w.checkpointId, bad)
+        continue
+      }
       const list = writes.get(w.checkpointId)
       if (list) list.push(w)
       else writes.set(w.checkpointId, [w])
     }
     const used = new Set<string>()
-    return rows.map((r) => toTuple(r, blobs, used, writes.get(r.checkpointId) ?? []))
+    return rows.map((row, i): ReadCheckpoint => {
+      const bad = damage[i] ?? missingValue(row, (k) => !!blobs.get(k))
+      if (bad) return { row, damage: bad }
+      const tuple = toTuple(row, blobs, used, writes.get(row.checkpointId) ?? [])
+      const badWrite = badWrites.get(row.checkpointId)
+      return badWrite ? { row, tuple, damage: badWrite } : { row, tuple }
+    })
   }
 }
 

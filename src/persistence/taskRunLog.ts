@@ -1,4 +1,5 @@
 import { Dexie } from 'dexie'
+import { rowDamage } from './damage'
 import type { SuperstepDb, TaskRunRow } from './db'
 import { toStorageError } from './storageError'
 
@@ -24,18 +25,24 @@ export class TaskRunLog {
     }
   }
 
-  /** The runs of tasks that ran from these checkpoints of one thread. */
-  ranFrom(threadId: string, checkpointIds: Iterable<string>): Promise<TaskRunRow[]> {
+  /** The runs of tasks that ran from these checkpoints of one thread (damaged rows left out). */
+  async ranFrom(threadId: string, checkpointIds: Iterable<string>): Promise<TaskRunRow[]> {
     const keys = [...new Set(checkpointIds)].map((id) => [threadId, id])
-    if (!keys.length) return Promise.resolve([])
-    return this.db.taskRuns.where('[threadId+checkpointId]').anyOf(keys).toArray()
+    if (!keys.length) return []
+    return readable(await this.db.taskRuns.where('[threadId+checkpointId]').anyOf(keys).toArray())
   }
 
-  /** Every run recorded on a thread. */
-  ofThread(threadId: string): Promise<TaskRunRow[]> {
-    return this.db.taskRuns
-      .where('[threadId+checkpointId+taskId]')
-      .between([threadId, Dexie.minKey], [threadId, Dexie.maxKey])
-      .toArray()
+  /** Every run recorded on a thread (damaged rows left out: see ./damage). */
+  async ofThread(threadId: string): Promise<TaskRunRow[]> {
+    return readable(
+      await this.db.taskRuns
+        .where('[threadId+checkpointId+taskId]')
+        .between([threadId, Dexie.minKey], [threadId, Dexie.maxKey])
+        .toArray(),
+    )
   }
+}
+
+function readable(rows: TaskRunRow[]): TaskRunRow[] {
+  return rows.filter((r) => !rowDamage('taskRuns', r))
 }

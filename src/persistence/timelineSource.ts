@@ -1,15 +1,27 @@
 import { Dexie, type Table } from 'dexie'
 import type { CheckpointTuple } from '../core/checkpoint/types'
 import type { BlobRow, CheckpointRow, SuperstepDb, TaskRunRow, WriteRow } from './db'
-import { blobKey, toTuple } from './checkpointRows'
+import {
+  blobKey,
+  checkpointRowDamage,
+  missingValue,
+  toTuple,
+  writeRowDamage,
+  type ReadCheckpoint,
+} from './checkpointRows'
+import { rowDamage, type CheckpointDamage } from './damage'
 
 /** What a timeline of a thread is drawn from, read in one transaction. */
 export interface TimelineRead {
-  /** The page of checkpoints, newest first. Their values hold only the asked-for channels. */
-  page: CheckpointTuple[]
-  /** The page's checkpoints and the parents of its `loop` checkpoints, by id (values likewise). */
+  /**
+   * The page of checkpoints, newest first, each with its tuple (values hold only the
+   * asked-for channels) or, when it cannot be read, without one; either way with the first
+   * damage found in its rows (its own, its pending writes', its task runs').
+   */
+  page: ReadCheckpoint[]
+  /** The readable checkpoints of the page and the parents of its `loop` ones, by id. */
   byId: Map<string, CheckpointTuple>
-  /** The task runs recorded on those parents. */
+  /** The readable task runs recorded on those parents. */
   taskRuns: TaskRunRow[]
 }
 
@@ -34,7 +46,8 @@ export class TimelineSource {
       let below = Infinity
       if (o.before !== undefined) {
         const before = await checkpoints.get([threadId, o.before])
-        if (!before) return { page: [], byId: new Map(), taskRuns: [] }
+        if (!before || typeof before.seq !== 'number')
+          return { page: [], byId: new Map(), taskRuns: [] }
         below = before.seq
       }
       let rows = checkpoints
@@ -43,13 +56,21 @@ export class TimelineSource {
         .reverse()
       if (o.limit !== undefined) rows = rows.limit(o.limit)
       const page = await rows.toArray()
+      const damage = new Map<string, CheckpointDamage>()
+      const readable = (r: CheckpointRow) => {
+        const d = checkpointRowDamage(r)
+        if (d) damage.set(r.checkpointId, d)
+        return !d
+      }
       const ids = new Set(page.map((r) => r.checkpointId))
       const parentIds = new Set<string>()
-      for (const r of page)
+      for (const r of page.filter(readable))
         if (r.metadata.source === 'loop' && r.parentId) parentIds.add(r.parentId)
       const outside = [...parentIds].filter((id) => !ids.has(id))
       const extra = await checkpoints.bulkGet(outside.map((id) => [threadId, id]))
-      const all = [...page, ...extra.filter((r): r is CheckpointRow => r !== undefined)]
+      const all = [...page, ...extra.filter((r): r is CheckpointRow => r !== undefined)].filter(
+        (r) => !damage.has(r.checkpointId) && readable(r),
+      )
       // A page reads each checkpoint's rows by its key, in parallel (one request each).
       const each = <T>(table: Table<T>, list: Iterable<string>) =>
         Promise.all(
@@ -66,23 +87,47 @@ export class TimelineSource {
           : each(taskRuns, parentIds),
         this.values(all, o.channels),
       ])
+      // A damaged write or task run is left out; its checkpoint is marked (unless it is already).
+      const note = (d: CheckpointDamage) =>
+        !damage.has(d.checkpointId) && damage.set(d.checkpointId, d)
       const byCheckpoint = new Map<string, WriteRow[]>()
       for (const w of writeRows) {
+        const bad = writeRowDamage(w)
+        if (bad) {
+          note(bad)
+          continue
+        }
         const list = byCheckpoint.get(w.checkpointId)
         if (list) list.push(w)
         else byCheckpoint.set(w.checkpointId, [w])
       }
+      const goodRuns = runs.filter((r) => {
+        const bad = taskRunDamage(r)
+        if (bad) note(bad)
+        return !bad
+      })
       const used = new Set<string>()
       const byId = new Map<string, CheckpointTuple>()
       for (const r of all) {
+        // Only the values read are checked: checking every value row of a page costs more than
+        // the page (a missing state value shows when the checkpoint is inspected or run).
         const owner = pick(r.owner, o.channels)
+        const missing = missingValue({ ...r, owner }, (k) => values.get(k) !== undefined)
+        if (missing) {
+          damage.set(r.checkpointId, missing)
+          continue
+        }
         const t = toTuple({ ...r, owner }, values, used, byCheckpoint.get(r.checkpointId) ?? [])
         byId.set(r.checkpointId, t)
       }
       return {
-        page: page.map((r) => byId.get(r.checkpointId) as CheckpointTuple),
+        page: page.map((row): ReadCheckpoint => {
+          const tuple = byId.get(row.checkpointId)
+          const d = damage.get(row.checkpointId)
+          return { row, ...(tuple && { tuple }), ...(d && { damage: d }) }
+        }),
         byId,
-        taskRuns: whole ? runs.filter((r) => parentIds.has(r.checkpointId)) : runs,
+        taskRuns: whole ? goodRuns.filter((r) => parentIds.has(r.checkpointId)) : goodRuns,
       }
     })
   }
@@ -101,6 +146,20 @@ export class TimelineSource {
     ;[...keys.keys()].forEach((k, i) => out.set(k, found[i]))
     return out
   }
+}
+
+/** Why a task run row cannot be read, as the damage of the checkpoint it ran from. */
+function taskRunDamage(r: TaskRunRow): CheckpointDamage | undefined {
+  const d = rowDamage('taskRuns', r)
+  return (
+    d && {
+      threadId: r.threadId,
+      checkpointId: r.checkpointId,
+      table: 'taskRuns',
+      field: d.field,
+      reason: `the task run of ${r.taskId}: ${d.reason}`,
+    }
+  )
 }
 
 function pick(

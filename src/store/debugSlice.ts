@@ -2,11 +2,26 @@ import { diffState } from '../core/debug/diffState'
 import type { CheckpointInspection, StateChange } from '../core/debug/types'
 import type { GraphSpec } from '../core/graph/schema'
 import type { RuntimeClient } from '../worker/client'
-import type { Json, RunMode, ThreadInfo, TimelineEntry, WorkerError } from '../worker/protocol'
+import type {
+  CheckpointDamage,
+  Json,
+  RowDamage,
+  RunMode,
+  ThreadInfo,
+  TimelineEntry,
+  WorkerError,
+} from '../worker/protocol'
 import { parseStateUpdate } from './stateValues'
+import {
+  createTransferSlice,
+  INITIAL_TRANSFER,
+  type TransferActions,
+  type TransferHost,
+  type TransferState,
+} from './transferSlice'
 
 /** The debugger's part of the app state: threads, the timeline, the selected checkpoint. */
-export interface DebugState {
+export interface DebugState extends TransferState {
   /** The open graph's threads (persisted with the graph). */
   threads: ThreadInfo[]
   /** The thread's checkpoints, newest first, all branches. */
@@ -24,9 +39,14 @@ export interface DebugState {
   diffWanted: boolean
   /** Where the inspector's code editor should show a line (a clicked error). */
   focusCode: { node: string; line?: number; column?: number; seq: number } | null
+  /**
+   * A checkpoint of the thread found damaged when it was read in full (a missing state value
+   * the timeline does not read), with why; null when none was.
+   */
+  readDamage: { checkpointId: string; reason: string } | null
 }
 
-export interface DebugActions {
+export interface DebugActions extends TransferActions {
   /** Shows a checkpoint on the canvas and in every tab (null: follow the newest). */
   selectCheckpoint(id: string | null): Promise<void>
   /** Compares the shown checkpoint with another one (null: its parent). */
@@ -43,6 +63,12 @@ export interface DebugActions {
   switchThread(threadId: string): Promise<void>
   renameThread(threadId: string, name: string): Promise<void>
   deleteThread(threadId: string): Promise<void>
+  /**
+   * Cuts the open thread's damaged part (its damaged checkpoints and every one after them,
+   * damaged writes and task runs, a damaged thread row), then shows what is left and says
+   * what was removed. A thread whose first checkpoint is damaged is left as it is.
+   */
+  repairThread(): Promise<void>
   /** The thread (graph and checkpoints) as a file to download. */
   exportThread(): Promise<{ fileName: string; text: string } | null>
   /** Selects a node and asks its code editor to show a line. */
@@ -70,10 +96,12 @@ export const INITIAL_DEBUG_STATE: DebugState = {
   diff: null,
   diffWanted: false,
   focusCode: null,
+  readDamage: null,
+  ...INITIAL_TRANSFER,
 }
 
 /** What the slice needs of the rest of the app store. */
-export interface DebugHost extends DebugState {
+export interface DebugHost extends DebugState, Pick<TransferHost, 'importThread'> {
   graphId: string | null
   threadId: string
   doc: unknown
@@ -125,6 +153,7 @@ export function createDebugSlice(set: Set, get: Get, client: RuntimeClient, newI
   }
 
   const actions: DebugActions = {
+    ...createTransferSlice(set, get, client),
     async refreshInspection(pending = {}, isCurrent = () => true) {
       const { graphId, threadId } = get()
       const view = { ...get(), ...pending }
@@ -148,10 +177,13 @@ export function createDebugSlice(set: Set, get: Get, client: RuntimeClient, newI
         set({ ...pending, inspection })
         if (get().diffWanted) await loadDiff(id, inspection)
       } catch (e) {
+        const { code, message } = e as WorkerError
+        const reason = /is damaged: (.*?)\. Nothing can run/.exec(message)?.[1] ?? message
         set({
           ...pending,
           inspection: null,
-          message: `Could not read checkpoint ${id}: ${(e as Error).message}`,
+          message: `Could not read checkpoint ${id}: ${message}`,
+          ...(code === 'DAMAGED_CHECKPOINT' && { readDamage: { checkpointId: id, reason } }),
         })
       }
     },
@@ -259,6 +291,22 @@ export function createDebugSlice(set: Set, get: Get, client: RuntimeClient, newI
       set({ message: `Deleted thread ${name}.` })
     },
 
+    async repairThread() {
+      const { threadId, threads } = get()
+      const name = threads.find((t) => t.threadId === threadId)?.name ?? suffixOf(threadId)
+      try {
+        const out = await client.request('repairThread', { threadId })
+        // The thread's newest checkpoint may have changed: its status is read again.
+        get().resetRun()
+        set({ selectedCheckpointId: null, readDamage: null })
+        await get().refreshHistory()
+        await actions.refreshThreads()
+        set({ message: repairMessage(name, out) })
+      } catch (e) {
+        set({ message: `Could not repair thread ${name}: ${(e as Error).message}` })
+      }
+    },
+
     async exportThread() {
       const { threadId, doc, threads } = get()
       if (!threadId) return null
@@ -305,10 +353,81 @@ export function createDebugSlice(set: Set, get: Get, client: RuntimeClient, newI
 
 /** What a switch of thread or graph clears. */
 export const RESET_VIEW: Partial<DebugState> = {
+  readDamage: null,
   timeline: [],
   olderAvailable: false,
   selectedCheckpointId: null,
   inspection: null,
   compareWith: null,
   diff: null,
+}
+
+/** What a repair removed, in words. */
+function repairMessage(
+  name: string,
+  out: {
+    removed: string[]
+    kept: number
+    writesRemoved: number
+    taskRunsRemoved: number
+    threadRowRepaired: boolean
+  },
+): string {
+  const n = out.removed.length
+  const parts = [
+    n > 0 &&
+      `removed ${n} checkpoint${n === 1 ? '' : 's'} (${out.removed.map((id) => id.slice(0, 8)).join(', ')})`,
+    out.writesRemoved > 0 && `removed ${out.writesRemoved} damaged pending write(s)`,
+    out.taskRunsRemoved > 0 && `removed ${out.taskRunsRemoved} damaged task run record(s)`,
+    out.threadRowRepaired && 'rewrote its damaged thread row',
+  ].filter((p): p is string => typeof p === 'string')
+  const what = parts.length ? parts.join(', ') : 'found nothing damaged'
+  return `Repaired thread ${name}: ${what}; ${out.kept} checkpoint${out.kept === 1 ? '' : 's'} kept.`
+}
+
+/** The damage the open thread shows: its damaged checkpoints (as loaded) and thread row. */
+export interface ThreadDamage {
+  threadName: string
+  /** Damaged checkpoints among those loaded in the timeline. */
+  count: number
+  /** The oldest of them. */
+  first: CheckpointDamage | undefined
+  /** The thread's row is damaged. */
+  row: RowDamage | undefined
+}
+
+const damageCache = new WeakMap<TimelineEntry[], CheckpointDamage[]>()
+const readCache = new WeakMap<object, CheckpointDamage>()
+
+/** The open thread's damage, or null when nothing loaded of it is damaged. */
+export function selectThreadDamage(s: {
+  timeline: TimelineEntry[]
+  threads: ThreadInfo[]
+  threadId: string
+  readDamage: DebugState['readDamage']
+}): ThreadDamage | null {
+  let damaged = damageCache.get(s.timeline)
+  if (!damaged) {
+    damaged = s.timeline.flatMap((t) => (t.damaged ? [t.damaged] : []))
+    damageCache.set(s.timeline, damaged)
+  }
+  const read = s.readDamage
+  if (!damaged.length && read) {
+    let found = readCache.get(read)
+    // The same object while nothing changes: the notice compares what it picks shallowly.
+    if (!found)
+      readCache.set(
+        read,
+        (found = { ...read, threadId: s.threadId, table: 'checkpoints', field: '' }),
+      )
+    damaged = [found]
+  }
+  const info = s.threads.find((t) => t.threadId === s.threadId)
+  if (!damaged.length && !info?.damaged) return null
+  return {
+    threadName: info?.name ?? suffixOf(s.threadId),
+    count: damaged.length,
+    first: damaged.at(-1), // the timeline is newest first
+    row: info?.damaged,
+  }
 }

@@ -2,7 +2,7 @@
  * The debugger's reads of stored checkpoints: one checkpoint inspected in full, and the
  * timeline of a whole thread (cheap: one list pass, no inspection per entry).
  */
-import { NULL_TASK_ID, type CheckpointTuple } from '../core/checkpoint/types'
+import { NULL_TASK_ID, type CheckpointSource, type CheckpointTuple } from '../core/checkpoint/types'
 import { TASKS, type CompiledGraph } from '../core/compile/compileGraph'
 import { inspectCheckpoint } from '../core/debug/inspect'
 import type { CheckpointInspection } from '../core/debug/types'
@@ -16,7 +16,9 @@ import {
 import { applyWritesFolded } from '../core/pregel/foldRemote'
 import { INTERRUPT } from '../core/pregel/interrupt'
 import { isTaskOutput } from '../core/pregel/loop'
-import type { TaskRunRow } from '../persistence/db'
+import { DamagedCheckpointError } from '../persistence/damage'
+import type { CheckpointRow, TaskRunRow } from '../persistence/db'
+import type { CheckpointDamage } from '../persistence/damage'
 import { toJsonSafe } from './jsonSafe'
 import type { TimelineEntry, TimelineTask } from './protocol'
 import type { WorkerStorage } from './storage'
@@ -36,7 +38,13 @@ export async function inspectStored(
 ): Promise<CheckpointInspection | null> {
   const tuple = await s.saver.getTuple(p)
   if (!tuple) return null
-  const parent = tuple.parentConfig && (await s.saver.getTuple(tuple.parentConfig))
+  // A damaged parent only hides the step that made this checkpoint: the rest is readable.
+  const parent =
+    tuple.parentConfig &&
+    (await s.saver.getTuple(tuple.parentConfig).catch((e: unknown) => {
+      if (e instanceof DamagedCheckpointError) return undefined
+      throw e
+    }))
   const inspection = await inspectCheckpoint(graph, tuple, parent)
   if (parent && inspection.ran.length) {
     const rows = await s.taskRuns.ranFrom(p.threadId, [parent.config.checkpointId])
@@ -64,7 +72,11 @@ export async function readTimeline(
   const read = await s.timeline.read(p.threadId, { limit: p.limit, before: p.before, channels })
   const runs = groupRuns(read.taskRuns)
   const out: TimelineEntry[] = []
-  for (const t of read.page) {
+  for (const { row, tuple: t, damage } of read.page) {
+    if (!t) {
+      out.push(damagedEntry(row, damage))
+      continue
+    }
     const parentId = t.parentConfig?.checkpointId
     const parent = parentId === undefined ? undefined : read.byId.get(parentId)
     out.push({
@@ -78,9 +90,40 @@ export async function readTimeline(
         t.metadata.source === 'loop' && parent
           ? tasksRanFrom(parent, runs.get(parent.config.checkpointId))
           : [],
+      ...(damage && { damaged: damage }),
     })
   }
   return out
+}
+
+/**
+ * The timeline entry of a checkpoint whose row cannot be read: what of it is readable (its
+ * parent, step, source, time), nothing of what ran or runs next, and why.
+ */
+function damagedEntry(row: CheckpointRow, damage: CheckpointDamage | undefined): TimelineEntry {
+  // The row is damaged: any field may be missing or of another type.
+  const r = row as Partial<Record<keyof CheckpointRow, unknown>>
+  const m = (typeof r.metadata === 'object' && r.metadata !== null ? r.metadata : {}) as {
+    step?: unknown
+    source?: unknown
+  }
+  const sources: readonly unknown[] = ['input', 'loop', 'update', 'fork']
+  return {
+    checkpointId: row.checkpointId,
+    ...(typeof r.parentId === 'string' && r.parentId && { parentId: r.parentId }),
+    step: Number.isInteger(m.step) ? (m.step as number) : NaN,
+    source: sources.includes(m.source) ? (m.source as CheckpointSource) : 'update',
+    createdAt: typeof r.ts === 'string' ? r.ts : '',
+    next: [],
+    ran: [],
+    damaged: damage ?? {
+      threadId: row.threadId,
+      checkpointId: row.checkpointId,
+      table: 'checkpoints',
+      field: '',
+      reason: 'the checkpoint cannot be read',
+    },
+  }
 }
 
 /** The channels `prepareTasks` looks at: every node's triggers, and the queued Sends. */

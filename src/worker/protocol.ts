@@ -11,11 +11,14 @@ import type { GraphIssue } from '../core/graph/issues'
 import type { StateSnapshot } from '../core/pregel/state'
 import type { RuntimeWarning } from '../core/pregel/task'
 import type { TaskRunRow, TaskWarning, ThreadSettings } from '../persistence/db'
+import type { CheckpointDamage, RowDamage } from '../persistence/damage'
 import type { ThreadSummary } from '../persistence/dexieSaver'
 import type { ThreadFile } from '../persistence/threadFile'
 
 export type {
+  CheckpointDamage,
   CheckpointInspection,
+  RowDamage,
   StateSnapshot,
   ThreadSummary,
   TaskLog,
@@ -53,6 +56,8 @@ export type WorkerErrorCode =
   | 'BAD_REQUEST'
   | 'BAD_THREAD_FILE'
   | 'THREAD_EXISTS'
+  | 'DAMAGED_ROOT'
+  | 'TRANSFER_CANCELLED'
   | 'INTERNAL'
   | 'DISPOSED'
   | 'WORKER_FAILED'
@@ -155,6 +160,11 @@ export interface TimelineEntry {
   next: string[]
   /** For a `loop` checkpoint, the tasks of the step that made it, in apply order; else empty. */
   ran: TimelineTask[]
+  /**
+   * A row of it is damaged (its own: `step` is NaN and `source` a guess when its metadata is
+   * unreadable, `next` and `ran` empty; or a pending write or task run, left out).
+   */
+  damaged?: CheckpointDamage
 }
 
 /**
@@ -174,6 +184,8 @@ export interface ThreadInfo {
   latestTs?: string
   /** Its run settings, as last set (absent: the defaults). */
   settings?: ThreadSettings
+  /** Its row is damaged: it is listed as if it had none (`repairThread` rewrites it). */
+  damaged?: RowDamage
 }
 
 export type CompileResult =
@@ -258,18 +270,56 @@ export interface RequestMap {
   renameThread: { params: { threadId: string; name: string }; result: ThreadInfo }
   /** Keeps the thread's run settings (recursion limit, timeout) with it. */
   setThreadSettings: { params: { threadId: string; settings: ThreadSettings }; result: ThreadInfo }
+  /**
+   * Cuts a thread's damaged part: its damaged checkpoints and every checkpoint after them
+   * (with their values, writes and task runs), damaged pending writes and task runs, and
+   * rewrites a damaged thread row. `removed`: the checkpoints cut, oldest first; `kept`: how
+   * many remain. When the thread's first checkpoint would be cut nothing is removed
+   * (`DAMAGED_ROOT`: only deleting the thread is left).
+   */
+  repairThread: {
+    params: { threadId: string }
+    result: {
+      removed: string[]
+      kept: number
+      writesRemoved: number
+      taskRunsRemoved: number
+      threadRowRepaired: boolean
+    }
+  }
   /** Deletes the thread's checkpoints, writes, task runs and row. */
   deleteThread: { params: { threadId: string }; result: { deleted: true } }
   /** The thread as a file (the page adds the graph document). */
   exportThread: { params: { threadId: string }; result: ThreadFile }
   /**
-   * Writes a thread file's checkpoints under `threadId` (which must have none), then its
-   * task runs and a row named `name`. A bad file: `BAD_THREAD_FILE`, nothing written.
+   * The thread's file, with the graph document `graph`, as one Blob written in the worker a
+   * page of checkpoints at a time (`thread_transfer` progress; `cancelTransfer` stops it).
+   */
+  exportThreadFile: {
+    params: { threadId: string; name?: string; graph?: unknown }
+    result: { file: Blob; count: number }
+  }
+  /**
+   * Reads and checks a thread file (a File/Blob or its text) in the worker and keeps it:
+   * import it with `importThread({ file: { superstepThread: 1, staged: fileId }, … })`.
+   * A bad file: `BAD_THREAD_FILE`.
+   */
+  readThreadFile: {
+    params: { file: Blob | string }
+    result: { fileId: string; name: string; graph: unknown; count: number }
+  }
+  /**
+   * Writes a thread file's checkpoints (its content, or `{ superstepThread: 1, staged }` for
+   * one read by `readThreadFile`) under `threadId` (which must have none) in batches, with its
+   * task runs and a row named `name` (marked `importing` until the end). A bad file:
+   * `BAD_THREAD_FILE`, nothing written; cancelled: `TRANSFER_CANCELLED`, nothing kept.
    */
   importThread: {
     params: { file: unknown; threadId: string; graph: string; name: string }
     result: { threadId: string; count: number }
   }
+  /** Stops the thread's export or import at its next batch (`cancelled`: one was going). */
+  cancelTransfer: { params: { threadId: string }; result: { cancelled: boolean } }
 }
 
 export type RequestType = keyof RequestMap
@@ -341,6 +391,25 @@ export type WorkerEvent =
   | (RunEventBase & { type: 'run_finished'; checkpointId: string | null })
   | (RunEventBase & { type: 'run_failed'; error: WorkerError })
   | (RunEventBase & { type: 'run_stopped'; sandboxRestarted: boolean })
+  | {
+      /**
+       * How far a thread file's export or import is (`done` of `total` checkpoints); its last
+       * event has `state` done, failed or cancelled.
+       */
+      type: 'thread_transfer'
+      threadId: string
+      phase: 'export' | 'import'
+      done: number
+      total: number
+      state: 'running' | 'done' | 'failed' | 'cancelled'
+    }
+  | {
+      /** An import that never finished (a closed or killed page) was deleted: `count` checkpoints. */
+      type: 'import_cleaned'
+      threadId: string
+      name: string
+      count: number
+    }
   | {
       /**
        * The worker needs a fresh sandbox: create a frame with this network mode (never reuse

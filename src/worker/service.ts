@@ -26,8 +26,14 @@ import { runningElsewhere, type ThreadLocks } from './threadLocks'
 import { RunRegistry } from './runs'
 import { SandboxPool, type PooledHost, type SandboxLease } from './sandboxPool'
 import type { WorkerStorage } from './storage'
-import { createThread, listThreadInfos, renameThread, setThreadSettings } from './threads'
-import { exportThread, importThread } from './threadTransfer'
+import {
+  createThread,
+  listThreadInfos,
+  renameThread,
+  repairThread,
+  setThreadSettings,
+} from './threads'
+import { exportThread, ThreadTransfers } from './threadTransfer'
 import type { Timer } from './timer'
 
 export type { WorkerSaver, WorkerStorage } from './storage'
@@ -80,6 +86,11 @@ export class RuntimeService {
   private readonly env: RuntimeEnv
   /** Holds the API keys (memory only); model nodes call it from the trusted runtime. */
   private readonly models: OpenAiProvider
+  private readonly transfers = new ThreadTransfers({
+    storage: () => this.storage(),
+    emit: (e) => this.emit(e),
+    env: () => this.env,
+  })
 
   constructor(private readonly o: RuntimeServiceOptions) {
     this.env = o.env ?? systemEnv
@@ -162,6 +173,7 @@ export class RuntimeService {
           this.emit({ type: 'sandbox_hung', reason: 'stopped', threadIds }),
         ...(this.o.locks && { locks: this.o.locks }),
       })
+      void this.transfers.sweep().catch(() => {}) // retried by every listThreads
       return { dbName: name }
     },
     sandboxPort: ({ sandboxId, port }) => {
@@ -241,7 +253,10 @@ export class RuntimeService {
       inspectStored(this.graph(graphId), this.storage(), { threadId, checkpointId }),
     getTimeline: ({ graphId, threadId, limit, before }) =>
       readTimeline(this.graph(graphId), this.storage(), { threadId, limit, before }),
-    listThreads: ({ graph }) => listThreadInfos(this.storage(), graph),
+    listThreads: async ({ graph }) => {
+      await this.transfers.sweep() // interrupted imports first: they are no thread to list
+      return listThreadInfos(this.storage(), graph)
+    },
     createThread: (p) => createThread(this.storage(), p, this.env.now()),
     renameThread: (p) => renameThread(this.storage(), p, this.env.now()),
     setThreadSettings: (p) => setThreadSettings(this.storage(), p, this.env.now()),
@@ -257,11 +272,18 @@ export class RuntimeService {
       }
       return { deleted: true }
     },
+    repairThread: ({ threadId }) => {
+      this.registry().assertIdle(threadId)
+      return repairThread(this.storage(), threadId, this.env.now())
+    },
     exportThread: ({ threadId }) => exportThread(this.storage(), threadId),
+    exportThreadFile: (p) => this.transfers.exportFile(p),
+    readThreadFile: (p) => this.transfers.readFile(p),
     importThread: (p) => {
       this.registry().assertIdle(p.threadId)
-      return importThread(this.storage(), p, this.env.now())
+      return this.transfers.importFile(p)
     },
+    cancelTransfer: ({ threadId }) => this.transfers.cancel(threadId),
   }
 
   private storage(): WorkerStorage {

@@ -2,7 +2,9 @@ import type { CheckpointSaver } from '../core/checkpoint/types'
 import { SuperstepDb } from '../persistence/db'
 import { DexieCheckpointSaver, type ThreadSummary } from '../persistence/dexieSaver'
 import { TaskRunLog } from '../persistence/taskRunLog'
+import { ThreadImportWriter } from '../persistence/threadImport'
 import { ThreadDirectory } from '../persistence/threadDirectory'
+import { ThreadRepair } from '../persistence/threadRepair'
 import { TimelineSource } from '../persistence/timelineSource'
 
 /** The saver the worker needs: a CheckpointSaver that can list and summarise its threads. */
@@ -18,6 +20,10 @@ export interface WorkerStorage {
   taskRuns: TaskRunLog
   /** The timeline's read of a history (no state values). */
   timeline: TimelineSource
+  /** Cuts a thread's damaged part (repairThread). */
+  repair: ThreadRepair
+  /** An imported thread's batched writes (and the imports that never finished). */
+  imports: ThreadImportWriter
 }
 
 /** The worker's storage over one Dexie database. */
@@ -28,5 +34,7 @@ export function openDexieStorage(db: SuperstepDb | string): WorkerStorage {
     threads: new ThreadDirectory(database),
     taskRuns: new TaskRunLog(database),
     timeline: new TimelineSource(database),
+    repair: new ThreadRepair(database),
+    imports: new ThreadImportWriter(database),
   }
 }

@@ -1,3 +1,4 @@
+import { rowDamage, type RowDamage } from '../persistence/damage'
 import type { ThreadRow, ThreadSettings } from '../persistence/db'
 import type { ThreadSummary } from '../persistence/dexieSaver'
 import { WorkerRequestError } from './errors'
@@ -21,10 +22,18 @@ export function graphOf(threadId: string): string | undefined {
  */
 export async function listThreadInfos(s: WorkerStorage, graph?: string): Promise<ThreadInfo[]> {
   const prefix = graph === undefined ? undefined : `${graph}:`
-  const [rows, summaries] = await Promise.all([
+  const [listed, summaries] = await Promise.all([
     s.threads.list(graph),
     s.saver.listThreads(prefix === undefined ? {} : { prefix }),
   ])
+  // A damaged row is listed as if there were none, with its damage (repairThread rewrites it).
+  const damaged = new Map<string, RowDamage>()
+  const readable = (r: ThreadRow | undefined): r is ThreadRow => {
+    const d = r && rowDamage('threads', r)
+    if (d && r) damaged.set(r.threadId, d)
+    return r !== undefined && !d
+  }
+  const rows = listed.filter(readable)
   const byId = new Map(rows.map((r) => [r.threadId, r]))
   const bySummary = new Map(summaries.map((t) => [t.threadId, t]))
   // A row of this graph under another id (an import's choice) is summarised on its own.
@@ -35,26 +44,34 @@ export async function listThreadInfos(s: WorkerStorage, graph?: string): Promise
   const unnamed = summaries.filter((t) => !byId.has(t.threadId))
   const elsewhere =
     prefix === undefined ? [] : await s.threads.getMany(unnamed.map((t) => t.threadId))
-  const taken = new Set(elsewhere.flatMap((r) => (r ? [r.threadId] : [])))
+  const taken = new Set(elsewhere.filter(readable).map((r) => r.threadId))
   const out = [
     ...rows.map((r) => toInfo(r.threadId, r, bySummary.get(r.threadId))),
-    ...unnamed.filter((t) => !taken.has(t.threadId)).map((t) => toInfo(t.threadId, undefined, t)),
+    ...unnamed
+      .filter((t) => !taken.has(t.threadId))
+      .map((t) => toInfo(t.threadId, undefined, t, damaged.get(t.threadId))),
+    // A damaged row of a thread without checkpoints, so it can still be repaired or deleted.
+    ...[...damaged]
+      .filter(([id]) => !bySummary.has(id) && (prefix === undefined || id.startsWith(prefix)))
+      .map(([id, d]) => toInfo(id, undefined, undefined, d)),
   ]
   return out.sort((a, b) => cmp(sortKey(a), sortKey(b)) || cmp(a.threadId, b.threadId))
 }
 
 /** One thread's info (it need not exist: count 0). */
 export async function threadInfo(s: WorkerStorage, threadId: string): Promise<ThreadInfo> {
-  const { row, summary } = await readThread(s, threadId)
-  return toInfo(threadId, row, summary)
+  const { row, summary, damaged } = await readThread(s, threadId)
+  return toInfo(threadId, row, summary, damaged)
 }
 
+/** The thread's row (none when damaged: then `damaged` says why) and summary. */
 async function readThread(s: WorkerStorage, threadId: string) {
-  const [row, summary] = await Promise.all([
+  const [stored, summary] = await Promise.all([
     s.threads.get(threadId),
     s.saver.threadSummary(threadId),
   ])
-  return { row, summary }
+  const damaged = stored && rowDamage('threads', stored)
+  return { row: damaged ? undefined : stored, summary, damaged }
 }
 
 /** Names a new thread; refused when the id has a row or checkpoints already. */
@@ -124,10 +141,31 @@ export async function assertUnused(
   }
 }
 
+/**
+ * Cuts the thread's damaged part (ThreadRepair). `DAMAGED_ROOT`, nothing removed, when its
+ * first checkpoint is damaged: no consistent thread is left, only deleting it.
+ */
+export async function repairThread(s: WorkerStorage, threadId: string, now: string) {
+  const out = await s.repair.repair(threadId, { graph: graphOf(threadId) ?? '', now })
+  if (!out.ok) {
+    const { root, damaged } = out
+    throw new WorkerRequestError(
+      'DAMAGED_ROOT',
+      `The first checkpoint ${root.checkpointId} of thread ${threadId} is damaged (${root.reason}), ` +
+        `so no checkpoint of the thread can be kept (${damaged} damaged). Nothing was removed: ` +
+        `export the thread to keep what is readable, then delete the thread.`,
+      'DamagedRootError',
+    )
+  }
+  const { removed, kept, writesRemoved, taskRunsRemoved, threadRowRepaired } = out
+  return { removed, kept, writesRemoved, taskRunsRemoved, threadRowRepaired }
+}
+
 function toInfo(
   threadId: string,
   row: ThreadRow | undefined,
   summary: ThreadSummary | undefined,
+  damaged?: RowDamage,
 ): ThreadInfo {
   const graph = row?.graph || graphOf(threadId)
   const createdAt = row?.createdAt ?? summary?.firstTs
@@ -139,6 +177,7 @@ function toInfo(
     count: summary?.count ?? 0,
     ...(summary && { latestCheckpointId: summary.latestCheckpointId, latestTs: summary.latestTs }),
     ...(row?.settings && { settings: row.settings }),
+    ...(damaged && { damaged }),
   }
 }
 

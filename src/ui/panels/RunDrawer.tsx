@@ -57,7 +57,7 @@ export function RunDrawer() {
     lastDeleted: s.lastDeleted,
     runningElsewhere: s.runningElsewhere,
     restoreDeleted: s.restoreDeleted,
-    importThread: s.importThread,
+    importThreadFile: s.importThreadFile,
     openCode: s.openCode,
     waiting: s.runState === 'interrupted' && s.interrupts.length > 0,
   }))
@@ -129,7 +129,8 @@ export function RunDrawer() {
           onChange={(e) => {
             const file = e.target.files?.[0]
             e.target.value = ''
-            if (file) void file.text().then((text) => s.importThread(text, file.name))
+            // The worker reads the file itself: the page never parses a big thread.
+            if (file) void s.importThreadFile(file, file.name)
           }}
         />
         <div className="drawer-group" role="group" aria-label="Run settings">

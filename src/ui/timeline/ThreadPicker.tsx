@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { download } from '../download'
 import { useApp } from '../storeContext'
 import { showBidiControls } from '../bidi'
+import { TransferProgress } from './TransferProgress'
 
 /** The open graph's threads: switch, new, rename, delete, export and import. */
 export function ThreadPicker({ onImport }: { onImport(): void }) {
@@ -12,15 +13,16 @@ export function ThreadPicker({ onImport }: { onImport(): void }) {
     newThread: s.newThread,
     renameThread: s.renameThread,
     deleteThread: s.deleteThread,
-    exportThread: s.exportThread,
+    exportThreadFile: s.exportThreadFile,
+    transferring: s.transfer !== null,
     running: s.runState === 'running',
     hasGraph: s.current !== null,
   }))
   const [renaming, setRenaming] = useState<string | null>(null)
   const current = s.threads.find((t) => t.threadId === s.threadId)
   const saveThread = async () => {
-    const file = await s.exportThread()
-    if (file) download(file.fileName, file.text, 'application/json')
+    const file = await s.exportThreadFile()
+    if (file) download(file.fileName, file.file, 'application/json')
   }
   if (renaming !== null) {
     return (
@@ -65,12 +67,17 @@ export function ThreadPicker({ onImport }: { onImport(): void }) {
       <button type="button" disabled={s.running} onClick={() => void s.deleteThread(s.threadId)}>
         Delete thread
       </button>
-      <button type="button" disabled={!current?.count} onClick={() => void saveThread()}>
+      <button
+        type="button"
+        disabled={!current?.count || s.transferring}
+        onClick={() => void saveThread()}
+      >
         Export thread
       </button>
-      <button type="button" onClick={onImport}>
+      <button type="button" disabled={s.transferring} onClick={onImport}>
         Import thread
       </button>
+      <TransferProgress />
     </div>
   )
 }

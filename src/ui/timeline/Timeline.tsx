@@ -4,7 +4,8 @@ import { layoutHistoryTree } from '../../core/debug/tree'
 import type { TreeRow } from '../../core/debug/types'
 import type { TimelineEntry } from '../../worker/protocol'
 import { useApp } from '../storeContext'
-import { Name } from '../Name'
+import { BidiText, Name } from '../Name'
+import { DamageNotice } from './DamageNotice'
 
 const ROW = 26
 const LANE = 12
@@ -50,6 +51,7 @@ export function Timeline() {
   if (timeline.length === 0)
     return (
       <div className="timeline">
+        <DamageNotice />
         <div className="timeline-scroll" ref={scroller}>
           <p className="muted timeline-empty">No checkpoints yet. Press F10 to step.</p>
         </div>
@@ -68,6 +70,7 @@ export function Timeline() {
   }
   return (
     <div className="timeline">
+      <DamageNotice />
       <label className="scrubber">
         <span className="visually-hidden">Scrubber</span>
         <input
@@ -98,20 +101,34 @@ export function Timeline() {
                 id={`cp-${v.index}`}
                 role="option"
                 aria-selected={t.checkpointId === selected}
-                data-step={t.step}
+                className={t.damaged ? 'damaged' : undefined}
+                title={t.damaged && `Damaged: ${t.damaged.reason}`}
+                data-step={Number.isNaN(t.step) ? undefined : t.step}
                 data-checkpoint={t.checkpointId}
                 data-lane={row.lane}
                 data-source={t.source}
+                data-damaged={t.damaged?.table}
                 style={{ transform: `translateY(${v.start}px)`, height: ROW }}
                 onClick={() => void selectCheckpoint(t.checkpointId)}
               >
                 <Lanes row={row} lanes={lanes} children={childLanes.get(t.checkpointId) ?? []} />
-                <span className="step">step {t.step}</span>
-                <span className={`source source-${t.source}`}>{t.source}</span>
-                <span className="ran">
-                  <Ran entry={t} />
-                </span>
-                <span className="next">next: {t.next.length ? <Names names={t.next} /> : '—'}</span>
+                {t.damaged?.table === 'checkpoints' ? (
+                  <Damaged entry={t} />
+                ) : (
+                  <>
+                    <span className="step">
+                      step {t.step}
+                      {t.damaged && ' ⚠'}
+                    </span>
+                    <span className={`source source-${t.source}`}>{t.source}</span>
+                    <span className="ran">
+                      <Ran entry={t} />
+                    </span>
+                    <span className="next">
+                      next: {t.next.length ? <Names names={t.next} /> : '—'}
+                    </span>
+                  </>
+                )}
               </li>
             )
           })}
@@ -123,6 +140,18 @@ export function Timeline() {
         )}
       </div>
     </div>
+  )
+}
+
+/** A checkpoint whose row cannot be read: what of it is known, and why. */
+function Damaged({ entry }: { entry: TimelineEntry }) {
+  return (
+    <>
+      <span className="step">{Number.isNaN(entry.step) ? 'damaged' : `step ${entry.step} ✗`}</span>
+      <span className="reason">
+        damaged: <BidiText>{entry.damaged?.reason ?? ''}</BidiText>
+      </span>
+    </>
   )
 }
 

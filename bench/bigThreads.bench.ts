@@ -1,0 +1,132 @@
+/**
+ * Big threads in the built app, real Chromium: importing a thread file of 2,002 (and 10,002)
+ * checkpoints through Import thread, exporting it again, and reopening it after a reload.
+ * For each: the wall time and the main-thread long tasks (PerformanceObserver 'longtask',
+ * over 50 ms) observed meanwhile; the reference is a page's JSON.parse of the same file.
+ *   Run: npx vite build --outDir /tmp/dist-big && BENCH_DIST=/tmp/dist-big npx tsx bench/bigThreads.bench.ts
+ * BENCH_SIZES=2000,10000 picks the runs' lengths (checkpoints = steps + 2).
+ */
+import { spawn } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import type { Page } from 'playwright-core'
+import { launchChromium } from './browser'
+import { makeThreadFile } from './threadFiles'
+
+const DIST = process.env.BENCH_DIST ?? 'dist'
+const PORT = Number(process.env.BENCH_PORT ?? 4379)
+const SIZES = (process.env.BENCH_SIZES ?? '2000,10000').split(',').map(Number)
+const BASE = `http://localhost:${PORT}`
+
+type Long = { tasks: number[] }
+
+async function observe(page: Page) {
+  await page.evaluate(() => {
+    const w = window as unknown as { __long: number[] }
+    w.__long = []
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__long.push(e.duration)
+    }).observe({ type: 'longtask', buffered: false })
+  })
+}
+
+async function takeLong(page: Page): Promise<Long> {
+  const tasks = await page.evaluate(() => {
+    const w = window as unknown as { __long: number[] }
+    return w.__long.splice(0)
+  })
+  return { tasks }
+}
+
+const say = (label: string, ms: number, l: Long) =>
+  console.log(
+    `  ${label.padEnd(8)} ${String(Math.round(ms)).padStart(7)} ms   long tasks: ${l.tasks.length}, longest ${Math.round(Math.max(0, ...l.tasks))} ms, total ${Math.round(l.tasks.reduce((a, b) => a + b, 0))} ms`,
+  )
+
+const server = spawn(
+  process.execPath,
+  [
+    'node_modules/vite/bin/vite.js',
+    'preview',
+    '--port',
+    String(PORT),
+    '--strictPort',
+    '--outDir',
+    DIST,
+  ],
+  { stdio: 'ignore' },
+)
+try {
+  for (let i = 0; i < 100; i++) {
+    if (
+      await fetch(BASE).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  const browser = await launchChromium()
+  for (const steps of SIZES) {
+    const file = await makeThreadFile(steps)
+    const text = JSON.stringify(file, null, 2)
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    const page = await context.newPage()
+    await page.goto(`${BASE}/`)
+    await page.getByRole('button', { name: 'Run', exact: true }).waitFor()
+    await observe(page)
+    const parseMs = await page.evaluate((t) => {
+      const t0 = performance.now()
+      JSON.parse(t)
+      return performance.now() - t0
+    }, text)
+    await takeLong(page)
+    console.log(
+      `${file.checkpoints.length.toLocaleString('en')} checkpoints, ${(text.length / 1e6).toFixed(1)} MB (reference: JSON.parse in the page ${parseMs.toFixed(0)} ms)`,
+    )
+    let t0 = Date.now()
+    await page.getByLabel('Import a thread file').setInputFiles({
+      name: 'big.thread.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(text),
+    })
+    await page
+      .getByLabel('Message')
+      .filter({ hasText: 'Imported thread' })
+      .waitFor({ timeout: 600_000 })
+    say('import', Date.now() - t0, await takeLong(page))
+    // An imported graph is not compiled (nor its timeline read) until it is trusted.
+    await page.getByRole('button', { name: 'Trust and allow running' }).click()
+    await page.waitForTimeout(1000)
+    await takeLong(page)
+
+    t0 = Date.now()
+    const download = page.waitForEvent('download', { timeout: 600_000 })
+    await page.getByRole('button', { name: 'Export thread' }).click()
+    const bytes = (await readFile(await (await download).path())).length
+    say('export', Date.now() - t0, await takeLong(page))
+    if (Math.abs(bytes - text.length) > text.length / 10)
+      console.log(`  (export of ${bytes} bytes, the file had ${text.length})`)
+
+    t0 = Date.now()
+    await page.reload()
+    await observe(page)
+    const count = `(${file.checkpoints.length})`
+    await page
+      .getByRole('combobox', { name: 'Thread' })
+      .locator('option:checked', { hasText: count })
+      .waitFor({ state: 'attached', timeout: 600_000 })
+    // The timeline shows the thread's newest checkpoint.
+    await page
+      .getByRole('listbox', { name: 'Checkpoints' })
+      .getByRole('option')
+      .first()
+      .waitFor({ state: 'attached', timeout: 120_000 })
+    await page.waitForTimeout(500)
+    say('reopen', Date.now() - t0, await takeLong(page))
+    await context.close()
+  }
+  await browser.close()
+} finally {
+  server.kill()
+}

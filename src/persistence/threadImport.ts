@@ -1,0 +1,129 @@
+/**
+ * Writes an imported thread in batches: many checkpoints per transaction, straight into the
+ * tables, with exactly the rows DexieCheckpointSaver's `put` and `putWrites` would have
+ * written one call at a time (seq 1, 2, … in file order; each checkpoint owning the values of
+ * the channels whose version differs from its parent's; write rows in call order). While it
+ * runs the thread's row carries `importing` (refreshed by every batch), so an import that
+ * never finished (a killed browser) can be found and deleted.
+ */
+import type { ChannelVersions, CheckpointTuple } from '../core/checkpoint/types'
+import { SPECIAL_WRITE_CHANNELS } from '../core/checkpoint/types'
+import { buildRows } from './checkpointRows'
+import type { BlobRow, CheckpointRow, SuperstepDb, TaskRunRow, ThreadRow, WriteRow } from './db'
+import { toStorageError } from './storageError'
+
+/** What one import remembers between batches: each written checkpoint's row (its owners). */
+export interface ImportCursor {
+  threadId: string
+  seq: number
+  rows: Map<string, CheckpointRow>
+}
+
+export class ThreadImportWriter {
+  constructor(private readonly db: SuperstepDb) {}
+
+  /** Writes the thread's row marked as importing (replacing any row it had). */
+  async begin(row: ThreadRow, now: string): Promise<ImportCursor> {
+    await this.putRow({ ...row, importing: now })
+    return { threadId: row.threadId, seq: 0, rows: new Map() }
+  }
+
+  /**
+   * Writes `tuples` (the next ones of the file, parents first) with their pending writes and
+   * `taskRuns`, and refreshes the row's `importing` mark, in one transaction.
+   */
+  async writeBatch(
+    cursor: ImportCursor,
+    tuples: CheckpointTuple[],
+    taskRuns: TaskRunRow[],
+    row: ThreadRow,
+    now: string,
+  ): Promise<void> {
+    const { threadId } = cursor
+    const checkpointRows: CheckpointRow[] = []
+    const blobRows: BlobRow[] = []
+    const writeRows: WriteRow[] = []
+    let seq = cursor.seq
+    for (const t of tuples) {
+      const parentId = t.parentConfig?.checkpointId
+      const parent = parentId === undefined ? undefined : cursor.rows.get(parentId)
+      const { checkpoint } = t
+      const built = buildRows(threadId, parentId, parent, ++seq, checkpoint, t.metadata)
+      const changed = parent
+        ? changedVersions(checkpoint.channel_versions, parent.channel_versions)
+        : checkpoint.channel_versions
+      blobRows.push(...built.blobsFor(Object.keys(changed)))
+      checkpointRows.push(built.row)
+      cursor.rows.set(checkpoint.id, built.row)
+      writeRows.push(...writeRowsOf(threadId, t))
+    }
+    const { checkpoints, blobs, writes, taskRuns: runs, threads } = this.db
+    const first = tuples[0]?.checkpoint.id
+    try {
+      await this.db.transaction('rw', [checkpoints, blobs, writes, runs, threads], async () => {
+        await blobs.bulkPut(blobRows)
+        await checkpoints.bulkPut(checkpointRows)
+        if (writeRows.length) await writes.bulkAdd(writeRows)
+        if (taskRuns.length) await runs.bulkPut(taskRuns)
+        await threads.put({ ...row, importing: now })
+      })
+    } catch (e) {
+      throw toStorageError(e, `import checkpoints from ${first} on thread ${threadId}`, {
+        threadId,
+        ...(first !== undefined && { checkpointId: first }),
+      })
+    }
+    cursor.seq = seq
+  }
+
+  /** Writes the finished thread's row (no `importing` mark). */
+  finish(row: ThreadRow): Promise<void> {
+    return this.putRow(row)
+  }
+
+  /** The rows of threads whose import has not finished (here or anywhere). */
+  importing(): Promise<ThreadRow[]> {
+    return this.db.threads.filter((r) => r.importing !== undefined).toArray()
+  }
+
+  private async putRow(row: ThreadRow): Promise<void> {
+    try {
+      await this.db.threads.put(row)
+    } catch (e) {
+      throw toStorageError(e, `store thread ${row.threadId}`, { threadId: row.threadId })
+    }
+  }
+}
+
+function changedVersions(versions: ChannelVersions, parent: ChannelVersions): ChannelVersions {
+  const out: ChannelVersions = {}
+  for (const [ch, v] of Object.entries(versions)) if (parent[ch] !== v) out[ch] = v
+  return out
+}
+
+/**
+ * A checkpoint's pending writes as `putWrites` would store them on a fresh checkpoint: one
+ * call per task (in the order each task first wrote), a regular write keyed by its index in
+ * its call, a special write by its channel (a later one replacing the earlier in place).
+ */
+function writeRowsOf(threadId: string, t: CheckpointTuple): WriteRow[] {
+  const checkpointId = t.checkpoint.id
+  const byTask = new Map<string, [string, unknown][]>()
+  for (const [taskId, channel, value] of t.pendingWrites) {
+    const list = byTask.get(taskId)
+    if (list) list.push([channel, value])
+    else byTask.set(taskId, [[channel, value]])
+  }
+  const out: WriteRow[] = []
+  for (const [taskId, writes] of byTask) {
+    const rows = new Map<string, WriteRow>()
+    writes.forEach(([channel, value], i) => {
+      const special = SPECIAL_WRITE_CHANNELS.has(channel)
+      const key = special ? channel : String(i)
+      if (rows.has(key) && !special) return
+      rows.set(key, { threadId, checkpointId, taskId, key, channel, value })
+    })
+    out.push(...rows.values())
+  }
+  return out
+}

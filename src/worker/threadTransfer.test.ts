@@ -1,0 +1,197 @@
+import 'fake-indexeddb/auto'
+import { Dexie } from 'dexie'
+import { afterEach, describe, expect, it } from 'vitest'
+import { makeThreadFile } from '../../bench/threadFiles'
+import type { ChannelVersions } from '../core/checkpoint/types'
+import type { DexieCheckpointSaver } from '../persistence/dexieSaver'
+import type { ThreadFile } from '../persistence/threadFile'
+import type { WorkerEvent } from './protocol'
+import { chain, closeAll, setup } from './serviceHarness'
+import type { WorkerStorage } from './storage'
+import { IMPORT_BATCH } from './threadTransfer'
+
+afterEach(closeAll)
+
+/** The pre-batching import, kept as the reference: one saver call per checkpoint and task. */
+async function importOneByOne(s: WorkerStorage, file: ThreadFile, threadId: string) {
+  const versionsOf = new Map<string, ChannelVersions>()
+  for (const t of file.checkpoints) {
+    const parentId = t.parentConfig?.checkpointId
+    const parent = parentId === undefined ? undefined : versionsOf.get(parentId)
+    const { checkpoint } = t
+    const changed: ChannelVersions = {}
+    for (const [ch, v] of Object.entries(checkpoint.channel_versions))
+      if (parent?.[ch] !== v) changed[ch] = v
+    await s.saver.put(
+      { threadId, ...(parentId !== undefined && { checkpointId: parentId }) },
+      checkpoint,
+      t.metadata,
+      parent ? changed : checkpoint.channel_versions,
+    )
+    versionsOf.set(checkpoint.id, checkpoint.channel_versions)
+    const byTask = new Map<string, [string, unknown][]>()
+    for (const [taskId, ch, v] of t.pendingWrites) {
+      const list = byTask.get(taskId) ?? []
+      list.push([ch, v])
+      byTask.set(taskId, list)
+    }
+    for (const [taskId, writes] of byTask)
+      await s.saver.putWrites({ threadId, checkpointId: checkpoint.id }, writes, taskId)
+  }
+  await s.taskRuns.record(file.taskRuns.map((r) => ({ ...r, threadId })))
+  await s.threads.put({ threadId, graph: 'g', name: 'same', createdAt: 'then' })
+}
+
+/** Every row stored under a thread, without the thread id; write rows in id order, no ids. */
+async function rowsOf(s: WorkerStorage, threadId: string) {
+  const db = (s.saver as DexieCheckpointSaver).db
+  const range = <T>(table: Dexie.Table<T>, index: string) =>
+    table.where(index).between([threadId, Dexie.minKey], [threadId, Dexie.maxKey]).toArray()
+  const strip = <T extends { threadId: string }>(rows: T[]) =>
+    rows.map(({ threadId: _, ...r }) => r as Record<string, unknown>)
+  const writes = (await range(db.writes, '[threadId+checkpointId]')).sort(
+    (a, b) => (a.id ?? 0) - (b.id ?? 0),
+  )
+  const row = await db.threads.get(threadId)
+  return {
+    checkpoints: strip(await range(db.checkpoints, '[threadId+seq]')),
+    blobs: strip(await range(db.blobs, '[threadId+checkpointId+channel]')),
+    writes: strip(writes).map(({ id: _, ...w }) => w),
+    taskRuns: strip(await range(db.taskRuns, '[threadId+checkpointId+taskId]')),
+    row: row && { ...row, threadId: '', createdAt: '' },
+  }
+}
+
+/** A forked thread whose newest checkpoint waits at an interrupt (special pending writes). */
+async function forkedThread(t: Awaited<ReturnType<typeof setup>>, threadId: string) {
+  const graphId = await t.compile({
+    ...chain,
+    nodes: [chain.nodes[0], { id: 'b', code: "(s) => ({ x: interrupt('who?') })" }],
+  })
+  const base = { graphId, threadId, mode: 'toEnd' } as const
+  await t.client.request('createThread', { threadId, graph: 'g', name: 'source' })
+  await t.client.request('run', { ...base, input: { x: 'in' } })
+  await t.client.request('run', { ...base, input: null, command: { resume: 'Ada' } })
+  const history = await t.client.request('getHistory', { graphId, threadId })
+  const checkpointId = history.find((h) => h.metadata.step === 0)?.config.checkpointId
+  await t.client.request('updateState', { graphId, threadId, checkpointId, values: { x: 'e' } })
+  await t.client.request('run', { ...base, input: null })
+  return graphId
+}
+
+const transfers = (events: WorkerEvent[], threadId: string) =>
+  events.flatMap((e) => (e.type === 'thread_transfer' && e.threadId === threadId ? [e] : []))
+
+describe('big thread files', () => {
+  it('imports in batches exactly the rows the saver writes one call at a time', async () => {
+    const t = await setup()
+    await forkedThread(t, 'g:src')
+    const forked = await t.client.request('exportThread', { threadId: 'g:src' })
+    const long = (await makeThreadFile(IMPORT_BATCH + 150)) as unknown as ThreadFile
+    for (const [name, file] of [
+      ['forked', forked],
+      ['long', long],
+    ] as const) {
+      await importOneByOne(t.storage(), file, `g:${name}-old`)
+      await t.client.request('importThread', {
+        file,
+        threadId: `g:${name}-new`,
+        graph: 'g',
+        name: 'same',
+      })
+      const [old, batched] = [
+        await rowsOf(t.storage(), `g:${name}-old`),
+        await rowsOf(t.storage(), `g:${name}-new`),
+      ]
+      expect(batched.checkpoints.length).toBe(file.checkpoints.length)
+      expect(batched).toEqual(old)
+    }
+    expect((await rowsOf(t.storage(), 'g:forked-new')).writes.map((w) => w.channel)).toContain(
+      '__interrupt__',
+    )
+    // Progress: from 0, one event per batch, then done.
+    const progress = transfers(t.events, 'g:long-new').map((e) => [e.done, e.state])
+    expect(progress).toEqual([
+      [0, 'running'],
+      [IMPORT_BATCH, 'running'],
+      [long.checkpoints.length, 'running'],
+      [long.checkpoints.length, 'done'],
+    ])
+  })
+
+  it('exports the text the page used to write, as one Blob, reporting progress', async () => {
+    const t = await setup()
+    await forkedThread(t, 'g:src')
+    const file = await t.client.request('exportThread', { threadId: 'g:src' })
+    const out = await t.client.request('exportThreadFile', {
+      threadId: 'g:src',
+      name: 'renamed',
+      graph: chain,
+    })
+    const before = `${JSON.stringify({ ...file, name: 'renamed', graph: chain }, null, 2)}\n`
+    expect(out.count).toBe(6)
+    expect(await out.file.text()).toBe(before)
+    expect(transfers(t.events, 'g:src').at(-1)).toMatchObject({ done: 6, total: 6, state: 'done' })
+    // Read back by the worker and imported by reference: the same history.
+    const read = await t.client.request('readThreadFile', { file: out.file })
+    expect(read).toMatchObject({ name: 'renamed', graph: chain, count: 6 })
+    const staged = { superstepThread: 1, staged: read.fileId }
+    await t.client.request('importThread', { file: staged, threadId: 'g:b', graph: 'g', name: 'b' })
+    expect((await rowsOf(t.storage(), 'g:b')).checkpoints).toEqual(
+      (await rowsOf(t.storage(), 'g:src')).checkpoints,
+    )
+    await expect(
+      t.client.request('readThreadFile', { file: new Blob(['{"superstepThread": 1']) }),
+    ).rejects.toMatchObject({ code: 'BAD_THREAD_FILE', message: expect.stringContaining('JSON') })
+  })
+
+  it('a cancelled import keeps nothing', async () => {
+    const t = await setup()
+    const file = await makeThreadFile(IMPORT_BATCH * 4)
+    t.client.on((e) => {
+      if (e.type === 'thread_transfer' && e.done === IMPORT_BATCH)
+        void t.client.request('cancelTransfer', { threadId: 'g:big' })
+    })
+    await expect(
+      t.client.request('importThread', { file, threadId: 'g:big', graph: 'g', name: 'big' }),
+    ).rejects.toMatchObject({
+      code: 'TRANSFER_CANCELLED',
+      message: expect.stringContaining('g:big'),
+    })
+    expect(transfers(t.events, 'g:big').at(-1)).toMatchObject({ state: 'cancelled' })
+    expect(await rowsOf(t.storage(), 'g:big')).toEqual({
+      checkpoints: [],
+      blobs: [],
+      writes: [],
+      taskRuns: [],
+      row: undefined,
+    })
+  })
+
+  it('deletes an import that never finished and says so, but not one still going', async () => {
+    const t = await setup()
+    const file = (await makeThreadFile(250)) as unknown as ThreadFile
+    const { imports } = t.storage()
+    // A browser killed halfway: the marked row and one batch, last marked long ago.
+    const row = { threadId: 'g:killed', graph: 'gone', name: 'half', createdAt: 'then' }
+    const cursor = await imports.begin(row, '2020-01-01T00:00:00.000Z')
+    await imports.writeBatch(
+      cursor,
+      file.checkpoints.slice(0, 120),
+      [],
+      row,
+      '2020-01-01T00:00:01.000Z',
+    )
+    // Another tab's import, marked just now.
+    const live = { ...row, threadId: 'g:live', name: 'live' }
+    await imports.begin(live, new Date().toISOString())
+    expect(await t.client.request('listThreads', {})).not.toContainEqual(
+      expect.objectContaining({ threadId: 'g:killed' }),
+    )
+    expect(await rowsOf(t.storage(), 'g:killed')).toMatchObject({ checkpoints: [], blobs: [] })
+    expect((await imports.importing()).map((r) => r.threadId)).toEqual(['g:live'])
+    expect(t.events.filter((e) => e.type === 'import_cleaned')).toEqual([
+      { type: 'import_cleaned', threadId: 'g:killed', name: 'half', count: 120 },
+    ])
+  })
+})
