@@ -113,6 +113,10 @@ test('export, delete, import: the same file comes back; a broken file changes no
   await connect(page, '__start__', 'node_1')
   const exported = await exportFile(page)
   await page.getByRole('button', { name: 'Delete graph' }).click()
+  await page
+    .getByRole('dialog', { name: 'Delete graph' })
+    .getByRole('button', { name: 'Move to bin' })
+    .click()
   await expect(page.getByRole('button', { name: /Undo delete of/ })).toBeVisible()
   await page.getByLabel('Import a graph file').setInputFiles({
     name: 'untitled.superstep.json',

@@ -184,3 +184,29 @@ test('an edit still being saved when the page reloads comes back after it', asyn
   const [row] = await storedGraphs(page)
   expect(row?.doc.nodes[0]?.code?.endsWith(' // just typed')).toBe(true)
 })
+
+test('a thread deleted in one tab: the other tab, which had it open, leaves it and says so', async ({
+  context,
+}) => {
+  const a = await context.newPage()
+  const b = await context.newPage()
+  await open(a)
+  await a.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(a.getByLabel('Run status')).toHaveAttribute('data-phase', 'done')
+  await a.getByRole('button', { name: 'New thread' }).click()
+  await a.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(a.getByLabel('Run status')).toHaveAttribute('data-phase', 'done')
+  await open(b)
+  const picker = (p: Page) => p.getByRole('combobox', { name: 'Thread' })
+  await expect(picker(b).locator('option')).toHaveCount(2)
+  await picker(b).selectOption({ index: 1 })
+  await expect(b.getByRole('listbox', { name: 'Checkpoints' }).getByRole('option')).toHaveCount(5)
+  // A deletes the thread B shows.
+  await picker(a).selectOption({ index: 1 })
+  await a.getByRole('button', { name: 'Delete thread' }).click()
+  await expect(picker(a).locator('option')).toHaveCount(1)
+  await expect(b.getByRole('status', { name: 'Message' })).toContainText(
+    'The thread open here was deleted in another tab.',
+  )
+  await expect(picker(b).locator('option')).toHaveText([/^main/])
+})

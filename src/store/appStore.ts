@@ -260,6 +260,7 @@ export function createAppStore(deps: AppDeps) {
           () => get() as unknown as DebugHost,
           client,
           deps.newId,
+          (graph) => deps.bus?.post({ type: 'threadsChanged', graph }),
         )
 
         return {

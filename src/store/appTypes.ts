@@ -59,6 +59,7 @@ export type TabMessage =
   | { type: 'graphSaved'; id: string; rev: number }
   | { type: 'libraryChanged' }
   | { type: 'threadRunning'; threadId: string; running: boolean }
+  | { type: 'threadsChanged'; graph: string }
 
 export interface TabBus {
   post(message: TabMessage): void

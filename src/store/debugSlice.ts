@@ -128,7 +128,14 @@ type Get = () => DebugHost
 const suffixOf = (threadId: string) => threadId.slice(threadId.indexOf(':') + 1)
 
 /** The debugger's actions over the runtime client. */
-export function createDebugSlice(set: Set, get: Get, client: RuntimeClient, newId: () => string) {
+export function createDebugSlice(
+  set: Set,
+  get: Get,
+  client: RuntimeClient,
+  newId: () => string,
+  /** Tells the other tabs that a graph's threads changed (a thread deleted). */
+  threadsChanged: (graph: string) => void = () => undefined,
+) {
   const shownId = () => get().selectedCheckpointId ?? get().timeline[0]?.checkpointId
   const messageFields = () => {
     const fields = get().spec?.state ?? []
@@ -281,8 +288,13 @@ export function createDebugSlice(set: Set, get: Get, client: RuntimeClient, newI
     async deleteThread(threadId) {
       const g = get().current
       if (!g) return
-      await client.request('deleteThread', { threadId })
       const name = get().threads.find((t) => t.threadId === threadId)?.name ?? threadId
+      try {
+        await client.request('deleteThread', { threadId })
+      } catch (e) {
+        return set({ message: `Thread ${name} was not deleted: ${(e as Error).message}` })
+      }
+      threadsChanged(g.id)
       await actions.refreshThreads()
       if (get().threadId === threadId) {
         const other = get().threads.find((t) => t.threadId !== threadId)

@@ -173,6 +173,21 @@ export function attachDocSync(store: Store, deps: AppDeps): DocSync {
       else await s.refreshHistory()
       return
     }
+    if (m.type === 'threadsChanged') {
+      const s = store.getState()
+      if (s.current?.id !== m.graph) return
+      await s.refreshThreads()
+      const now = store.getState()
+      const open = now.threads.find((t) => t.threadId === now.threadId)
+      // The open thread was deleted there (listed again only as the open one, with no
+      // checkpoints, while this tab still shows some): this tab leaves it, and says so.
+      if ((!open || open.count === 0) && now.timeline.length > 0) {
+        const other = now.threads[0]?.threadId ?? `${m.graph}:main`
+        await now.switchThread(other)
+        set({ message: 'The thread open here was deleted in another tab.' })
+      }
+      return
+    }
     const [list, bin] = await Promise.all([graphs.list(), graphs.listBin()])
     set({ graphs: list, bin })
     const s = store.getState()

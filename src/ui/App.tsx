@@ -11,6 +11,7 @@ import { TopBar } from './panels/TopBar'
 import { useApp } from './storeContext'
 import { ImportProblems } from './panels/ImportProblems'
 import { ConflictBanner } from './library/ConflictBanner'
+import { isThreadFile } from './library/isThreadFile'
 import { ProblemsList } from './panels/ProblemsList'
 import { showBidiControls } from './bidi'
 import { BidiText, Name } from './Name'
@@ -63,12 +64,14 @@ function CanvasPanel({ graph }: { graph: GraphSpec }) {
     return overlayOf(graph, inspection, timeline, live, failed)
   }, [graph, inspection, timeline, live, failedNode, failedMessage])
   const importDocument = useApp((s) => s.importDocument)
+  const importThreadFile = useApp((s) => s.importThreadFile)
   const graphId = useApp((s) => s.current?.id)
   const onDrop = async (e: DragEvent) => {
     const file = e.dataTransfer.files[0]
     if (!file) return
     e.preventDefault()
-    await importDocument(await file.text(), file.name)
+    if (await isThreadFile(file)) await importThreadFile(file, file.name)
+    else await importDocument(await file.text(), file.name)
   }
   return (
     <main

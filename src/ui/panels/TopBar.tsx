@@ -12,6 +12,7 @@ import { revealProblems, useWorkbench } from '../layout/workbench'
 import { useDraftsPending } from '../inspector/pendingDrafts'
 import { BinDialog } from '../library/BinDialog'
 import { DeleteGraphDialog } from '../library/DeleteGraphDialog'
+import { isThreadFile } from '../library/isThreadFile'
 
 /** Brand, graph picker and commands, editing tools, Import/Export, and the run controls. */
 export function TopBar() {
@@ -25,6 +26,7 @@ export function TopBar() {
     saveState: s.saveState,
     select: s.select,
     importDocument: s.importDocument,
+    importThreadFile: s.importThreadFile,
     newGraph: s.newGraph,
     renameGraph: s.renameGraph,
     duplicateGraph: s.duplicateGraph,
@@ -50,8 +52,11 @@ export function TopBar() {
   useRunKeys(opener(setHelp), opener(setExporting))
   const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
     const f = e.target.files?.[0]
-    if (f) await s.importDocument(await f.text(), f.name)
     e.target.value = ''
+    if (!f) return
+    // A thread file (its first key says so) is read in the worker, with progress.
+    if (await isThreadFile(f)) await s.importThreadFile(f, f.name)
+    else await s.importDocument(await f.text(), f.name)
   }
   const problems = problemCounts(s.issues)
   // Typed text waiting for its commit is not saved yet either.
