@@ -1,6 +1,11 @@
-import { expect, test } from '@playwright/test'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, expect, test, type Page } from '@playwright/test'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium'
 
-/** Storage that cannot be used says so once, clearly, and is left as it was. */
+/** Storage that cannot be used says so once, clearly, and loses nothing. */
 
 test("a newer version's database is refused with one clear page, and left as it was", async ({
   page,
@@ -30,4 +35,94 @@ test("a newer version's database is refused with one clear page, and left as it 
     async () => (await indexedDB.databases()).find((d) => d.name === 'superstep')?.version,
   )
   expect(version).toBe(90)
+})
+
+/** Fills the origin's storage until even a 512-byte write is refused (random data: no compression). */
+async function fillStorage(page: Page): Promise<void> {
+  const refused = await page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const r = indexedDB.open('filler', 1)
+      r.onupgradeneeded = () => r.result.createObjectStore('x')
+      r.onsuccess = () => resolve(r.result)
+      r.onerror = () => reject(r.error)
+    })
+    let n = 0
+    const refusals: string[] = []
+    for (const size of [1 << 20, 1 << 16, 1 << 12, 1 << 9]) {
+      for (let tries = 0; tries < 5000; tries++) {
+        const data: Uint8Array[] = []
+        for (let left = size; left > 0; left -= 65536)
+          data.push(crypto.getRandomValues(new Uint8Array(Math.min(65536, left))))
+        const error = await new Promise<string | null>((resolve) => {
+          const t = db.transaction('x', 'readwrite')
+          t.objectStore('x').put(data, n++)
+          t.oncomplete = () => resolve(null)
+          t.onabort = () => resolve(t.error?.name ?? 'AbortError')
+        })
+        if (error) {
+          refusals.push(error)
+          break
+        }
+      }
+    }
+    db.close()
+    return refusals
+  })
+  expect(refused).toEqual([
+    'QuotaExceededError',
+    'QuotaExceededError',
+    'QuotaExceededError',
+    'QuotaExceededError',
+  ])
+}
+
+test('a full disk: the save says so, the edit stays, and it is saved once there is room', async ({
+  baseURL,
+}) => {
+  test.setTimeout(180_000)
+  // A small disk of its own: a tmpfs (needs root, as CI and this machine have).
+  const disk = mkdtempSync(join(tmpdir(), 'superstep-disk-'))
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=40m', 'tmpfs', disk], { stdio: 'pipe' })
+  } catch (e) {
+    rmSync(disk, { recursive: true, force: true })
+    test.skip(true, `no small disk to fill: mount refused (${(e as Error).message.split('\n')[0]})`)
+  }
+  const context = await chromium.launchPersistentContext(join(disk, 'profile'), {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 800 },
+  })
+  try {
+    const page = context.pages()[0] ?? (await context.newPage())
+    const errors: string[] = []
+    page.on('pageerror', (e) => errors.push(e.message))
+    await page.goto(baseURL ?? '')
+    await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
+    await fillStorage(page)
+    await page.getByRole('button', { name: 'Add node', exact: true }).click()
+    const message = page.getByRole('status', { name: 'Message' })
+    await expect(message).toContainText('Saving failed: the disk this browser stores to is full')
+    await expect(message).toContainText('your edit is kept here')
+    await expect(page.getByLabel('Save state')).toHaveText('Not saved')
+    await expect(page.locator('.react-flow__node[data-id="node_1"]')).toBeVisible()
+    // Room again: the retry saves it without another edit.
+    await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const r = indexedDB.deleteDatabase('filler')
+          r.onsuccess = resolve
+          r.onerror = resolve
+        }),
+    )
+    await expect(page.getByLabel('Save state')).toHaveText('Saved', { timeout: 15_000 })
+    await expect(message).toHaveText(/Saved counter after all\./)
+    await page.reload()
+    await expect(page.locator('.react-flow__node[data-id="node_1"]')).toBeVisible()
+    expect(errors).toEqual([])
+  } finally {
+    await context.close()
+    execFileSync('umount', [disk])
+    rmSync(disk, { recursive: true, force: true })
+  }
 })

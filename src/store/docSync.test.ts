@@ -211,6 +211,7 @@ describe('saving', () => {
       await vi.advanceTimersByTimeAsync(SAVE_RETRY_MS + 10)
       expect(store.getState().saveState).toBe('saved')
       expect((b.graphs.rows.get('ex')?.doc as Doc).state.map((f) => f.name)).toEqual(['x', 'big'])
+      expect(store.getState().message).toBe('Saved ex after all.')
     } finally {
       vi.useRealTimers()
     }

@@ -40,6 +40,8 @@ export function attachDocSync(store: Store, deps: AppDeps): DocSync {
   let dirty = false
   let retry: ReturnType<typeof setTimeout> | undefined
   let following: ReturnType<typeof setInterval> | undefined
+  /** A save failed since the last one that went through (the next success says so). */
+  let hadFailed = false
 
   const set = (p: Partial<AppState>) => store.setState(p)
   const baseOf = (g: GraphEntry) => bases.get(g.id) ?? { rev: g.rev ?? 0, doc: g.doc }
@@ -100,8 +102,8 @@ export function attachDocSync(store: Store, deps: AppDeps): DocSync {
         graphs: list,
         ...(current?.id === g.id && { current: { ...current, name, doc, rev: r.rev } }),
       })
-      if (store.getState().saveState === 'failed' && store.getState().message?.startsWith('Saving'))
-        set({ message: `Saved ${name} after all.` })
+      if (hadFailed) set({ message: `Saved ${name} after all.` })
+      hadFailed = false
       return settle()
     }
     const theirs = r.theirs
@@ -137,6 +139,7 @@ export function attachDocSync(store: Store, deps: AppDeps): DocSync {
   }
 
   const failed = async (e: unknown) => {
+    hadFailed = true
     const why = await describeSaveError(e, deps)
     set({ saveState: 'failed', message: `Saving failed: ${why}` })
     clearTimeout(retry)
@@ -308,9 +311,13 @@ async function describeSaveError(e: unknown, deps: AppDeps): Promise<string> {
     return `${(e as Error)?.message ?? String(e)}. Retrying every ${SAVE_RETRY_MS / 1000} s.`
   const use = await deps.storageUse?.().catch(() => null)
   const mb = (n: number) => `${(n / 1e6).toFixed(n < 1e7 ? 1 : 0)} MB`
-  const used = use ? ` (${mb(use.usage)} of ${mb(use.quota)} used)` : ''
+  // Far below its quota, the site is not what filled the disk.
+  const what =
+    use && use.usage < use.quota * 0.8
+      ? `the disk this browser stores to is full (this site uses ${mb(use.usage)})`
+      : `the browser's storage for this site is full${use ? ` (${mb(use.usage)} of ${mb(use.quota)} used)` : ''}`
   return (
-    `the browser's storage for this site is full${used}. ` +
+    `${what}. ` +
     `Delete threads or graphs you no longer need (and empty the bin); ` +
     `your edit is kept here and saved as soon as there is room (retrying every ${SAVE_RETRY_MS / 1000} s).`
   )
