@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium'
+import { makeThreadFile } from '../bench/threadFiles'
 import { importGraph } from './graphFiles'
 
 /**
@@ -200,6 +201,45 @@ test('SIGKILL in the middle of a run: every checkpoint has its parent, and the r
         .getByRole('table', { name: 'Channels' })
         .locator('tr[data-channel="count"] td.value'),
     ).toHaveText('300')
+    await again.browser.close().catch(() => undefined)
+    again.kill()
+  } finally {
+    rmSync(profile, { recursive: true, force: true })
+  }
+})
+
+test('SIGKILL in the middle of an import: nothing of it is left, and the next start says so', async ({
+  baseURL,
+}) => {
+  test.setTimeout(180_000)
+  const profile = mkdtempSync(join(tmpdir(), 'superstep-crash-'))
+  try {
+    const { browser, kill } = await launch(profile)
+    const page = await openApp(browser, baseURL ?? '')
+    const file = await makeThreadFile(4000)
+    await page.getByLabel('Import a thread file').setInputFiles({
+      name: 'big.thread.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(file, null, 2)),
+    })
+    // Killed with some batches written, well before the last.
+    await expect(page.getByRole('status', { name: 'Thread transfer' })).toContainText(
+      /Importing thread… [1-9][\d,]* \/ 4,002/,
+    )
+    kill()
+
+    const again = await launch(profile)
+    const reopened = await openApp(again.browser, baseURL ?? '')
+    await expect(reopened.getByRole('status', { name: 'Message' })).toContainText(
+      /An interrupted import of thread run of 4000 was cleaned up/,
+    )
+    expect(await storedCheckpoints(reopened)).toEqual([])
+    // No graph was left behind either: the library holds only what it held before.
+    await expect(
+      reopened
+        .getByRole('navigation', { name: 'Graphs and problems' })
+        .getByRole('button', { name: /cycle-4000/ }),
+    ).toHaveCount(0)
     await again.browser.close().catch(() => undefined)
     again.kill()
   } finally {

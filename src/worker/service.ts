@@ -86,14 +86,16 @@ export class RuntimeService {
   private readonly env: RuntimeEnv
   /** Holds the API keys (memory only); model nodes call it from the trusted runtime. */
   private readonly models: OpenAiProvider
-  private readonly transfers = new ThreadTransfers({
-    storage: () => this.storage(),
-    emit: (e) => this.emit(e),
-    env: () => this.env,
-  })
+  private readonly transfers: ThreadTransfers
 
   constructor(private readonly o: RuntimeServiceOptions) {
     this.env = o.env ?? systemEnv
+    this.transfers = new ThreadTransfers({
+      storage: () => this.storage(),
+      emit: (e) => this.emit(e),
+      env: () => this.env,
+      ...(o.locks && { locks: o.locks }),
+    })
     this.models = o.models ?? new OpenAiProvider()
     this.sandboxes = new SandboxPool({
       emit: (e) => this.emit(e),

@@ -2,6 +2,7 @@
  * The runtime service for tests: the real service behind a MessageChannel, Dexie over
  * fake-indexeddb, code run locally (LocalCodeHost). Not part of the app.
  */
+import type { ThreadLocks } from './threadLocks'
 import 'fake-indexeddb/auto'
 import { RuntimeClient } from './client'
 import { LocalCodeHost } from './localCodeHost'
@@ -39,6 +40,8 @@ export async function setup(
     sandbox?: boolean
     /** Changes the storage the service opens (a failing part, say). */
     storage?: (s: WorkerStorage) => WorkerStorage
+    /** The threads' locks (shared between setups: tabs of one browser). */
+    locks?: ThreadLocks
   } = {},
 ) {
   const { port1, port2 } = new MessageChannel()
@@ -49,6 +52,7 @@ export async function setup(
   const service = new RuntimeService({
     post: (m) => port2.postMessage(m),
     openStorage: (name) => (opened = (o.storage ?? ((s) => s))(openDexieStorage(name))),
+    ...(o.locks && { locks: o.locks }),
     makeSandboxHost: ({ onHung }) => {
       const made = new PortGatedHost(host, onHung)
       hosts.push(made)

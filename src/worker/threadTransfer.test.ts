@@ -1,3 +1,4 @@
+import { memoryThreadLocks } from './threadLocks'
 import 'fake-indexeddb/auto'
 import { Dexie } from 'dexie'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -193,5 +194,27 @@ describe('big thread files', () => {
     expect(t.events.filter((e) => e.type === 'import_cleaned')).toEqual([
       { type: 'import_cleaned', threadId: 'g:killed', name: 'half', count: 120 },
     ])
+  })
+
+  it('with thread locks, an import whose lock is free is cleaned at once; a held one is not', async () => {
+    const held = new Set<string>()
+    const t = await setup({ locks: memoryThreadLocks(held) })
+    const { imports } = t.storage()
+    const now = new Date().toISOString()
+    // Both marked just now: the time rule alone would keep both.
+    const row = { threadId: 'g:killed', graph: 'gone', name: 'half', createdAt: now }
+    await imports.begin(row, now)
+    await imports.begin({ ...row, threadId: 'g:live', name: 'live' }, now)
+    held.add('g:live') // another tab imports it
+    await t.client.request('listThreads', {})
+    expect((await imports.importing()).map((r) => r.threadId)).toEqual(['g:live'])
+    expect(t.events.filter((e) => e.type === 'import_cleaned')).toEqual([
+      { type: 'import_cleaned', threadId: 'g:killed', name: 'half', count: 0 },
+    ])
+    // An import refuses a thread another tab holds.
+    const file = await makeThreadFile(3)
+    await expect(
+      t.client.request('importThread', { file, threadId: 'g:live', graph: 'g', name: 'x' }),
+    ).rejects.toMatchObject({ code: 'RUNNING_ELSEWHERE' })
   })
 })

@@ -4,6 +4,7 @@ import type { TaskRunRow, ThreadRow } from '../persistence/db'
 import { parseThreadFile, type ThreadFile } from '../persistence/threadFile'
 import { headText, ITEM_SEPARATOR, itemText, tailParts } from '../persistence/threadFileText'
 import { WorkerRequestError } from './errors'
+import { runningElsewhere, type ThreadLocks } from './threadLocks'
 import { toJsonSafe } from './jsonSafe'
 import type { WorkerEvent } from './protocol'
 import type { WorkerStorage } from './storage'
@@ -53,6 +54,11 @@ export interface ThreadTransfersOptions {
   storage: () => WorkerStorage
   emit: (e: WorkerEvent) => void
   env: () => RuntimeEnv
+  /**
+   * The threads' Web Locks: an import holds its thread's lock, so an import whose lock is
+   * free has no importer left (exact, at once); without locks, the time rule below decides.
+   */
+  locks?: ThreadLocks
 }
 
 /**
@@ -150,7 +156,15 @@ export class ThreadTransfers {
     const file = this.fileOf(p.file)
     const { threadId } = p
     await assertUnused(s, threadId, { allowRow: true })
-    const transfer = this.begin(threadId)
+    const unlock = this.o.locks ? await this.o.locks.hold(threadId) : () => undefined
+    if (!unlock) throw runningElsewhere(threadId, 'import into it')
+    let transfer: Transfer
+    try {
+      transfer = this.begin(threadId)
+    } catch (e) {
+      unlock()
+      throw e
+    }
     const now = () => this.o.env().now()
     const row: ThreadRow = { threadId, graph: p.graph, name: p.name, createdAt: now() }
     const { checkpoints } = file
@@ -173,6 +187,7 @@ export class ThreadTransfers {
       throw e
     } finally {
       this.active.delete(threadId)
+      unlock()
     }
     if (typeof p.file === 'object' && p.file && 'staged' in p.file)
       this.staged.delete(String(p.file.staged))
@@ -189,8 +204,9 @@ export class ThreadTransfers {
 
   /**
    * Deletes every thread whose import never finished: marked `importing`, not importing in
-   * this worker, and last marked before this worker started and over STALE_IMPORT_MS ago (so
-   * another tab's import, which marks its row every batch, is left alone). Tells the page of
+   * this worker, and either its thread lock free (with locks: no tab imports it) or, without
+   * locks, last marked before this worker started and over STALE_IMPORT_MS ago (so another
+   * tab's import, which marks its row every batch, is left alone). Tells the page of
    * each (`import_cleaned`). Sweeps one at a time.
    */
   sweep(): Promise<void> {
@@ -204,11 +220,21 @@ export class ThreadTransfers {
     this.startedAt ??= now
     const cutoff = Math.min(this.startedAt, now - STALE_IMPORT_MS)
     for (const r of await s.imports.importing()) {
-      const marked = Date.parse(r.importing ?? '')
-      if (this.active.has(r.threadId) || marked >= cutoff) continue
-      const count = await s.threads.checkpointCount(r.threadId)
-      await s.saver.deleteThread(r.threadId)
-      this.o.emit({ type: 'import_cleaned', threadId: r.threadId, name: r.name, count })
+      if (this.active.has(r.threadId)) continue
+      // With locks: the importer is gone exactly when its lock is free (taken here meanwhile).
+      const unlock = this.o.locks
+        ? await this.o.locks.hold(r.threadId)
+        : Date.parse(r.importing ?? '') < cutoff
+          ? () => undefined
+          : null
+      if (!unlock) continue
+      try {
+        const count = await s.threads.checkpointCount(r.threadId)
+        await s.saver.deleteThread(r.threadId)
+        this.o.emit({ type: 'import_cleaned', threadId: r.threadId, name: r.name, count })
+      } finally {
+        unlock()
+      }
     }
   }
 
