@@ -10,6 +10,7 @@ import { RunDrawer } from './panels/RunDrawer'
 import { TopBar } from './panels/TopBar'
 import { useApp } from './storeContext'
 import { ImportProblems } from './panels/ImportProblems'
+import { BinLink } from './library/BinLink'
 import { ConflictBanner } from './library/ConflictBanner'
 import { isThreadFile } from './library/isThreadFile'
 import { ProblemsList } from './panels/ProblemsList'
@@ -197,6 +198,7 @@ function LeftColumn({ graph }: { graph: GraphSpec | null }) {
           </li>
         ))}
       </ul>
+      <BinLink />
       <h2>Templates</h2>
       <ul className="plain-list">
         {templates.map((t) => (

@@ -24,14 +24,17 @@ export function BinDialog({ onClose }: { onClose: () => void }) {
         <ul className="bin-list">
           {bin.map((g) => (
             <li key={g.id}>
-              <Name>{g.name}</Name>
-              <span className="muted">
-                {g.deletedAt && `deleted ${new Date(g.deletedAt).toLocaleString()}`}
+              <span className="bin-name">
+                <Name>{g.name}</Name>
+                <span className="muted">
+                  {g.deletedAt && `deleted ${new Date(g.deletedAt).toLocaleString()}`}
+                </span>
               </span>
               <button
                 type="button"
                 onClick={() => {
                   ref.current?.close()
+                  onClose() // now: the bin may empty (and this dialog go) before 'close' fires
                   void restore(g.id)
                 }}
               >

@@ -10,7 +10,6 @@ import { PanelToggles } from '../layout/PanelToggles'
 import { Announcer } from '../Announcer'
 import { revealProblems, useWorkbench } from '../layout/workbench'
 import { useDraftsPending } from '../inspector/pendingDrafts'
-import { BinDialog } from '../library/BinDialog'
 import { DeleteGraphDialog } from '../library/DeleteGraphDialog'
 import { isThreadFile } from '../library/isThreadFile'
 
@@ -30,7 +29,6 @@ export function TopBar() {
     newGraph: s.newGraph,
     renameGraph: s.renameGraph,
     duplicateGraph: s.duplicateGraph,
-    binCount: s.bin.length,
     undo: s.undo,
     redo: s.redo,
     edit: s.edit,
@@ -48,7 +46,6 @@ export function TopBar() {
   const [exporting, setExporting] = useState(false)
   const [settings, setSettings] = useState(false)
   const [deleting, setDeleting] = useState(false)
-  const [binOpen, setBinOpen] = useState(false)
   useRunKeys(opener(setHelp), opener(setExporting))
   const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
     const f = e.target.files?.[0]
@@ -94,6 +91,9 @@ export function TopBar() {
                 {showBidiControls(g.name)}
               </option>
             ))}
+            {s.current && !s.graphs.some((g) => g.id === s.current?.id) && (
+              <option value={s.current.id}>{showBidiControls(s.current.name)} (in the bin)</option>
+            )}
           </select>
         )}
         <select
@@ -146,18 +146,7 @@ export function TopBar() {
         >
           <DocIcon kind="delete" />
         </button>
-        {s.binCount > 0 && (
-          <button
-            type="button"
-            className="bin-button"
-            title="Deleted graphs: restore one, or delete it for good"
-            onClick={() => setBinOpen(true)}
-          >
-            Bin ({s.binCount})
-          </button>
-        )}
         {deleting && <DeleteGraphDialog onClose={() => setDeleting(false)} />}
-        {binOpen && <BinDialog onClose={() => setBinOpen(false)} />}
       </div>
       <div className="topbar-group" role="toolbar" aria-label="Editing">
         <button type="button" disabled={!canUndo} onClick={() => s.undo()} title="Undo (Ctrl+Z)">

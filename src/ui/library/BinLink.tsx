@@ -1,0 +1,24 @@
+import { useState } from 'react'
+import { useApp } from '../storeContext'
+import { BinDialog } from './BinDialog'
+
+/** Under the library's graphs: the bin, when it holds any. */
+export function BinLink() {
+  const count = useApp((s) => s.bin.length)
+  const [open, setOpen] = useState(false)
+  // Emptied while open (the last graph restored or deleted): the dialog says so until closed.
+  if (count === 0 && !open) return null
+  return (
+    <>
+      <button
+        type="button"
+        className="link bin-link"
+        title="Deleted graphs: restore one, or delete it for good"
+        onClick={() => setOpen(true)}
+      >
+        Bin ({count})
+      </button>
+      {open && <BinDialog onClose={() => setOpen(false)} />}
+    </>
+  )
+}
