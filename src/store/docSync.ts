@@ -140,7 +140,7 @@ export function attachDocSync(store: Store, deps: AppDeps): DocSync {
 
   const failed = async (e: unknown) => {
     hadFailed = true
-    const why = await describeSaveError(e, deps)
+    const why = await describeSaveError(e, deps, store.getState().graphs)
     set({ saveState: 'failed', message: `Saving failed: ${why}` })
     clearTimeout(retry)
     retry = setTimeout(request, SAVE_RETRY_MS)
@@ -306,7 +306,11 @@ export function attachDocSync(store: Store, deps: AppDeps): DocSync {
 }
 
 /** A save's failure in words: a full disk says how full and what to do. */
-async function describeSaveError(e: unknown, deps: AppDeps): Promise<string> {
+async function describeSaveError(
+  e: unknown,
+  deps: AppDeps,
+  library: GraphEntry[],
+): Promise<string> {
   if (!isQuotaError(e))
     return `${(e as Error)?.message ?? String(e)}. Retrying every ${SAVE_RETRY_MS / 1000} s.`
   const use = await deps.storageUse?.().catch(() => null)
@@ -316,9 +320,25 @@ async function describeSaveError(e: unknown, deps: AppDeps): Promise<string> {
     use && use.usage < use.quota * 0.8
       ? `the disk this browser stores to is full (this site uses ${mb(use.usage)})`
       : `the browser's storage for this site is full${use ? ` (${mb(use.usage)} of ${mb(use.quota)} used)` : ''}`
+  const biggest = await biggestThreads(deps, library)
   return (
     `${what}. ` +
-    `Delete threads or graphs you no longer need (and empty the bin); ` +
+    `Delete threads or graphs you no longer need (and empty the bin)${biggest ? `; the biggest threads: ${biggest}` : ''}; ` +
     `your edit is kept here and saved as soon as there is room (retrying every ${SAVE_RETRY_MS / 1000} s).`
   )
+}
+
+/** The three threads with the most checkpoints, named with their graphs ("main of counter (2,002)"). */
+async function biggestThreads(deps: AppDeps, library: GraphEntry[]): Promise<string> {
+  const threads = await deps.client.request('listThreads', {}).catch(() => [])
+  const named = new Map(library.map((g) => [g.id, g.name]))
+  return threads
+    .filter((t) => t.count > 0)
+    .sort((a, b) => b.count - a.count)
+    .slice(0, 3)
+    .map((t) => {
+      const graph = t.graph !== undefined ? named.get(t.graph) : undefined
+      return `${t.name}${graph ? ` of ${graph}` : ''} (${t.count.toLocaleString('en')} checkpoints)`
+    })
+    .join(', ')
 }
