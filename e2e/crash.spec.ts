@@ -6,6 +6,7 @@ import { chromium, expect, test, type Browser, type Page } from '@playwright/tes
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium'
 import { makeThreadFile } from '../bench/threadFiles'
 import { importGraph } from './graphFiles'
+import { storedNodeCode } from './storedRows'
 
 /**
  * The browser killed with SIGKILL while the user types, at moments a seeded random picks:
@@ -62,26 +63,6 @@ async function openApp(browser: Browser, url: string): Promise<Page> {
   return page
 }
 
-/** The code of node `inc` as IndexedDB holds it. */
-function storedCode(page: Page): Promise<string> {
-  return page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const r = indexedDB.open('superstep')
-      r.onsuccess = () => resolve(r.result)
-      r.onerror = () => reject(r.error)
-    })
-    const rows = await new Promise<{ doc: { nodes: { id: string; code?: string }[] } }[]>(
-      (resolve, reject) => {
-        const r = db.transaction('graphs').objectStore('graphs').getAll()
-        r.onsuccess = () => resolve(r.result as never)
-        r.onerror = () => reject(r.error)
-      },
-    )
-    db.close()
-    return rows.flatMap((r) => r.doc.nodes).find((n) => n.id === 'inc')?.code ?? ''
-  })
-}
-
 test('SIGKILL while typing: what was saved is what was typed, at least what was called saved', async ({
   baseURL,
 }) => {
@@ -93,7 +74,7 @@ test('SIGKILL while typing: what was saved is what was typed, at least what was 
       const { browser, kill } = await launch(profile)
       const page = await openApp(browser, baseURL ?? '')
       await expect(page.getByLabel('Save state')).toHaveText('Saved')
-      const before = await storedCode(page)
+      const before = (await storedNodeCode(page, 'inc')) ?? ''
       await page.locator('.react-flow__node[data-id="inc"]').click()
       const editor = page
         .locator('.monaco-editor')
@@ -114,7 +95,7 @@ test('SIGKILL while typing: what was saved is what was typed, at least what was 
       const again = await launch(profile)
       const reopened = await openApp(again.browser, baseURL ?? '')
       await expect(reopened.getByLabel('Save state')).toHaveText('Saved')
-      const saved = await storedCode(reopened)
+      const saved = (await storedNodeCode(reopened, 'inc')) ?? ''
       const whole = before + typed
       expect(whole.startsWith(saved), `round ${round}: ${saved} is not typed text`).toBe(true)
       expect(saved.length, `round ${round}: less than was called saved`).toBeGreaterThanOrEqual(

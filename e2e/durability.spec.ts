@@ -1,31 +1,8 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { nodeCodeLines } from './graphFiles'
+import { storedNodeCode } from './storedRows'
 
 /** Nothing typed is lost: steady typing is saved as it goes, and the indicator tells the truth. */
-
-/** The code the library holds for a node of the open graph, read from IndexedDB. */
-async function savedCode(page: Page, nodeId: string): Promise<string | undefined> {
-  return page.evaluate(async (id) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const r = indexedDB.open('superstep')
-      r.onsuccess = () => resolve(r.result)
-      r.onerror = () => reject(r.error)
-    })
-    const rows = await new Promise<{ doc: { nodes: { id: string; code?: string }[] } }[]>(
-      (resolve, reject) => {
-        const r = db.transaction('graphs').objectStore('graphs').getAll()
-        r.onsuccess = () => resolve(r.result as never)
-        r.onerror = () => reject(r.error)
-      },
-    )
-    db.close()
-    for (const row of rows) {
-      const n = row.doc.nodes.find((x) => x.id === id)
-      if (n) return n.code
-    }
-    return undefined
-  }, nodeId)
-}
 
 test.beforeEach(async ({ page }) => {
   await page.goto('/')
@@ -50,10 +27,10 @@ test('steady typing is saved while it goes on, and "Saved" waits for what is on 
     await page.waitForTimeout(60)
   }
   // Typing never paused, yet most of it is in IndexedDB already (at most ~1 s behind).
-  const saved = (await savedCode(page, 'node_1')) ?? ''
+  const saved = (await storedNodeCode(page, 'node_1')) ?? ''
   expect(`(state) => ({})${typed}`.startsWith(saved), saved).toBe(true)
   expect(saved.length).toBeGreaterThan('(state) => ({})'.length + 20)
   // Once typing stops, everything is saved and the indicator says so.
   await expect(indicator).toHaveText('Saved')
-  expect(await savedCode(page, 'node_1')).toBe(`(state) => ({})${typed}`)
+  expect(await storedNodeCode(page, 'node_1')).toBe(`(state) => ({})${typed}`)
 })

@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type BrowserContext, type Page } from '@playwright/test'
 import { importGraph, nodeCodeLines, TWO_STEPS } from './graphFiles'
+import { storedGraphs } from './storedRows'
 
 /**
  * Two tabs of one browser on one library: their edits are merged or the user chooses, a thread
@@ -7,33 +8,18 @@ import { importGraph, nodeCodeLines, TWO_STEPS } from './graphFiles'
  * being saved as the page reloads comes back.
  */
 
-/** The graph documents IndexedDB holds (the bin included), by name. */
-async function storedGraphs(page: Page) {
-  return page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const r = indexedDB.open('superstep')
-      r.onsuccess = () => resolve(r.result)
-      r.onerror = () => reject(r.error)
-    })
-    const rows = await new Promise<
-      {
-        name: string
-        deletedAt?: string
-        doc: { name: string; nodes: { id: string; code?: string }[] }
-      }[]
-    >((resolve, reject) => {
-      const r = db.transaction('graphs').objectStore('graphs').getAll()
-      r.onsuccess = () => resolve(r.result as never)
-      r.onerror = () => reject(r.error)
-    })
-    db.close()
-    return rows
-  })
-}
-
 async function open(page: Page) {
   await page.goto('/')
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
+}
+
+/** Two tabs of one browser, each with the app started. */
+async function twoTabs(context: BrowserContext): Promise<[Page, Page]> {
+  const a = await context.newPage()
+  const b = await context.newPage()
+  await open(a)
+  await open(b)
+  return [a, b]
 }
 
 async function typeAtEnd(page: Page, nodeId: string, text: string) {
@@ -46,10 +32,7 @@ async function typeAtEnd(page: Page, nodeId: string, text: string) {
 test("edits in two tabs at once: both are kept, and each tab shows the other's", async ({
   context,
 }) => {
-  const a = await context.newPage()
-  const b = await context.newPage()
-  await open(a)
-  await open(b)
+  const [a, b] = await twoTabs(context)
   // A renames the graph while B adds a node: different things, both kept.
   await a.getByRole('button', { name: 'Rename', exact: true }).click()
   await a.getByLabel('Graph name').fill('counter renamed')
@@ -70,10 +53,7 @@ test("edits in two tabs at once: both are kept, and each tab shows the other's",
 test('the same code changed in two tabs: one tab says where and lets the user choose', async ({
   context,
 }) => {
-  const a = await context.newPage()
-  const b = await context.newPage()
-  await open(a)
-  await open(b)
+  const [a, b] = await twoTabs(context)
   // Both editors ready first; then both type before either commits (a 300 ms debounce).
   for (const p of [a, b]) {
     const lines = await nodeCodeLines(p, 'inc')
