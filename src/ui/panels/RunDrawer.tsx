@@ -191,8 +191,14 @@ export function RunDrawer() {
             </span>
           )}
           {s.lastDeleted && (
-            <button type="button" onClick={() => void s.restoreDeleted()}>
-              Undo delete of <Name>{s.lastDeleted.name}</Name>
+            <button
+              type="button"
+              className="undo-delete"
+              aria-label={`Undo delete of ${s.lastDeleted.name}`}
+              title={`Take ${s.lastDeleted.name} out of the bin`}
+              onClick={() => void s.restoreDeleted()}
+            >
+              Undo delete
             </button>
           )}
         </div>
