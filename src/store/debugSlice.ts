@@ -120,7 +120,7 @@ export interface DebugHost extends DebugState, Pick<TransferHost, 'importThread'
 }
 
 /** How many checkpoints the timeline reads at once. */
-export const TIMELINE_PAGE = 1000
+export const TIMELINE_PAGE = 50
 
 type Set = (partial: Partial<DebugHost>) => void
 type Get = () => DebugHost

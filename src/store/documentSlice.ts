@@ -1,7 +1,6 @@
 import type { GraphSpec } from '../core/graph/schema'
-import { parseGraph } from '../core/graph/validate'
 import type { DocumentActions, DocumentSliceState, SliceContext } from './appTypes'
-import { EMPTY_SELECTION, editDocument } from './documents'
+import { EMPTY_SELECTION, editDocument, parseDocument } from './documents'
 
 /** The document part of a graph just opened (before its entry is known): nothing. */
 export const INITIAL_DOCUMENT: DocumentSliceState = {
@@ -20,7 +19,7 @@ export const INITIAL_DOCUMENT: DocumentSliceState = {
  * format reads it (null when it does not match) and the validator's problems.
  */
 export function deriveDocument(doc: unknown): Pick<DocumentSliceState, 'spec' | 'issues'> {
-  const parsed = parseGraph(doc)
+  const parsed = parseDocument(doc)
   const spec: GraphSpec | null = parsed.ok ? parsed.spec : (parsed.wellFormed ?? null)
   return { spec, issues: parsed.issues }
 }

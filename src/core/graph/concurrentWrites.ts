@@ -1,7 +1,7 @@
 import type { CodeFacts } from './codeFacts'
 import { START } from './constants'
 import type { GraphIssue } from './issues'
-import type { FieldSpec, GraphSpec } from './schema'
+import type { FieldSpec, GraphSpec, NodeSpec } from './schema'
 import { branchTargets } from './wiring'
 
 /** The code facts of a document: per node id, and per branch index. */
@@ -30,15 +30,46 @@ interface Pair {
 
 const where = (source: string) => (source === START ? 'START' : `\`${source}\``)
 
-function launchesFrom(spec: GraphSpec, source: string, facts: DocFacts): Launch[] {
+/** What `launchesFrom` looks up for every source, found once per document (not per source). */
+interface DocIndex {
+  nodes: ReadonlySet<string>
+  /** Per source: the targets of its plain edges that are nodes, in edge order. */
+  edgeTargets: ReadonlyMap<string, string[]>
+  /** Per source: the indexes of its branches, in order. */
+  branches: ReadonlyMap<string, number[]>
+  /** The first node of each id. */
+  byId: ReadonlyMap<string, NodeSpec>
+}
+
+function indexDoc(spec: GraphSpec): DocIndex {
   const nodes = new Set(spec.nodes.map((n) => n.id))
-  const isNode = (id: string) => nodes.has(id)
-  const launches: Launch[] = []
-  const edgeTargets = spec.edges.filter((e) => e.from === source && isNode(e.to)).map((e) => e.to)
-  launches.push({ kind: 'edges', targets: [...new Set(edgeTargets)], together: true, repeated: [] })
+  const edgeTargets = new Map<string, string[]>()
+  for (const e of spec.edges) {
+    if (typeof e.from !== 'string' || !nodes.has(e.to)) continue
+    const list = edgeTargets.get(e.from)
+    if (list) list.push(e.to)
+    else edgeTargets.set(e.from, [e.to])
+  }
+  const branches = new Map<string, number[]>()
   spec.branches?.forEach((b, i) => {
+    const list = branches.get(b.from)
+    if (list) list.push(i)
+    else branches.set(b.from, [i])
+  })
+  const byId = new Map<string, NodeSpec>()
+  for (const n of spec.nodes) if (!byId.has(n.id)) byId.set(n.id, n)
+  return { nodes, edgeTargets, branches, byId }
+}
+
+function launchesFrom(spec: GraphSpec, source: string, facts: DocFacts, doc: DocIndex): Launch[] {
+  const isNode = (id: string) => doc.nodes.has(id)
+  const launches: Launch[] = []
+  const edgeTargets = doc.edgeTargets.get(source) ?? []
+  launches.push({ kind: 'edges', targets: [...new Set(edgeTargets)], together: true, repeated: [] })
+  for (const i of doc.branches.get(source) ?? []) {
+    const b = spec.branches?.[i]
     const router = facts.routers[i]
-    if (b.from !== source || !router) return
+    if (!b || !router) continue
     const named = b.paths ? branchTargets(b.paths).map(([, t]) => t) : [...router.strings]
     const sent = [...router.sends.keys()]
     const targets = [...new Set([...named, ...sent])].filter(isNode)
@@ -49,8 +80,8 @@ function launchesFrom(spec: GraphSpec, source: string, facts: DocFacts): Launch[
       together: router.mayReturnList,
       repeated: repeated.map(([t]) => t),
     })
-  })
-  const node = spec.nodes.find((n) => n.id === source)
+  }
+  const node = doc.byId.get(source)
   const code = facts.nodes.get(source)
   if (node && code) {
     const sent = [...code.sends.keys()]
@@ -77,8 +108,9 @@ function concurrentPairs(spec: GraphSpec, facts: DocFacts): Pair[] {
     seen.add(key)
     pairs.push({ a: x, b: y, source, why })
   }
+  const doc = indexDoc(spec)
   for (const source of [START, ...spec.nodes.map((n) => n.id)]) {
-    const launches = launchesFrom(spec, source, facts)
+    const launches = launchesFrom(spec, source, facts, doc)
     launches.forEach((l, i) => {
       for (const t of l.repeated) add(t, t, source, 'send')
       l.targets.forEach((a, j) => {

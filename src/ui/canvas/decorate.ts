@@ -3,7 +3,7 @@ import type { GraphIssue } from '../../core/graph/issues'
 import type { GraphSpec } from '../../core/graph/schema'
 import { sameRoute, type EdgeRoute } from './edgeGeometry'
 import type { Direction, Flow, FlowEdge, FlowNode } from './flowTypes'
-import { toFlow } from './toFlow'
+import { toFlow, type FlowMemo } from './toFlow'
 
 /** Equality of plain JSON-like values (the derived nodes and edges are only that). */
 export function isSameValue(a: unknown, b: unknown): boolean {
@@ -37,9 +37,11 @@ export function keepIdentity<T extends { id: string }>(prev: readonly T[], next:
  */
 export function createFlowCache() {
   let last: Flow = { nodes: [], edges: [] }
+  // Elements by the document node or edge they show: unchanged ones are not made again.
+  const memo: FlowMemo = new WeakMap()
   return {
     derive(doc: GraphSpec, issues: readonly GraphIssue[], direction: Direction): Flow {
-      const next = toFlow(doc, issues, { direction })
+      const next = toFlow(doc, issues, { direction, memo })
       const nodes = keepIdentity(last.nodes, next.nodes)
       const edges = keepIdentity(last.edges, next.edges)
       if (nodes !== last.nodes || edges !== last.edges) last = { nodes, edges }

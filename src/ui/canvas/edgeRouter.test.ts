@@ -163,6 +163,33 @@ describe('routeEdges', () => {
     }
   })
 
+  it('after edits (a rename, edges added and removed, a node deleted) ends where a fresh route would', () => {
+    const { nodes, edges } = benchGraph(150)
+    const route = createEdgeRouter()
+    route(nodes, edges, true)
+    const check = (n: RouteNode[], e: { id: string; source: string; target: string }[]) =>
+      expect(route(n, e, true)).toEqual(routeEdges(n, e, true))
+    // A rename: the node goes and comes back under a new id, its edges with it.
+    const renamed = (id: string) => (id === 'n40' ? 'renamed' : id)
+    const n1 = nodes.map((n) => ({ ...n, id: renamed(n.id) }))
+    const e1 = edges.map((e) => ({ ...e, source: renamed(e.source), target: renamed(e.target) }))
+    check(n1, e1)
+    // An edge added across the grid, one between the same nodes as another, one removed.
+    const e2 = [
+      ...e1.filter((e) => e.id !== 'c70'),
+      edge('new1', 'n3', 'n120'),
+      edge('new2', 'n10', 'n11'),
+    ]
+    check(n1, e2)
+    // A node deleted with its edges; the ids of the others stay.
+    const n3 = n1.filter((n) => n.id !== 'n60')
+    const e3 = e2.filter((e) => e.source !== 'n60' && e.target !== 'n60')
+    check(n3, e3)
+    // A node added in the way of other edges, with an edge.
+    const n4 = [...n3, box('added', 2 * 240 + 100, 2 * 90 + 30)]
+    check(n4, [...e3, edge('toAdded', 'n0', 'added')])
+  })
+
   it('a drag step of one node in a 1,000-node graph costs a few milliseconds', () => {
     const { nodes, edges } = benchGraph(1000)
     const route = createEdgeRouter()

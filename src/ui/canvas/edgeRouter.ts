@@ -57,11 +57,16 @@ export function routeEdges(
   return createEdgeRouter()(nodes, edges, lr)
 }
 
+/** Above this many changed boxes an edit is routed afresh (checking each edge against them costs more). */
+const MAX_CHANGED_BOXES = 64
+
 /**
  * `routeEdges` for a view that calls it on every frame of a drag: it keeps the last answer,
  * and when only some node boxes changed it redoes only the edges those boxes can change (an
  * edge of a moved node, or one whose drawn area a moved box leaves or enters), so a drag
- * costs about the edges near the dragged nodes. Nothing moved: the same map comes back.
+ * costs about the edges near the dragged nodes. Nothing moved: the same map comes back. An
+ * edit that changes a few nodes or edges (a rename, an added edge) redoes likewise only the
+ * pairs of nodes whose edges changed and the edges round the boxes that came, went or moved.
  */
 export function createEdgeRouter() {
   let last: {
@@ -81,8 +86,9 @@ export function createEdgeRouter() {
     let grid: BoxGrid | null = null
     const boxes = () => (grid ??= new BoxGrid(nodeList))
     const prev = last
-    const moved =
-      prev && prev.edges === edges && prev.lr === lr ? movedBoxes(prev.nodes, nodes) : null
+    // A drag moves many boxes at most; an edit's few changes are weighed against a fresh route.
+    const limit = prev?.edges === edges ? Infinity : MAX_CHANGED_BOXES
+    const moved = prev && prev.lr === lr ? changedBoxes(prev.nodes, nodes, limit) : null
     if (!prev || !moved) {
       const pairs = pairsOf(edges)
       const areas = new Map<string, Rect>()
@@ -90,6 +96,10 @@ export function createEdgeRouter() {
       for (const pair of pairs) routePair(pair, nodes, boxes(), lr, out, areas)
       last = { nodes, edges, lr, pairs, areas, out }
       return out
+    }
+    if (prev.edges !== edges) {
+      last = rerouteEdited(prev, nodes, edges, moved, boxes, lr)
+      return last.out
     }
     // Only the pairs a moved box touches; the old map back when none of them changed.
     const redone = new Map<string, EdgeRoute>()
@@ -113,6 +123,61 @@ export function createEdgeRouter() {
   }
 }
 
+type RouterState = {
+  nodes: Map<string, RouteNode>
+  edges: readonly RouteEdge[]
+  lr: boolean
+  pairs: Pair[]
+  areas: Map<string, Rect>
+  out: Map<string, EdgeRoute>
+}
+
+/**
+ * After an edit of the edges: a pair whose edges are not exactly as before (ids, ends, order)
+ * is routed again, and so is every pair a changed box touches; the others keep their routes.
+ */
+function rerouteEdited(
+  prev: RouterState,
+  nodes: Map<string, RouteNode>,
+  edges: readonly RouteEdge[],
+  moved: readonly Rect[],
+  boxes: () => BoxGrid,
+  lr: boolean,
+): RouterState {
+  const pairs = pairsOf(edges)
+  const before = new Map(prev.pairs.map((p) => [p.key, p]))
+  const areas = new Map<string, Rect>()
+  const out = new Map<string, EdgeRoute>()
+  for (const pair of pairs) {
+    const old = before.get(pair.key)
+    const kept =
+      old !== undefined &&
+      samePairEdges(old, pair) &&
+      !pair.edges.some((e) => touches(prev.areas.get(e.id), moved))
+    if (!kept) {
+      routePair(pair, nodes, boxes(), lr, out, areas)
+      continue
+    }
+    for (const e of pair.edges) {
+      const area = prev.areas.get(e.id)
+      const r = prev.out.get(e.id)
+      if (area) areas.set(e.id, area)
+      if (r) out.set(e.id, r)
+    }
+  }
+  return { nodes, edges, lr, pairs, areas, out }
+}
+
+function samePairEdges(a: Pair, b: Pair): boolean {
+  return (
+    a.edges.length === b.edges.length &&
+    a.edges.every((e, i) => {
+      const f = b.edges[i]
+      return f !== undefined && e.id === f.id && e.source === f.source && e.target === f.target
+    })
+  )
+}
+
 /** The edges grouped by their two nodes, either way round; self-loops left out. */
 function pairsOf(edges: readonly RouteEdge[]): Pair[] {
   const byKey = new Map<string, Pair>()
@@ -126,18 +191,33 @@ function pairsOf(edges: readonly RouteEdge[]): Pair[] {
   return [...byKey.values()]
 }
 
-/** The old and new boxes of the nodes that moved or changed size; `null` when nodes came or went. */
-function movedBoxes(before: Map<string, RouteNode>, after: Map<string, RouteNode>): Rect[] | null {
-  if (before.size !== after.size) return null
+/**
+ * The boxes that changed: old and new of a node that moved or changed size, the old of one
+ * that went, the new of one that came (a renamed node goes and comes); `null` when so many
+ * changed (more than `limit`) that routing afresh is cheaper.
+ */
+function changedBoxes(
+  before: Map<string, RouteNode>,
+  after: Map<string, RouteNode>,
+  limit: number,
+): Rect[] | null {
   const out: Rect[] = []
   for (const [id, n] of after) {
     const old = before.get(id)
-    if (!old) return null
-    if (old === n) continue
-    const [a, b] = [old.box, n.box]
-    if (a.x !== b.x || a.y !== b.y || a.w !== b.w || a.h !== b.h || old.sides !== n.sides)
-      out.push(a, b)
+    if (!old) out.push(n.box)
+    else if (old === n) continue
+    else {
+      const [a, b] = [old.box, n.box]
+      if (a.x !== b.x || a.y !== b.y || a.w !== b.w || a.h !== b.h || old.sides !== n.sides)
+        out.push(a, b)
+    }
+    if (out.length > limit) return null
   }
+  if (before.size !== after.size || out.length > 0)
+    for (const [id, n] of before) {
+      if (!after.has(id)) out.push(n.box)
+      if (out.length > limit) return null
+    }
   return out
 }
 

@@ -243,6 +243,40 @@ describe('toFlow', () => {
     })
   })
 
+  it('with a memo, draws what it draws without, and keeps the elements of items an edit left alone', () => {
+    const doc = base({
+      nodes: [node('a', 0, 0), node('b', 240, 0), node('c', 480, 0)],
+      edges: [
+        { from: '__start__', to: 'a' },
+        { from: 'a', to: 'b' },
+        { from: 'b', to: 'c' },
+      ],
+      interruptBefore: ['c'],
+    })
+    const memo = new WeakMap()
+    const first = toFlow(doc, validateGraph(doc), { memo })
+    expect(first).toEqual(toFlow(doc, validateGraph(doc)))
+    // b renamed: b and its two edges are drawn anew, a, c and START's edge are the same objects.
+    const renamed = {
+      ...doc,
+      nodes: [doc.nodes[0], { ...(doc.nodes[1] as GraphSpec['nodes'][0]), id: 'x' }, doc.nodes[2]],
+      edges: [doc.edges[0], { from: 'a', to: 'x' }, { from: 'x', to: 'c' }],
+    } as GraphSpec
+    const next = toFlow(renamed, validateGraph(renamed), { memo })
+    expect(next).toEqual(toFlow(renamed, validateGraph(renamed)))
+    const byId = (f: typeof first, id: string) => f.nodes.find((n) => n.id === id)
+    expect(byId(next, 'a')).toBe(byId(first, 'a'))
+    expect(byId(next, 'c')).toBe(byId(first, 'c'))
+    expect(byId(next, 'x')?.data).toMatchObject({ docId: 'x' })
+    expect(next.edges[0]).toBe(first.edges[0])
+    expect(next.edges[1]).not.toBe(first.edges[1])
+    // A breakpoint or a problem is drawn on a kept node too.
+    const paused = { ...renamed, interruptBefore: ['a'] }
+    const third = toFlow(paused, validateGraph(paused), { memo })
+    expect(third).toEqual(toFlow(paused, validateGraph(paused)))
+    expect(byId(third, 'a')?.data).toMatchObject({ pauseBefore: true })
+  })
+
   it('has stable, parseable ids: the same document gives equal output', () => {
     const doc = base({
       nodes: [node('a', 0, 0, { ends: ['b'] }), node('b', 200)],

@@ -42,7 +42,20 @@ export const callsInterrupt = usesInterrupt
 export interface ToFlowOptions {
   /** Handle sides and the layout of nodes without a position; default left to right. */
   direction?: Direction
+  /**
+   * Elements made before, by the document node or edge they show: one whose other inputs are
+   * the same comes back as the very same object, so an edit of one node of a big graph makes
+   * one new element (`createFlowCache` keeps one per canvas).
+   */
+  memo?: FlowMemo
 }
+
+/** The elements `toFlow` made, by document item (see `ToFlowOptions.memo`). */
+export type FlowMemo = WeakMap<object, { key: string; element: FlowNode | FlowEdge }>
+
+/** What, besides the document item itself, an element was made from. */
+const memoKey = (...parts: unknown[]): string =>
+  parts.map((p) => (typeof p === 'object' && p !== null ? JSON.stringify(p) : String(p))).join('\n')
 
 const ARROW = { type: 'arrowclosed', width: 16, height: 16 } as const
 
@@ -79,10 +92,30 @@ export function toFlow(
   const laidOut = doc.nodes.some((n) => !n.position) ? layoutPositions(doc, direction) : null
   const pos = new Map<string, XY>()
   const nodes: FlowNode[] = []
+  const memo = options.memo
   doc.nodes.forEach((n, i) => {
     const id = nodeFlowIds[i] as string
     const position = n.position ?? laidOut?.get(n.id) ?? { x: 0, y: 0 }
     pos.set(id, position)
+    const pauseBefore = breaksOn(doc.interruptBefore, n.id)
+    const pauseAfter = breaksOn(doc.interruptAfter, n.id)
+    const branch = branchSources.has(n.id)
+    const key = memoKey(
+      i,
+      id,
+      position.x,
+      position.y,
+      lr,
+      branch,
+      pauseBefore,
+      pauseAfter,
+      badges.get(id),
+    )
+    const hit = memo?.get(n)
+    if (hit?.key === key) {
+      nodes.push(hit.element as FlowNode)
+      return
+    }
     nodes.push({
       id,
       type: 'step',
@@ -95,9 +128,9 @@ export function toFlow(
         hitl: n.kind === 'human' || callsInterrupt(n.code ?? ''),
         command: (n.ends?.length ?? 0) > 0,
         defer: n.defer === true,
-        branch: branchSources.has(n.id),
-        pauseBefore: breaksOn(doc.interruptBefore, n.id),
-        pauseAfter: breaksOn(doc.interruptAfter, n.id),
+        branch,
+        pauseBefore,
+        pauseAfter,
         ...issuesOf(id),
       },
       ariaLabel: `Node ${showBidiControls(n.id)}`,
@@ -106,6 +139,7 @@ export function toFlow(
       sourcePosition,
       targetPosition,
     })
+    memo?.set(n, { key, element: nodes[nodes.length - 1] as FlowNode })
   })
 
   // START and END sit before the first and after the last node, level with their neighbours.
@@ -198,13 +232,16 @@ export function toFlow(
   doc.edges.forEach((e, i) => {
     if (!Array.isArray(e.from)) {
       const source = resolve(e.from, firstFlowId.get(e.to), true)
-      edge(
-        fixedEdgeId(i),
-        source,
-        resolve(e.to, source, false),
-        'fixed',
-        `Edge ${shownName(e.from)} → ${shownName(e.to)}`,
-      )
+      const target = resolve(e.to, source, false)
+      const id = fixedEdgeId(i)
+      const key = memoKey(i, source, target, badges.get(id))
+      const hit = memo?.get(e)
+      if (hit?.key === key) {
+        edges.push(hit.element as FlowEdge)
+        return
+      }
+      edge(id, source, target, 'fixed', `Edge ${shownName(e.from)} → ${shownName(e.to)}`)
+      memo?.set(e, { key, element: edges[edges.length - 1] as FlowEdge })
       return
     }
     const sources = [...new Set(e.from)].map(

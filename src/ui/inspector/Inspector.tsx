@@ -1,4 +1,4 @@
-import { useMemo } from 'react'
+import { useMemo, useState } from 'react'
 import type { GraphEdit } from '../../core/graph/edits'
 import type { GraphIssue } from '../../core/graph/issues'
 import type { GraphSpec } from '../../core/graph/schema'
@@ -26,6 +26,8 @@ export interface InspectorProps {
   fieldFocus?: { index: number; seq: number } | null
 }
 
+const NO_RENAMES: ReadonlyMap<string, string> = new Map()
+
 /**
  * The right-hand panel's content: the selected node (NodeInspector), the selected
  * conditional edge (BranchInspector), or with nothing selected the state schema. After a
@@ -35,16 +37,33 @@ export function Inspector(props: InspectorProps) {
   const { doc, issues, selection, onEdit, focus, runError, fieldFocus } = props
   const state = doc.state
   const typings = useMemo(() => typingsFor({ state }), [state])
+  // A node renamed here keeps its inspector (and its code editor, slow to make): it stays
+  // keyed by the id it had when it was selected. A node given that id later is keyed apart
+  // (ids never contain ":").
+  const [renamed, setRenamed] = useState<ReadonlyMap<string, string>>(NO_RENAMES)
+  const onNodeEdit = (e: GraphEdit) => {
+    if (e.type === 'renameNode') {
+      setRenamed((keys) => {
+        const next = new Map(keys)
+        next.set(e.to, keys.get(e.from) ?? e.from)
+        next.delete(e.from)
+        return next
+      })
+    }
+    onEdit(e)
+  }
+  const keyOf = (id: string) =>
+    renamed.get(id) ?? ([...renamed.values()].includes(id) ? `${id}:` : id)
   const target = inspectorTarget(doc, selection)
   switch (target.kind) {
     case 'node':
       return (
         <NodeInspector
-          key={target.node.id}
+          key={keyOf(target.node.id)}
           doc={doc}
           node={target.node}
           issues={issuesAt(issues, ['nodes', target.index], target.node.id)}
-          onEdit={onEdit}
+          onEdit={onNodeEdit}
           typings={typings}
           reveal={
             focus?.node === target.node.id && focus.line

@@ -32,13 +32,14 @@ export const CODE_DELAY_MS = 300
 /**
  * A selected node: its id (renameNode on Enter/blur), its code (setNodeCode, debounced and
  * on blur), its `ends` (setNodeEnds), its breakpoints (setBreakpoint) and its problems.
- * Mount it with `key={node.id}` so a pending code edit is committed to the right node.
+ * Mount it keyed by the node so a pending code edit is committed to the right node (a rename
+ * from here may keep the key: the pending edit then goes to the node's new id).
  */
 export function NodeInspector(props: NodeInspectorProps) {
   const { doc, node, issues, onEdit, typings, reveal, runError } = props
   const id = node.id
   const section = useRef<HTMLElement>(null)
-  // A rename mounts a new inspector (keyed by the id): the id field keeps the focus.
+  // A rename mounts a new id field (keyed by the id), or a new inspector: it keeps the focus.
   useRefocusAfterRename(section, `node:${id}`, '.node-id-input input')
   const code = useDraft(
     node.code ?? '',
@@ -150,21 +151,35 @@ function RemovableRow(props: { text: string; removeLabel: string; onRemove(): vo
   )
 }
 
+/**
+ * Above this many choices a select gets its options when it is first used (focus, pointer
+ * or key), not when it is drawn: a node of a 2,000-node graph has three selects of 2,000
+ * options each, and creating them made selecting or renaming a node take half a second.
+ */
+export const LAZY_CHOICES_ABOVE = 200
+
 /** A select that adds one of `choices` (node ids, START/END shown by name); none: absent. */
 function AddSelect(props: { label: string; choices: string[]; onPick(id: string): void }) {
+  const [used, setUsed] = useState(false)
   if (props.choices.length === 0) return null
+  const lazy = !used && props.choices.length > LAZY_CHOICES_ABOVE
+  const use = lazy ? () => setUsed(true) : undefined
   return (
     <select
       aria-label={props.label}
       value=""
       onChange={(e) => e.target.value && props.onPick(e.target.value)}
+      onFocus={use}
+      onPointerDown={use}
+      onKeyDown={use}
     >
       <option value="">{props.label}…</option>
-      {props.choices.map((c) => (
-        <option key={c} value={c}>
-          {shown(c)}
-        </option>
-      ))}
+      {!lazy &&
+        props.choices.map((c) => (
+          <option key={c} value={c}>
+            {shown(c)}
+          </option>
+        ))}
     </select>
   )
 }
@@ -257,11 +272,13 @@ function JoinMaker({
   onEdit(e: GraphEdit): void
 }) {
   const [chosen, setChosen] = useState<string[]>([])
+  // The sources are drawn while the details are open only (one checkbox per node).
+  const [open, setOpen] = useState(false)
   return (
-    <details className="join-maker">
+    <details className="join-maker" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Add a join: wait for all of several nodes</summary>
       <div role="group" aria-label={`Sources of a join into ${id}`}>
-        {others.map((n) => (
+        {(open ? others : []).map((n) => (
           <label key={n} className="inline-check">
             <input
               type="checkbox"

@@ -9,6 +9,8 @@ import { DamageNotice } from './DamageNotice'
 
 const ROW = 26
 const LANE = 12
+/** How near the end of the loaded checkpoints (in rows) the next older page is read. */
+const NEAR_END = 20
 
 /**
  * The thread's checkpoints, newest first, as a list and a tree: each row sits in its
@@ -45,6 +47,17 @@ export function Timeline() {
   useEffect(() => {
     if (index >= 0) virtual.scrollToIndex(index, { align: 'auto' })
   }, [index, virtual])
+  // The timeline reads a page of checkpoints at a time: the next older page comes when the
+  // list is scrolled near its end (once per length; the button below asks for it too).
+  const items = virtual.getVirtualItems()
+  const lastShown = items[items.length - 1]?.index ?? -1
+  const askedAt = useRef(-1)
+  useEffect(() => {
+    if (!olderAvailable || timeline.length === 0 || lastShown < timeline.length - NEAR_END) return
+    if (askedAt.current === timeline.length) return
+    askedAt.current = timeline.length
+    void loadOlder()
+  }, [olderAvailable, lastShown, timeline.length, loadOlder])
 
   // The scroller stays mounted while empty: the virtualizer measures it once, not at the
   // first checkpoint of a run (a forced layout of the whole page in the middle of it).
@@ -92,7 +105,7 @@ export function Timeline() {
           onKeyDown={onKeyDown}
           style={{ height: virtual.getTotalSize() }}
         >
-          {virtual.getVirtualItems().map((v) => {
+          {items.map((v) => {
             const t = timeline[v.index] as TimelineEntry
             const row = rows[v.index] as TreeRow
             return (
