@@ -38,7 +38,7 @@ async function main() {
       save: async (e) => void (await repo.save(e, systemEnv.now())),
       saveOver: async (e, baseRev) => {
         const r = await repo.saveOver(e, baseRev, systemEnv.now())
-        return r.ok ? { ok: true, rev: r.row.rev ?? 0 } : r
+        return r.ok ? { ok: true, rev: r.row.rev ?? 0, updatedAt: r.row.updatedAt } : r
       },
       trust: (id) => repo.trust(id),
       setAllowNetwork: (id, allowed) => repo.setAllowNetwork(id, allowed),

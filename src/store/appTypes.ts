@@ -42,7 +42,9 @@ export interface GraphsPort {
   saveOver(
     entry: GraphEntry,
     baseRev: number,
-  ): Promise<{ ok: true; rev: number } | { ok: false; theirs: GraphEntry | null }>
+  ): Promise<
+    { ok: true; rev: number; updatedAt: string } | { ok: false; theirs: GraphEntry | null }
+  >
   trust(id: string): Promise<void>
   setAllowNetwork(id: string, allowed: boolean): Promise<void>
   /** Keeps the graph's run input, without counting as a change of the graph. */

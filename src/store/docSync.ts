@@ -96,11 +96,21 @@ export function attachDocSync(store: Store, deps: AppDeps): DocSync {
         journaled.delete(g.id)
       }
       bus?.post({ type: 'graphSaved', id: g.id, rev: r.rev })
-      const list = await graphs.list()
-      const current = store.getState().current
+      // The library's entry is updated in place and listed first (most recently saved), not
+      // read back with every document: a big graph's save ends as soon as it is written.
+      const now = store.getState()
+      const saved: GraphEntry = {
+        ...(now.graphs.find((x) => x.id === g.id) ?? g),
+        name,
+        doc,
+        rev: r.rev,
+        updatedAt: r.updatedAt,
+      }
       set({
-        graphs: list,
-        ...(current?.id === g.id && { current: { ...current, name, doc, rev: r.rev } }),
+        graphs: [saved, ...now.graphs.filter((x) => x.id !== g.id)],
+        ...(now.current?.id === g.id && {
+          current: { ...now.current, name, doc, rev: r.rev, updatedAt: r.updatedAt },
+        }),
       })
       if (hadFailed) set({ message: `Saved ${name} after all.` })
       hadFailed = false

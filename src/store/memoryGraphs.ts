@@ -29,8 +29,9 @@ export function memoryGraphs(): GraphsPort & { rows: Map<string, GraphEntry> } {
       const old = rows.get(e.id)
       if (!old || old.deletedAt || (old.rev ?? 0) !== baseRev)
         return { ok: false, theirs: structuredClone(old) ?? null }
-      put({ ...old, name: e.name, doc: e.doc }, baseRev + 1)
-      return { ok: true, rev: baseRev + 1 }
+      const updatedAt = new Date(++t * 1000).toISOString()
+      put({ ...old, name: e.name, doc: e.doc, updatedAt }, baseRev + 1)
+      return { ok: true, rev: baseRev + 1, updatedAt }
     },
     trust: async (id) => update(id, { trusted: true }),
     setAllowNetwork: async (id, allowed) => update(id, { allowNetwork: allowed }),
