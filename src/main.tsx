@@ -34,6 +34,7 @@ async function main() {
     graphs: {
       list: () => repo.list(),
       listBin: () => repo.listBin(),
+      library: () => repo.library(),
       get: (id) => repo.get(id),
       save: async (e) => void (await repo.save(e, systemEnv.now())),
       saveOver: async (e, baseRev) => {

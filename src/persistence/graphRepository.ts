@@ -13,16 +13,23 @@ export class GraphRepository {
 
   /** All graphs not in the bin, most recently saved first. */
   async list(): Promise<GraphRow[]> {
-    const all = await this.db.graphs.orderBy('updatedAt').reverse().toArray()
-    return all.filter((g) => !g.deletedAt)
+    return (await this.library()).graphs
   }
 
   /** The graphs in the bin, most recently deleted first. */
   async listBin(): Promise<GraphRow[]> {
-    const all = await this.db.graphs.toArray()
-    return all
-      .filter((g) => g.deletedAt)
-      .sort((a, b) => (b.deletedAt ?? '').localeCompare(a.deletedAt ?? ''))
+    return (await this.library()).bin
+  }
+
+  /** Both lists from one read of the table. */
+  async library(): Promise<{ graphs: GraphRow[]; bin: GraphRow[] }> {
+    const all = await this.db.graphs.orderBy('updatedAt').reverse().toArray()
+    return {
+      graphs: all.filter((g) => !g.deletedAt),
+      bin: all
+        .filter((g) => g.deletedAt)
+        .sort((a, b) => (b.deletedAt ?? '').localeCompare(a.deletedAt ?? '')),
+    }
   }
 
   get(id: string): Promise<GraphRow | undefined> {

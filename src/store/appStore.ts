@@ -19,6 +19,7 @@ import {
 } from './debugSlice'
 import { createDocumentSlice, deriveDocument, INITIAL_DOCUMENT } from './documentSlice'
 import { attachDocSync, type DocSync } from './docSync'
+import { attachRunPresence } from './runPresence'
 import { createLibrarySlice, INITIAL_LIBRARY } from './librarySlice'
 import { loadModelKeys } from './modelKeys'
 import { createRunSlice, INITIAL_RUN, onRunEvent, threadWarnings } from './runSlice'
@@ -135,14 +136,14 @@ export function createAppStore(deps: AppDeps) {
           async init() {
             // The worker keeps keys in memory only: send the saved ones before anything runs.
             await client.request('setModelKeys', { keys: loadModelKeys() }).catch(() => undefined)
-            let list = await graphs.list()
+            let { graphs: list, bin } = await graphs.library()
             if (list.length === 0) {
               for (const e of deps.examples) await graphs.save(e)
-              list = await graphs.list()
+              ;({ graphs: list, bin } = await graphs.library())
             }
-            set({ bin: await graphs.listBin() })
+            set({ bin })
             // A graph opened while the page started (a template clicked early) stays open.
-            if (get().current) return set({ graphs: await graphs.list() })
+            if (get().current) return set({ graphs: (await graphs.library()).graphs })
             set({ graphs: list })
             // The graph open before the reload opens again; else the most recent.
             const remembered = loadView().graph
@@ -158,6 +159,7 @@ export function createAppStore(deps: AppDeps) {
           },
 
           async select(id) {
+            await get().leaveRun()
             const g = get().graphs.find((x) => x.id === id) ?? null
             // Where the user was in this graph, read before opening it resets the view.
             const view = loadView().graphs[id]
@@ -296,7 +298,22 @@ export function createAppStore(deps: AppDeps) {
 
   // Every change of the document, an undo included: saved (over this tab's revision, merged
   // with other tabs'), journaled until it is.
-  sync = attachDocSync(store, deps)
+  sync = attachDocSync(store, deps, {
+    // Another tab's change taken in: not an undo step of this tab's, and every state the undo
+    // history holds gets it too (`rebase`), so Undo never takes it back out.
+    adopt(doc, rebase) {
+      const t = (store as unknown as HistoryApi).temporal
+      const { pastStates, futureStates } = t.getState()
+      t.setState({
+        pastStates: pastStates.map((p) => ({ ...p, doc: rebase(p.doc) })),
+        futureStates: futureStates.map((p) => ({ ...p, doc: rebase(p.doc) })),
+      })
+      history().pause()
+      store.setState({ doc })
+      history().resume()
+    },
+  })
+  attachRunPresence(store, deps)
 
   // The open thread's run settings follow it: opening another thread (or its list arriving)
   // shows the recursion limit and timeout kept with it.
@@ -358,5 +375,7 @@ interface HistoryState {
 }
 
 interface HistoryApi {
-  temporal: StoreApi<HistoryState>
+  temporal: StoreApi<
+    HistoryState & { pastStates: { doc: unknown }[]; futureStates: { doc: unknown }[] }
+  >
 }

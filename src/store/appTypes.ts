@@ -32,6 +32,8 @@ export interface GraphsPort {
   list(): Promise<GraphEntry[]>
   /** The graphs in the bin, most recently deleted first. */
   listBin(): Promise<GraphEntry[]>
+  /** Both lists from one read. */
+  library(): Promise<{ graphs: GraphEntry[]; bin: GraphEntry[] }>
   get(id: string): Promise<GraphEntry | undefined>
   /** Creates or replaces a graph (a new revision), whatever was stored. */
   save(entry: GraphEntry): Promise<void>
@@ -227,6 +229,8 @@ export interface RunActions {
   startRun(mode: RunMode, extra?: Partial<RunParams>): Promise<void>
   /** Forgets the run status (another thread is shown). */
   resetRun(): void
+  /** Stops this tab's run of the open thread, if any, before the page leaves the thread. */
+  leaveRun(): Promise<void>
 }
 
 export interface SettingsActions {

@@ -12,6 +12,7 @@ import type {
   WorkerError,
 } from '../worker/protocol'
 import { parseStateUpdate } from './stateValues'
+import { suffixOf, threadName } from './threadName'
 import {
   createTransferSlice,
   INITIAL_TRANSFER,
@@ -117,6 +118,8 @@ export interface DebugHost extends DebugState, Pick<TransferHost, 'importThread'
   startRun(mode: RunMode, extra: { input: Json | null; checkpointId?: string }): Promise<void>
   /** Clears the run status for a thread that was switched to or created. */
   resetRun(): void
+  /** Stops this tab's run of the open thread before another thread is shown. */
+  leaveRun(): Promise<void>
 }
 
 /** How many checkpoints the timeline reads at once. */
@@ -124,8 +127,6 @@ export const TIMELINE_PAGE = 50
 
 type Set = (partial: Partial<DebugHost>) => void
 type Get = () => DebugHost
-
-const suffixOf = (threadId: string) => threadId.slice(threadId.indexOf(':') + 1)
 
 /** The debugger's actions over the runtime client. */
 export function createDebugSlice(
@@ -272,6 +273,7 @@ export function createDebugSlice(
     },
 
     async switchThread(threadId) {
+      await get().leaveRun()
       set({ threadId, ...RESET_VIEW })
       get().resetRun()
       await get().refreshHistory()
@@ -305,7 +307,7 @@ export function createDebugSlice(
 
     async repairThread() {
       const { threadId, threads } = get()
-      const name = threads.find((t) => t.threadId === threadId)?.name ?? suffixOf(threadId)
+      const name = threadName(threads, threadId)
       try {
         const out = await client.request('repairThread', { threadId })
         // The thread's newest checkpoint may have changed: its status is read again.
@@ -323,7 +325,7 @@ export function createDebugSlice(
       const { threadId, doc, threads } = get()
       if (!threadId) return null
       const file = await client.request('exportThread', { threadId })
-      const name = threads.find((t) => t.threadId === threadId)?.name ?? suffixOf(threadId)
+      const name = threadName(threads, threadId)
       const graphName = (doc as { name?: string } | null)?.name ?? 'graph'
       const text = `${JSON.stringify({ ...file, name, graph: doc }, null, 2)}\n`
       const fileName = `${graphName}.${name}.thread.json`.replace(/[^\w.-]+/g, '-')

@@ -184,6 +184,25 @@ describe('the debugger over the runtime worker', () => {
     expect(field(s, 'approved')).toBe(true)
   })
 
+  it('leaving a thread with a paused run ends that run; coming back, Run continues it', async () => {
+    const store = await setup()
+    await store.getState().step()
+    await store.getState().step()
+    expect(store.getState().runState).toBe('paused')
+    const main = store.getState().threadId
+    await store.getState().newThread('other')
+    await store.getState().switchThread(main)
+    const s = store.getState()
+    // Nothing of this tab's holds the thread: it is not shown as running elsewhere, and Run
+    // continues from the newest checkpoint to the same end as an uninterrupted run.
+    expect(s.runningElsewhere).toBe(false)
+    expect(s.runState).toBe('interrupted') // stopped at its newest checkpoint, with tasks next
+    await store.getState().run()
+    expect(store.getState().runState).toBe('done')
+    expect(field(store.getState(), 'count')).toBe(3)
+    expect(store.getState().timeline.map((t) => t.step)).toEqual([3, 2, 1, 0, -1])
+  })
+
   it('threads: new, rename, switch, delete, export and import', async () => {
     const store = await setup()
     await store.getState().run()

@@ -124,6 +124,97 @@ describe('two tabs on one graph', () => {
     expect(loser.getState().saveState).toBe('saved')
   })
 
+  it("undo in a tab never takes another tab's change back out", async () => {
+    const b = browser()
+    const A = b.tab()
+    const B = b.tab()
+    await A.getState().init()
+    await B.getState().init()
+    // B: an edit of its own, saved; then A's change arrives and is taken in.
+    B.getState().edit({ type: 'addField', field: { name: 'mine' } })
+    await settle()
+    A.getState().edit({ type: 'renameNode', from: 'a', to: 'renamed' })
+    await settle()
+    expect(doc(B).nodes.map((n) => n.id)).toEqual(['renamed'])
+    // Undo in B undoes B's own edit only: A's rename stays, on screen and in the table.
+    B.getState().undo()
+    await settle()
+    expect(doc(B).state.map((f) => f.name)).toEqual(['x'])
+    expect(doc(B).nodes.map((n) => n.id)).toEqual(['renamed'])
+    const stored = b.graphs.rows.get('ex')?.doc as Doc
+    expect(stored.nodes.map((n) => n.id)).toEqual(['renamed'])
+    expect(stored.state.map((f) => f.name)).toEqual(['x'])
+    // And redo brings B's edit back, still with A's rename.
+    B.getState().redo()
+    await settle()
+    expect(doc(B).state.map((f) => f.name)).toEqual(['x', 'mine'])
+    expect(doc(B).nodes.map((n) => n.id)).toEqual(['renamed'])
+  })
+
+  it("undo after a merge of edits made at once keeps the other tab's part", async () => {
+    const b = browser()
+    const A = b.tab()
+    const B = b.tab()
+    await A.getState().init()
+    await B.getState().init()
+    A.getState().edit({ type: 'renameNode', from: 'a', to: 'first' })
+    B.getState().edit({ type: 'addField', field: { name: 'log', reducer: 'append' } })
+    await settle()
+    await settle()
+    const [merger] = [A, B].filter((t) => /Merged/.test(t.getState().message ?? ''))
+    expect(merger).toBeDefined()
+    merger!.getState().undo()
+    await settle()
+    await settle()
+    // What the other tab did is still there; only the merger's own edit is undone.
+    const after = doc(merger!)
+    if (merger === B) {
+      expect(after.nodes.map((n) => n.id)).toEqual(['first'])
+      expect(after.state.map((f) => f.name)).toEqual(['x'])
+    } else {
+      expect(after.state.map((f) => f.name)).toEqual(['x', 'log'])
+      expect(after.nodes.map((n) => n.id)).toEqual(['a'])
+    }
+  })
+
+  it('a conflict left open while another graph is opened is asked again on return', async () => {
+    const b = browser()
+    const kept = new Map<string, JournalEntry>()
+    const journal: DraftJournal = {
+      write: (id, e) => void kept.set(id, e),
+      clear: (id) => void kept.delete(id),
+      take: async (id) => {
+        const e = kept.get(id) ?? null
+        kept.delete(id)
+        return e
+      },
+    }
+    const A = b.tab()
+    const B = b.tab(journal)
+    await A.getState().init()
+    await B.getState().init()
+    A.getState().edit({ type: 'setNodeCode', id: 'a', code: 'mine' })
+    B.getState().edit({ type: 'setNodeCode', id: 'a', code: 'theirs' })
+    await settle()
+    await settle()
+    // A's save went first: B has the conflict.
+    expect(B.getState().conflict).toMatchObject({ kind: 'changed' })
+    // B leaves the graph with the conflict open, and comes back: its edit is still there.
+    await B.getState().newGraph(undefined, 'elsewhere')
+    await settle()
+    expect(B.getState().conflict).toBeNull()
+    await B.getState().select('ex')
+    await settle()
+    expect(doc(B).nodes[0]?.code).toBe('theirs')
+    expect(B.getState().conflict).toMatchObject({ kind: 'changed', paths: ['nodes › a › code'] })
+    expect(B.getState().message).toMatch(/Choose which to keep/)
+    expect((b.graphs.rows.get('ex')?.doc as Doc).nodes[0]?.code).toBe('mine')
+    await B.getState().resolveConflict('mine')
+    await settle()
+    expect((b.graphs.rows.get('ex')?.doc as Doc).nodes[0]?.code).toBe('theirs')
+    expect(kept.size).toBe(0)
+  })
+
   it('a graph moved to the bin in one tab is not brought back by the other tab saving', async () => {
     const b = browser()
     const A = b.tab()

@@ -18,6 +18,15 @@ export interface DocSync {
   forget(graphId: string): void
 }
 
+/** What the saving asks of the store's undo history. */
+export interface DocSyncHost {
+  /**
+   * Shows `doc`, another tab's change taken in, as no undo step of this tab's; `rebase` adds
+   * the same change to a document the undo history holds.
+   */
+  adopt(doc: unknown, rebase: (held: unknown) => unknown): void
+}
+
 /**
  * Saves the open document as it changes, and keeps it in step with other tabs.
  * - Each save writes over the revision this tab last read (`saveOver`); a newer revision is
@@ -30,7 +39,7 @@ export interface DocSync {
  * - A save in another tab reaches this one: the document is replaced when this tab has no
  *   unsaved edit of its own, and merged (by the next save) when it has.
  */
-export function attachDocSync(store: Store, deps: AppDeps): DocSync {
+export function attachDocSync(store: Store, deps: AppDeps, host: DocSyncHost): DocSync {
   const { graphs, journal, bus } = deps
   /** Per graph: the revision this tab last read or wrote, and its document. */
   const bases = new Map<string, { rev: number; doc: unknown }>()
@@ -39,7 +48,6 @@ export function attachDocSync(store: Store, deps: AppDeps): DocSync {
   let running: Promise<void> | null = null
   let dirty = false
   let retry: ReturnType<typeof setTimeout> | undefined
-  let following: ReturnType<typeof setInterval> | undefined
   /** A save failed since the last one that went through (the next success says so). */
   let hadFailed = false
 
@@ -140,7 +148,8 @@ export function attachDocSync(store: Store, deps: AppDeps): DocSync {
     if (now.current?.id !== g.id) return
     // Edits typed while the save was out are kept on top of the merge.
     const next = now.doc === doc ? merged.doc : mergeDocs(doc, now.doc, merged.doc).doc
-    set({ doc: next, message: `Merged your changes to ${name} with those saved in another tab.` })
+    host.adopt(next, (held) => mergeDocs(base.doc, held, theirs.doc).doc)
+    set({ message: `Merged your changes to ${name} with those saved in another tab.` })
     dirty = true
   }
 
@@ -161,47 +170,37 @@ export function attachDocSync(store: Store, deps: AppDeps): DocSync {
     bases.set(g.id, { rev: g.rev ?? 0, doc: g.doc })
     const j = await journal?.take(g.id).catch(() => null)
     const s = store.getState()
-    if (!j || s.current?.id !== g.id || s.doc !== g.doc) return
-    if (j.baseRev !== (g.rev ?? 0) || same(j.doc, g.doc)) return
+    if (!j || s.current?.id !== g.id || s.doc !== g.doc || same(j.doc, g.doc)) return
+    if (j.baseRev === (g.rev ?? 0)) {
+      set({
+        doc: j.doc,
+        message: `Recovered the last changes to ${g.name}, which were still being saved when the page closed.`,
+      })
+      return
+    }
+    // Saved over since (another tab, or this one's conflict left open): the edit is shown
+    // and the user chooses between it and what is saved; neither is dropped. Until then it
+    // is journaled over the revision it was made on, so a reload asks again.
+    const paths = mergeDocs(undefined, j.doc, g.doc).conflicts
+    bases.set(g.id, { rev: j.baseRev, doc: undefined })
     set({
       doc: j.doc,
-      message: `Recovered the last changes to ${g.name}, which were still being saved when the page closed.`,
+      conflict: {
+        graphId: g.id,
+        kind: 'changed',
+        paths: paths.length ? paths : ['the whole graph'],
+        theirs: g.doc,
+        theirsRev: g.rev ?? 0,
+      },
+      saveState: 'failed',
+      message: `Recovered unsaved changes to ${g.name}; it was saved differently since. Choose which to keep.`,
     })
   }
 
   /** Another tab saved a graph or changed the library. */
   const onMessage = async (m: TabMessage) => {
-    if (m.type === 'threadRunning') {
-      const s = store.getState()
-      if (m.threadId !== s.threadId) return
-      set({ runningElsewhere: m.running })
-      clearInterval(following)
-      // Its checkpoints land in this database too: the timeline follows them.
-      if (m.running)
-        following = setInterval(() => {
-          const now = store.getState()
-          if (!now.runningElsewhere || now.threadId !== m.threadId) clearInterval(following)
-          else void now.refreshHistory(20).catch(() => undefined)
-        }, 1000)
-      else await s.refreshHistory()
-      return
-    }
-    if (m.type === 'threadsChanged') {
-      const s = store.getState()
-      if (s.current?.id !== m.graph) return
-      await s.refreshThreads()
-      const now = store.getState()
-      const open = now.threads.find((t) => t.threadId === now.threadId)
-      // The open thread was deleted there (listed again only as the open one, with no
-      // checkpoints, while this tab still shows some): this tab leaves it, and says so.
-      if ((!open || open.count === 0) && now.timeline.length > 0) {
-        const other = now.threads[0]?.threadId ?? `${m.graph}:main`
-        await now.switchThread(other)
-        set({ message: 'The thread open here was deleted in another tab.' })
-      }
-      return
-    }
-    const [list, bin] = await Promise.all([graphs.list(), graphs.listBin()])
+    if (m.type !== 'graphSaved' && m.type !== 'libraryChanged') return
+    const { graphs: list, bin } = await graphs.library()
     set({ graphs: list, bin })
     const s = store.getState()
     const g = s.current
@@ -224,33 +223,12 @@ export function attachDocSync(store: Store, deps: AppDeps): DocSync {
     const now = store.getState()
     if (!row || now.current?.id !== g.id || now.doc !== base.doc) return
     bases.set(g.id, { rev: row.rev ?? 0, doc: row.doc })
+    host.adopt(row.doc, (held) => mergeDocs(base.doc, held, row.doc).doc)
     set({
-      doc: row.doc,
       current: { ...now.current, name: row.name, doc: row.doc, rev: row.rev ?? 0 },
       message: `${row.name} was changed in another tab; this tab shows the change.`,
     })
   }
-
-  // This tab's runs, told to the others (which show the thread as running elsewhere).
-  let announced: string | null = null
-  store.subscribe((s) => {
-    const active = s.runState === 'running' || s.runState === 'paused' ? s.threadId : null
-    if (active === announced) return
-    if (announced) bus?.post({ type: 'threadRunning', threadId: announced, running: false })
-    if (active) bus?.post({ type: 'threadRunning', threadId: active, running: true })
-    announced = active
-  })
-  // A thread opened while another tab runs it says so at once.
-  store.subscribe((s, prev) => {
-    if (s.threadId === prev.threadId || !s.threadId || !deps.threadLockHeld) return
-    const threadId = s.threadId
-    void deps.threadLockHeld(threadId).then((held) => {
-      const now = store.getState()
-      const mine = now.runState === 'running' || now.runState === 'paused'
-      if (now.threadId === threadId && !mine && held !== now.runningElsewhere)
-        set({ runningElsewhere: held })
-    })
-  })
 
   store.subscribe((s, prev) => {
     if (s.current?.id !== prev.current?.id) {
@@ -278,7 +256,7 @@ export function attachDocSync(store: Store, deps: AppDeps): DocSync {
           }
           const fresh = await graphs.get(g.id)
           bases.set(g.id, { rev: fresh?.rev ?? 0, doc: fresh?.doc })
-          const [list, bin] = await Promise.all([graphs.list(), graphs.listBin()])
+          const { graphs: list, bin } = await graphs.library()
           set({ conflict: null, graphs: list, bin, message: `Kept ${g.name}.` })
           bus?.post({ type: 'libraryChanged' })
           request()

@@ -166,7 +166,7 @@ export function createLibrarySlice(ctx: SliceContext): LibraryActions {
       await ctx.settleSaves()
       await graphs.bin(current.id)
       deps.bus?.post({ type: 'libraryChanged' })
-      const [list, bin] = await Promise.all([graphs.list(), graphs.listBin()])
+      const { graphs: list, bin } = await graphs.library()
       set({
         graphs: list,
         bin,
@@ -199,7 +199,7 @@ export function createLibrarySlice(ctx: SliceContext): LibraryActions {
       if (name !== g.name)
         await graphs.save({ ...g, deletedAt: undefined, name, doc: { ...(g.doc as object), name } })
       deps.bus?.post({ type: 'libraryChanged' })
-      const [list, bin] = await Promise.all([graphs.list(), graphs.listBin()])
+      const { graphs: list, bin } = await graphs.library()
       set({ graphs: list, bin, message: `Restored ${name}.` })
       await get().select(id)
     },

@@ -23,6 +23,10 @@ export function memoryGraphs(): GraphsPort & { rows: Map<string, GraphEntry> } {
     rows,
     list: async () => sorted().filter((g) => !g.deletedAt),
     listBin: async () => sorted().filter((g) => g.deletedAt),
+    library: async () => ({
+      graphs: sorted().filter((g) => !g.deletedAt),
+      bin: sorted().filter((g) => g.deletedAt),
+    }),
     get: async (id) => structuredClone(rows.get(id)),
     save: async (e) => put({ ...e, deletedAt: undefined }, (rows.get(e.id)?.rev ?? 0) + 1),
     saveOver: async (e, baseRev) => {

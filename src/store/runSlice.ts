@@ -18,6 +18,7 @@ import type {
   RunWarning,
   SliceContext,
 } from './appTypes'
+import { threadName } from './threadName'
 
 /** The run status of a thread nothing has run on yet; opening a graph or a thread resets to it. */
 export const INITIAL_RUN: RunSliceState = {
@@ -36,7 +37,9 @@ export function createRunSlice(ctx: SliceContext): RunActions {
   const { client } = ctx.deps
 
   /** What the run's outcome means for the status (a pure read of what the worker said). */
-  const finish = async (outcome: RunOutcome) => {
+  const finish = async (outcome: RunOutcome, threadId: string) => {
+    // A run stopped because the page left its thread: nothing of it is shown here.
+    if (get().threadId !== threadId) return
     if (outcome.status === 'done') set({ runState: 'done', resumable: false })
     else if (outcome.status === 'failed')
       set({ runState: 'failed', resumable: false, error: outcome.error })
@@ -77,7 +80,8 @@ export function createRunSlice(ctx: SliceContext): RunActions {
       selectedCheckpointId: null,
     })
     try {
-      if (resumable) return await finish(await client.request('continue', { threadId, mode }))
+      if (resumable)
+        return await finish(await client.request('continue', { threadId, mode }), threadId)
       // A thread with history continues (resume, retry); a fresh one starts from the input.
       const fresh = timeline.length === 0 || (timeline[0]?.next.length ?? 0) === 0
       const value = fresh ? (JSON.parse(input || '{}') as Json) : null
@@ -90,8 +94,9 @@ export function createRunSlice(ctx: SliceContext): RunActions {
         ...(timeoutMs > 0 && { timeoutMs }),
         ...extra,
       }
-      await finish(await client.request('run', params))
+      await finish(await client.request('run', params), threadId)
     } catch (e) {
+      if (get().threadId !== threadId) return
       set({ runState: 'failed', resumable: false, error: errorToPosted(e) })
       await get().refreshHistory()
     }
@@ -104,6 +109,19 @@ export function createRunSlice(ctx: SliceContext): RunActions {
 
     resetRun() {
       set(INITIAL_RUN)
+    },
+
+    async leaveRun() {
+      const { runState, threadId, threads } = get()
+      if (runState !== 'running' && runState !== 'paused') return
+      // The worker would keep it (and its thread's lock) with nothing showing it: it stops,
+      // its checkpoints kept, and Run on the thread later continues from the newest.
+      await client.request('stop', { threadId }).catch(() => undefined)
+      if (runState === 'running') {
+        set({
+          message: `Stopped the run of thread ${threadName(threads, threadId)}; its checkpoints are kept.`,
+        })
+      }
     },
 
     async stop() {

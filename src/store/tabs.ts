@@ -1,8 +1,8 @@
+import { tabLockName, threadLockName } from '../lib/lockNames'
 import type { DraftJournal, JournalEntry, TabBus, TabMessage } from './appTypes'
 
 const CHANNEL = 'superstep'
 const JOURNAL = 'superstep:journal:'
-const TAB_LOCK = 'superstep:tab:'
 
 /** The other tabs of the app, over a BroadcastChannel (messages from this tab are not echoed). */
 export function broadcastBus(): TabBus {
@@ -25,7 +25,7 @@ export function broadcastBus(): TabBus {
  */
 export function localJournal(tabId: string, storage: Storage = localStorage): DraftJournal {
   // Held until the tab closes: the lock's release is how other tabs know it is gone.
-  void navigator.locks?.request(TAB_LOCK + tabId, () => new Promise<never>(() => undefined))
+  void navigator.locks?.request(tabLockName(tabId), () => new Promise<never>(() => undefined))
   const key = (graphId: string, tab = tabId) => `${JOURNAL}${graphId}:${tab}`
   return {
     write(graphId, entry) {
@@ -50,7 +50,7 @@ export function localJournal(tabId: string, storage: Storage = localStorage): Dr
       let best: (JournalEntry & { at: number }) | null = null
       for (const k of keys) {
         const tab = k.slice(prefix.length)
-        if (tab !== tabId && held.has(TAB_LOCK + tab)) continue // a live tab's own
+        if (tab !== tabId && held.has(tabLockName(tab))) continue // a live tab's own
         try {
           const e = JSON.parse(storage.getItem(k) ?? 'null') as JournalEntry & { at: number }
           if (e && typeof e.baseRev === 'number' && (!best || e.at > best.at)) best = e
@@ -64,8 +64,8 @@ export function localJournal(tabId: string, storage: Storage = localStorage): Dr
   }
 }
 
-/** Whether a run (of any tab) holds the thread's lock (the worker's `threadLockName`). */
+/** Whether a run (of any tab) holds the thread's lock (lockNames.ts). */
 export async function threadLockHeld(threadId: string): Promise<boolean> {
   const state = await navigator.locks?.query()
-  return (state?.held ?? []).some((l) => l.name === `superstep:thread:${threadId}`)
+  return (state?.held ?? []).some((l) => l.name === threadLockName(threadId))
 }

@@ -1,3 +1,4 @@
+import { threadLockName } from '../lib/lockNames'
 import { WorkerRequestError } from './errors'
 
 /**
@@ -9,8 +10,6 @@ export interface ThreadLocks {
   /** Holds the thread's lock and returns its release, or null when another tab holds it. */
   hold(threadId: string): Promise<(() => void) | null>
 }
-
-export const threadLockName = (threadId: string) => `superstep:thread:${threadId}`
 
 /** The browser's Web Locks (shared by every tab and worker of the origin). */
 export function webThreadLocks(locks: LockManager): ThreadLocks {
