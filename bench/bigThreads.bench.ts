@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import type { Page } from 'playwright-core'
-import { launchChromium } from './browser'
+import { launchChromium, takeLongTasks, watchLongTasks } from './browser'
 import { makeThreadFile } from './threadFiles'
 
 const DIST = process.env.BENCH_DIST ?? 'dist'
@@ -19,23 +19,10 @@ const BASE = `http://localhost:${PORT}`
 
 type Long = { tasks: number[] }
 
-async function observe(page: Page) {
-  await page.evaluate(() => {
-    const w = window as unknown as { __long: number[] }
-    w.__long = []
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__long.push(e.duration)
-    }).observe({ type: 'longtask', buffered: false })
-  })
-}
-
-async function takeLong(page: Page): Promise<Long> {
-  const tasks = await page.evaluate(() => {
-    const w = window as unknown as { __long: number[] }
-    return w.__long.splice(0)
-  })
-  return { tasks }
-}
+const observe = watchLongTasks
+const takeLong = async (page: Page): Promise<Long> => ({
+  tasks: (await takeLongTasks(page)).map(([, d]) => d),
+})
 
 const say = (label: string, ms: number, l: Long) =>
   console.log(

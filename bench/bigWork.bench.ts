@@ -22,7 +22,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page, Worker } from 'playwright-core'
-import { launchChromium } from './browser'
+import { launchChromium, watchLongTasksScript } from './browser'
 import { chainGraph } from './graphs'
 import { makeThreadFile } from './threadFiles'
 
@@ -50,10 +50,7 @@ type First = { __first: Record<string, number | undefined> }
 
 // Page scripts are strings: tsx would wrap their inner functions in a `__name` helper.
 const INIT = `
-  window.__long = []
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) window.__long.push([e.startTime, e.duration])
-  }).observe({ type: 'longtask', buffered: true })
+  ${watchLongTasksScript(true)}
   // First frames after navigation start in which the canvas shows a document node, the
   // timeline a checkpoint, the channel table a value.
   window.__first = {}

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser } from 'playwright-core'
+import { chromium, type Browser, type Page } from 'playwright-core'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium'
 
 /** The system Chromium, headless, with the flags this machine needs (never a download). */
@@ -62,4 +62,28 @@ export async function startPreview(page = '/'): Promise<{ base: string; close():
     throw e
   }
   return { base, close: () => server.kill() }
+}
+
+/** A main-thread long task (over 50 ms): when it started (ms since navigation) and how long. */
+export type LongTask = [start: number, duration: number]
+
+/**
+ * Page script (a string: tsx would wrap a function's inner functions in a `__name` helper):
+ * records every long task in `window.__long`; `buffered` also takes those already past.
+ */
+export const watchLongTasksScript = (buffered: boolean) => `
+  window.__long = []
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__long.push([e.startTime, e.duration])
+  }).observe({ type: 'longtask', buffered: ${buffered} })
+`
+
+/** Starts recording the page's long tasks from now on. */
+export async function watchLongTasks(page: Page): Promise<void> {
+  await page.evaluate(watchLongTasksScript(false))
+}
+
+/** The long tasks recorded since the last take (they are cleared). */
+export async function takeLongTasks(page: Page): Promise<LongTask[]> {
+  return (await page.evaluate('window.__long.splice(0)')) as LongTask[]
 }
