@@ -87,4 +87,31 @@ describe('superstep export', () => {
     expect((await cli('validate', html)).code).toBe(2)
     expect((await cli('run', html)).code).toBe(2)
   })
+
+  it('refuses a graph with subgraphs with a clear message, writing nothing', async () => {
+    const withSubgraph = join(dir, 'crew.json')
+    writeFileSync(
+      withSubgraph,
+      JSON.stringify({
+        superstep: 1,
+        name: 'crew',
+        state: [{ name: 'x' }],
+        nodes: [{ id: 'team', kind: 'graph', graph: 'team' }],
+        edges: [{ from: '__start__', to: 'team' }],
+        subgraphs: {
+          team: {
+            state: [{ name: 'x' }],
+            nodes: [{ id: 'w', code: '(s) => s' }],
+            edges: [{ from: '__start__', to: 'w' }],
+          },
+        },
+      }),
+    )
+    for (const lang of ['ts', 'py', 'project']) {
+      const r = await cli('export', '--lang', lang, withSubgraph)
+      expect(r.code).toBe(1)
+      expect(r.stdout).toBe('')
+      expect(r.stderr).toContain('uses subgraphs, which the')
+    }
+  })
 })

@@ -5,6 +5,7 @@ import { foundNote } from '../lib/found'
 /** What every op may carry: the checkpoint it addresses, and whether its error ends the session. */
 const common = {
   checkpoint: z.number().int().nonnegative().optional(),
+  subgraphCheckpoint: z.number().int().nonnegative().optional(),
   continueOnError: z.boolean().optional(),
 }
 const send = z.object({ node: z.string(), args: z.json() })

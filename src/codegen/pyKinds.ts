@@ -4,6 +4,7 @@
  * `interrupt`, an OpenAI model is `ChatOpenAI`, a scripted model a node function that picks
  * its reply from the state as Superstep does, `tools_condition` the prebuilt router.
  */
+import { graphNodeNotExported } from './subgraphGuard'
 import { messagesFieldOf, nodeKind } from '../core/graph/nodeKinds'
 import type { FieldSpec, NodeSpec } from '../core/graph/schema'
 import { translateFunction, type Translation } from './jsToPython'
@@ -96,6 +97,8 @@ export function kindBlocks(m: PyModule, k: PyKindNode): string[] {
         ].join('\n'),
       ]
     }
+    case 'graph':
+      return graphNodeNotExported(n)
     case 'human': {
       use(m, 'langgraph.types', 'interrupt')
       return [

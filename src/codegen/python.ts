@@ -6,6 +6,7 @@
  * function that raises NotImplementedError beside the original code. Pure and deterministic:
  * the same document gives the same bytes.
  */
+import { refuseSubgraphs } from './subgraphGuard'
 import { nodeKind, prebuiltRouter } from '../core/graph/nodeKinds'
 import { END, START } from '../core/graph/constants'
 import type { BranchSpec, FieldSpec, GraphSpec } from '../core/graph/schema'
@@ -26,6 +27,7 @@ import { pyComment, pyCommentText, pyProse, pyString } from './text'
  * The header lists every function whose JavaScript must be translated by hand.
  */
 export function emitPython(graph: GraphSpec): string {
+  refuseSubgraphs(graph, 'Python')
   const m = createModule(graph)
   const functions = [...m.reducers.values(), ...m.nodes, ...m.routers]
   const state = emitState(m) // first: the fields decide which helpers the module needs

@@ -3,6 +3,7 @@
  * LangChain `tool()`s, a human node calls `interrupt`, an OpenAI model is `ChatOpenAI`, and a
  * scripted model is a node function that picks its reply from the state as Superstep does.
  */
+import { graphNodeNotExported } from './subgraphGuard'
 import { messagesFieldOf, nodeKind } from '../core/graph/nodeKinds'
 import type { NodeSpec } from '../core/graph/schema'
 import { jsKey, jsLiteral } from './jsLiteral'
@@ -132,6 +133,8 @@ export function kindNodeValue(ctx: Context, node: NodeSpec): string {
         '}',
       ].join('\n')
     }
+    case 'graph':
+      return graphNodeNotExported(node)
     case 'human': {
       const write = jsKey(node.writeTo ?? '')
       return `(state) => ({ ${write}: interrupt(${stateOf(node.show ?? '')}) })`

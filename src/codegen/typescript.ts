@@ -3,6 +3,7 @@
  * the same StateGraph the differential suite's oracle builds (`src/differential/oracle.ts`),
  * written as source. Pure and deterministic: the same document gives the same bytes.
  */
+import { refuseSubgraphs } from './subgraphGuard'
 import { nodeKind, prebuiltRouter } from '../core/graph/nodeKinds'
 import { END, START } from '../core/graph/constants'
 import type { BranchSpec, FieldSpec, GraphSpec, NodeSpec } from '../core/graph/schema'
@@ -35,6 +36,7 @@ import { fieldTypeOf, typeLabel } from '../core/graph/fieldTypes'
  * Imports only what the graph uses, from `@langchain/langgraph` alone.
  */
 export function emitTypeScript(graph: GraphSpec): string {
+  refuseSubgraphs(graph, 'TypeScript')
   const ctx = createContext(graph)
   const body = [
     typeAliases(ctx),
@@ -230,6 +232,7 @@ const KIND_COMMENT = {
   model: ': a chat model',
   tools: ": LangGraph's ToolNode",
   human: ': asks a human (interrupt)',
+  graph: ': runs a subgraph',
 } as const
 
 function nodeFunction(ctx: Context, node: NodeSpec): string {

@@ -1,4 +1,4 @@
-import { NodeRunError } from './pregel/errors'
+import { rootCause } from './pregel/errors'
 import type { ErrorReport } from './report'
 
 /*
@@ -26,11 +26,13 @@ export function errorCode(e: unknown): string | null {
   return typeof code === 'string' ? code : null
 }
 
-/** The error a node raised, and the node, when `e` is a run's NodeRunError. */
-function unwrap(e: unknown): { cause: unknown; node: string | undefined } {
-  return e instanceof NodeRunError
-    ? { cause: e.cause, node: e.node }
-    : { cause: e, node: undefined }
+/**
+ * The error a node raised, and the node, when `e` is a run's NodeRunError; for a node inside
+ * subgraphs, `ns` is the node ids from the root down to the graph the node is in.
+ */
+function unwrap(e: unknown): { cause: unknown; node: string | undefined; ns: string[] } {
+  const { cause, nodes } = rootCause(e)
+  return { cause, node: nodes.at(-1), ns: nodes.slice(0, -1) }
 }
 
 /** Where in the user's code (1-based), when the sandbox could tell. */
@@ -47,13 +49,14 @@ function position(e: unknown): { line?: number; column?: number } {
  * the differential suite compares with LangGraph.js (`code` is LangGraph's, or null).
  */
 export function errorToJson(e: unknown): ErrorReport {
-  const { cause, node } = unwrap(e)
+  const { cause, node, ns } = unwrap(e)
   return {
     name: errorName(cause),
     message: errorMessage(cause),
     code: errorCode(cause),
     ...position(cause),
     ...(node !== undefined && { node }),
+    ...(ns.length > 0 && { ns }),
   }
 }
 

@@ -18,6 +18,25 @@ export interface RunReport {
    */
   interrupts: unknown[]
   error: ErrorReport | null
+  /**
+   * Documents with subgraphs only: every checkpoint of every subgraph, oldest first, in
+   * the same shape plus `ns`.
+   */
+  subgraphCheckpoints?: SubgraphCheckpointReport[]
+  /**
+   * Documents with subgraphs only: where each of `interrupts` was raised, as node ids from
+   * the root down (`[]`: a node of the root graph, `["team"]`: a node of `team`'s subgraph).
+   */
+  interruptNs?: string[][]
+}
+
+/**
+ * A checkpoint of a subgraph. `ns` is the node ids from the root graph down to the graph
+ * node (or the code node calling it) that ran the subgraph: `["team"]`,
+ * `["team", "researcher"]`; LangGraph's `checkpoint_ns` without its task ids.
+ */
+export interface SubgraphCheckpointReport extends CheckpointReport {
+  ns: string[]
 }
 
 export interface CheckpointReport {
@@ -38,6 +57,8 @@ export interface ErrorReport {
   message: string
   /** The node whose code raised it, when a node did. */
   node?: string
+  /** For a node inside subgraphs: the node ids from the root down to its graph (`["team"]`). */
+  ns?: string[]
   /** 1-based line and column in the node's code, when the sandbox could tell. */
   line?: number
   column?: number

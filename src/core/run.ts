@@ -11,6 +11,11 @@ import type { StateSnapshot } from './pregel/state'
 import type { RuntimeWarning } from './pregel/task'
 import { Command, Send } from './pregel/types'
 import type { CheckpointReport, ErrorReport, RunReport } from './report'
+import type { CheckpointAddress, CheckpointTuple } from './checkpoint/types'
+import type { CompiledGraph } from './compile/compileGraph'
+import { nsNodes } from './pregel/namespace'
+import { snapshotOf } from './pregel/state'
+import { interruptNamespaces, requireGraphAtNamespace } from './pregel/subgraphState'
 
 export interface RunOptions {
   input: unknown
@@ -47,7 +52,48 @@ function createRuntime(
       opts.onEvent?.(e)
     },
   })
-  return { graph, runtime }
+  return { graph, runtime, saver }
+}
+
+/** Whether a document has subgraphs: its reports then list their checkpoints too. */
+function hasSubgraphs(spec: GraphSpec): boolean {
+  return Object.keys(spec.subgraphs ?? {}).length > 0
+}
+
+interface SubgraphSnapshot {
+  ns: string[]
+  snapshot: StateSnapshot
+  fields: ReadonlySet<string>
+}
+
+/** The config of the `index`-th subgraph checkpoint of the session's thread (oldest first). */
+function subgraphAt(saver: MemorySaver, index: number): CheckpointAddress {
+  const all = saver.listAllNamespaces(THREAD).filter((t) => t.config.checkpointNs)
+  const tuple = all[index]
+  if (!tuple)
+    throw new RangeError(
+      `There is no subgraph checkpoint ${index} (the session has ${all.length}).`,
+    )
+  return tuple.config
+}
+
+/** Every checkpoint of every subgraph on the thread, oldest first, as its graph reads it. */
+async function subgraphSnapshots(
+  graph: CompiledGraph,
+  saver: MemorySaver,
+): Promise<{ snapshots: SubgraphSnapshot[]; tuples: CheckpointTuple[] }> {
+  const tuples = saver.listAllNamespaces(THREAD).filter((t) => t.config.checkpointNs)
+  const snapshots: SubgraphSnapshot[] = []
+  for (const tuple of tuples) {
+    const ns = tuple.config.checkpointNs ?? ''
+    const sub = requireGraphAtNamespace(graph, ns)
+    snapshots.push({
+      ns: nsNodes(ns),
+      snapshot: await snapshotOf(sub, tuple),
+      fields: sub.fieldSet,
+    })
+  }
+  return { snapshots, tuples }
 }
 
 /** The payloads of a checkpoint's pending interrupts, in task order. */
@@ -71,7 +117,7 @@ function checkpointReport(s: StateSnapshot, fields: ReadonlySet<string>): Checkp
  */
 export async function runGraph(spec: GraphSpec, opts: RunOptions): Promise<RunGraphReport> {
   const warnings: RuntimeWarning[] = []
-  const { graph, runtime } = createRuntime(spec, opts, warnings)
+  const { graph, runtime, saver } = createRuntime(spec, opts, warnings)
   let error: RunReport['error'] = null
   let interrupted = false
   try {
@@ -86,14 +132,26 @@ export async function runGraph(spec: GraphSpec, opts: RunOptions): Promise<RunGr
   const history = await runtime.getStateHistory({ threadId: THREAD })
   const newest = history[0]
   const checkpoints = history.reverse().map((s) => checkpointReport(s, graph.fieldSet))
-  return {
+  const pending = interrupted && newest ? newest.tasks.flatMap((t) => t.interrupts) : []
+  const report: RunGraphReport = {
     status: error ? 'error' : interrupted ? 'interrupted' : 'done',
     values: checkpoints.at(-1)?.values ?? {},
     checkpoints,
-    interrupts: interrupted && newest ? pendingInterrupts(newest) : [],
+    interrupts: pending.map((i) => i.value),
     error,
     warnings,
   }
+  if (!hasSubgraphs(spec)) return report
+  const { snapshots, tuples } = await subgraphSnapshots(graph, saver)
+  report.subgraphCheckpoints = snapshots.map(({ ns, snapshot, fields }) => ({
+    ...checkpointReport(snapshot, fields),
+    ns,
+  }))
+  report.interruptNs = interruptNamespaces(
+    pending.map((i) => i.id),
+    tuples,
+  )
+  return report
 }
 
 /** A `goto` target in a session op: a node name, or a Send written as `{ node, args }`. */
@@ -120,6 +178,11 @@ export interface StateUpdateJson {
 interface SessionOpBase {
   /** Index into the thread's checkpoints so far, oldest first; absent: the latest. */
   checkpoint?: number
+  /**
+   * Index into the subgraphs' checkpoints so far (`subgraphCheckpoints`, oldest first):
+   * addresses that checkpoint of a subgraph (its namespace) instead of a root one.
+   */
+  subgraphCheckpoint?: number
   /** When the op throws, record the error in `opErrors` and go on (retries, limits). */
   continueOnError?: boolean
 }
@@ -169,6 +232,11 @@ export interface SessionReport {
   /** Errors of `continueOnError` ops, with the op's index; oldest first. */
   opErrors: { op: number; error: ErrorReport }[]
   warnings: RuntimeWarning[]
+  /**
+   * Documents with subgraphs only: every checkpoint of every subgraph, oldest first, with
+   * its `ns` (see SubgraphCheckpointReport); `parent` indexes this list.
+   */
+  subgraphCheckpoints?: (SessionCheckpointReport & { ns: string[] })[]
 }
 
 /**
@@ -181,7 +249,7 @@ export async function runSession(
   opts: Omit<RunOptions, 'input'>,
 ): Promise<SessionReport> {
   const warnings: RuntimeWarning[] = []
-  const { graph, runtime } = createRuntime(spec, opts, warnings)
+  const { graph, runtime, saver } = createRuntime(spec, opts, warnings)
   const history = async () => (await runtime.getStateHistory({ threadId: THREAD })).reverse()
   const at = async (index: number | undefined) => {
     if (index === undefined) return undefined
@@ -196,9 +264,12 @@ export async function runSession(
   const opErrors: SessionReport['opErrors'] = []
   for (const [i, op] of ops.entries()) {
     try {
+      const inner =
+        op.subgraphCheckpoint === undefined ? undefined : subgraphAt(saver, op.subgraphCheckpoint)
       await runSessionOp(runtime, op, {
         threadId: THREAD,
-        checkpointId: await at(op.checkpoint),
+        checkpointId: inner?.checkpointId ?? (await at(op.checkpoint)),
+        ...(inner && { checkpointNs: inner.checkpointNs }),
         recursionLimit: opts.recursionLimit,
       })
     } catch (e) {
@@ -217,7 +288,7 @@ export async function runSession(
     interrupts: pendingInterrupts(s),
   }))
   const newest = checkpoints.at(-1)
-  return {
+  const report: SessionReport = {
     status: error ? 'error' : newest && newest.next.length > 0 ? 'interrupted' : 'done',
     values: newest?.values ?? {},
     checkpoints,
@@ -225,6 +296,18 @@ export async function runSession(
     opErrors,
     warnings,
   }
+  if (!hasSubgraphs(spec)) return report
+  const subgraphs = (await subgraphSnapshots(graph, saver)).snapshots
+  const subIndex = new Map(subgraphs.map((s, i) => [s.snapshot.config.checkpointId, i]))
+  report.subgraphCheckpoints = subgraphs.map(({ ns, snapshot, fields }) => ({
+    ...checkpointReport(snapshot, fields),
+    parent: snapshot.parentConfig
+      ? (subIndex.get(snapshot.parentConfig.checkpointId) ?? null)
+      : null,
+    interrupts: pendingInterrupts(snapshot),
+    ns,
+  }))
+  return report
 }
 
 /** Runs one session op on a runtime, addressed by `cfg` (what `superstep session` does per op). */

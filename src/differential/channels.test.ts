@@ -17,7 +17,7 @@ import { MemorySaver } from '../core/checkpoint/memorySaver'
 import { parseGraph } from '../core/graph/validate'
 import { runGraph, runSession } from '../core/run'
 import { CloneCodeHost } from './cloneHost'
-import { loadCases } from './compare'
+import { callsSubgraphsFromCode, loadCases } from './compare'
 import { normalizeValue, runOnLangGraph, type GraphDocumentJson } from './oracle'
 import { readLangGraphThread, readSuperstepThread, type RawCheckpoint } from './rawCheckpoints'
 import { loadSessions, runSessionOnLangGraph } from './session'
@@ -32,7 +32,10 @@ async function langGraphThread(run: () => Promise<unknown>): Promise<RawCheckpoi
     if (savers.length === 0) return []
     expect(savers.length, 'LangGraph savers').toBe(1)
     expect(threads.length, 'LangGraph threads').toBe(1)
-    const putIds = spy.mock.calls.map(([, checkpoint]) => checkpoint.id)
+    // The root graph's checkpoints (subgraphs' namespaces are compared by their reports).
+    const putIds = spy.mock.calls
+      .filter(([config]) => !config.configurable?.checkpoint_ns)
+      .map(([, checkpoint]) => checkpoint.id)
     return await readLangGraphThread(savers[0] as LangGraphSaver, String(threads[0]), putIds)
   } finally {
     spy.mockRestore()
@@ -199,6 +202,8 @@ describe('channels: every channel version and versions_seen of every case is Lan
           }),
         )
       expectSameThread(await run(), theirs, c.graph, 'local')
+      // The sandbox cannot call a subgraph from node code yet (runtime.md, Subgraphs).
+      if (callsSubgraphsFromCode(c.graph)) return
       expectSameThread(await run(new CloneCodeHost()), theirs, c.graph, 'host')
     })
   }
@@ -219,6 +224,7 @@ describe('channels: every channel version and versions_seen of every session is 
           }),
         )
       expectSameThread(await run(), theirs, s.graph, 'local')
+      if (callsSubgraphsFromCode(s.graph)) return
       expectSameThread(await run(new CloneCodeHost()), theirs, s.graph, 'host')
     })
   }

@@ -20,7 +20,7 @@ import { parseGraph } from '../core/graph/validate'
 import type { RunReport } from '../core/report'
 import { runGraph, runSession, type SessionReport } from '../core/run'
 import { createCountingEnv } from '../lib/env'
-import { canonicalizeReport, loadCases } from './compare'
+import { canonicalizeReport, hasSubgraphs, loadCases } from './compare'
 import { runOnLangGraph, type BuiltLangGraph, type CompiledLangGraph } from './oracle'
 import { canonicalizeSession, loadSessions, runSessionOnLangGraph } from './session'
 import type { SessionCase } from './session'
@@ -195,8 +195,15 @@ const SCRIPTED_FROM_STATE: SessionCase = {
   ],
 }
 
-const cases = loadCases().map((c) => ({ c, spec: specOf(c.graph) }))
-const sessions = [...loadSessions(), KITCHEN_SINK, SCRIPTED_FROM_STATE].map((s) => ({
+// Documents with subgraphs are not exported yet (src/codegen/subgraphGuard.ts).
+const cases = loadCases()
+  .filter((c) => !hasSubgraphs(c.graph))
+  .map((c) => ({ c, spec: specOf(c.graph) }))
+const sessions = [
+  ...loadSessions().filter((s) => !hasSubgraphs(s.graph)),
+  KITCHEN_SINK,
+  SCRIPTED_FROM_STATE,
+].map((s) => ({
   s,
   spec: specOf(s.graph),
 }))
@@ -209,7 +216,9 @@ const EXAMPLES = join(ROOT, 'examples')
 for (const f of readdirSync(EXAMPLES)
   .filter((f) => f.endsWith('.json'))
   .sort()) {
-  moduleFor(specOf(JSON.parse(readFileSync(join(EXAMPLES, f), 'utf8'))), `example-${f}`)
+  const example = specOf(JSON.parse(readFileSync(join(EXAMPLES, f), 'utf8')))
+  // Documents with subgraphs are not exported yet (src/codegen/subgraphGuard.ts).
+  if (!hasSubgraphs(example)) moduleFor(example, `example-${f}`)
 }
 
 // Typechecked, not run: a model on OpenAI (bound to its tools), and tools and human nodes on

@@ -6,7 +6,8 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { RunReport } from '../core/report'
-import type { DiffCase, InvalidCase } from './oracle'
+import type { DiffCase, GraphDocumentJson, InvalidCase } from './oracle'
+import { subgraphsCalledBy } from '../core/graph/subgraphScope'
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
 
@@ -64,4 +65,18 @@ export function loadCases(): DiffCase[] {
 /** All graphs of `src/differential/invalid` (LangGraph refuses them), sorted by file name. */
 export function loadInvalidCases(): InvalidCase[] {
   return loadDir<InvalidCase>('./invalid/')
+}
+
+/** Whether node code of a document (at any level) calls `subgraphs.<name>`. */
+export function callsSubgraphsFromCode(doc: Omit<GraphDocumentJson, 'superstep'>): boolean {
+  const nodes = doc.nodes.some((n) => subgraphsCalledBy(n.code ?? '').length > 0)
+  return nodes || Object.values(doc.subgraphs ?? {}).some(callsSubgraphsFromCode)
+}
+
+/**
+ * Whether a document has subgraphs: the exports refuse those for now
+ * (`SubgraphsNotExportedError`), so the export suites leave them out.
+ */
+export function hasSubgraphs(doc: Pick<GraphDocumentJson, 'subgraphs'>): boolean {
+  return Object.keys(doc.subgraphs ?? {}).length > 0
 }

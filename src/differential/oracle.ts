@@ -24,6 +24,11 @@ import { NAMED_REDUCERS } from '../core/reducers/named'
 import type { Reducer } from '../core/reducers/named'
 import type { CheckpointReport, ErrorReport, RunReport } from '../core/report'
 import { kindNode, prebuiltRouterOf, type NodeKindJson } from './oracleKinds'
+import type { CheckpointTuple } from '../core/checkpoint/types'
+import { subgraphsCalledBy } from '../core/graph/subgraphScope'
+import { nsNodes } from '../core/pregel/namespace'
+import { interruptNamespaces } from '../core/pregel/subgraphState'
+import type { SessionCheckpointReport as SessionCheckpoint } from '../core/run'
 
 /** One state field of a graph document. */
 export interface FieldJson {
@@ -68,7 +73,11 @@ export interface GraphDocumentJson {
   branches?: BranchJson[]
   interruptBefore?: string[]
   interruptAfter?: string[]
+  subgraphs?: Record<string, SubgraphJson>
 }
+
+/** A subgraph of a document: a graph document without `superstep`. */
+export type SubgraphJson = Omit<GraphDocumentJson, 'superstep'>
 
 /** One differential case: a graph document, its input and an optional recursion limit. */
 export interface DiffCase {
@@ -89,21 +98,38 @@ export type InvalidCase = DiffCase & { invalid: string }
 export interface BuiltLangGraph {
   graph: CompiledLangGraph
   checkpointer: MemorySaver
+  /** The document's subgraphs as compiled for it (documents with subgraphs). */
+  subgraphs?: SubgraphScope
+  /** The document built (to read its subgraphs' checkpoints). */
+  doc?: GraphDocumentJson
 }
 
 const THREAD_ID = 'diff'
 
 /**
  * Evaluates document code (node, router or custom reducer) with LangGraph's own
- * `Send`, `Command`, `interrupt`, `START` and `END` in scope.
+ * `Send`, `Command`, `interrupt`, `START` and `END` in scope, and `subgraphs`: the
+ * compiled subgraphs by name (`subgraphs.<name>.invoke(input)`).
  */
-export function evaluateCode(code: string): unknown {
-  const factory = new Function('Send', 'Command', 'interrupt', 'START', 'END', `return (${code}\n)`)
-  return factory(Send, Command, interrupt, START, END) as unknown
+export function evaluateCode(code: string, subgraphs: Record<string, unknown> = {}): unknown {
+  const factory = new Function(
+    'Send',
+    'Command',
+    'interrupt',
+    'START',
+    'END',
+    'subgraphs',
+    `return (${code}\n)`,
+  )
+  return factory(Send, Command, interrupt, START, END, subgraphs) as unknown
 }
 
-function evaluateFunction(code: string, what: string): (...args: unknown[]) => unknown {
-  const fn = evaluateCode(code)
+function evaluateFunction(
+  code: string,
+  what: string,
+  subgraphs?: Record<string, unknown>,
+): (...args: unknown[]) => unknown {
+  const fn = evaluateCode(code, subgraphs)
   if (typeof fn !== 'function') throw new TypeError(`${what}: code does not evaluate to a function`)
   return fn as (...args: unknown[]) => unknown
 }
@@ -166,14 +192,74 @@ interface LooseBuilder {
   compile(options: Record<string, unknown>): unknown
 }
 
-function createBuilder(graph: GraphDocumentJson): LooseBuilder {
+/**
+ * The subgraphs a graph's nodes see, by name, each compiled once (on first use) the way
+ * LangGraph users compile a subgraph: `.compile()` without a checkpointer, so it inherits
+ * its parent's; its own static breakpoints compiled in.
+ */
+class SubgraphScope {
+  private readonly compiled = new Map<string, CompiledLangGraph>()
+  constructor(
+    private readonly specs: Record<string, SubgraphJson>,
+    private readonly parent: SubgraphScope | undefined,
+  ) {}
+
+  /** The compiled subgraph `name` resolves to (nearest scope first), or undefined. */
+  get(name: string): CompiledLangGraph | undefined {
+    return this.resolve(name)?.compiled
+  }
+
+  /** The subgraph `name` resolves to: its document, the scope its nodes see, its compiled graph. */
+  resolve(
+    name: string,
+  ): { doc: GraphDocumentJson; scope: SubgraphScope; compiled: CompiledLangGraph } | undefined {
+    if (!Object.hasOwn(this.specs, name)) return this.parent?.resolve(name)
+    const spec = this.specs[name] as SubgraphJson
+    const doc: GraphDocumentJson = { ...spec, superstep: 1 }
+    const inner = new SubgraphScope(spec.subgraphs ?? {}, this)
+    let hit = this.compiled.get(name)
+    if (!hit) {
+      hit = createBuilder(doc, inner).compile({
+        interruptBefore: interruptList(doc.interruptBefore),
+        interruptAfter: interruptList(doc.interruptAfter),
+      }) as CompiledLangGraph
+      this.compiled.set(name, hit)
+    }
+    return { doc, scope: inner, compiled: hit }
+  }
+
+  /** Every name in scope, nearest first. */
+  private names(): string[] {
+    return [...Object.keys(this.specs), ...(this.parent?.names() ?? [])]
+  }
+
+  /** Every name in scope, as node code's `subgraphs` object (compiled on first access). */
+  asObject(): Record<string, unknown> {
+    const out: Record<string, unknown> = {}
+    for (const n of new Set(this.names()))
+      Object.defineProperty(out, n, { get: () => this.get(n), enumerable: true })
+    return out
+  }
+}
+
+function createBuilder(
+  graph: GraphDocumentJson,
+  scope: SubgraphScope = new SubgraphScope(graph.subgraphs ?? {}, undefined),
+): LooseBuilder {
   const builder = new StateGraph(stateSchema(graph)) as unknown as LooseBuilder
+  const subgraphs = scope.asObject()
   for (const node of graph.nodes) {
+    if (node.kind === 'graph') {
+      const sub = scope.get(node.graph ?? '')
+      if (!sub) throw new Error(`node "${node.id}": no subgraph "${node.graph ?? ''}"`)
+      builder.addNode(node.id, sub, nodeOptions(node))
+      continue
+    }
     if ((node.kind ?? 'code') !== 'code') {
       builder.addNode(node.id, kindNode(node.id, node, evaluateFunction), nodeOptions(node))
       continue
     }
-    const fn = evaluateFunction(node.code ?? '', `node "${node.id}"`)
+    const fn = evaluateFunction(node.code ?? '', `node "${node.id}"`, subgraphs)
     builder.addNode(node.id, (state: unknown) => fn(state), nodeOptions(node))
   }
   for (const edge of graph.edges ?? []) {
@@ -201,12 +287,20 @@ function pathsOf(branch: BranchJson): Record<string, string> | string[] | undefi
 /** The compiled graph, typed as loosely as the documents that produce it. */
 export interface CompiledLangGraph {
   invoke(input: unknown, config: RunnableConfig & { recursionLimit?: number }): Promise<unknown>
+  getState(config: RunnableConfig): Promise<{
+    values: unknown
+    next: readonly string[]
+    metadata?: { step?: number; source?: string }
+    config: RunnableConfig
+    parentConfig?: RunnableConfig
+    tasks: readonly { interrupts: readonly { value?: unknown; id?: string }[] }[]
+  }>
   getStateHistory(config: RunnableConfig): AsyncIterableIterator<{
     values: unknown
     next: readonly string[]
     metadata?: { step?: number; source?: string }
     config: RunnableConfig
-    tasks: readonly { interrupts: readonly { value?: unknown }[] }[]
+    tasks: readonly { interrupts: readonly { value?: unknown; id?: string }[] }[]
   }>
   /** LangGraph's own field: a benchmark gives each run a fresh saver through it. */
   checkpointer?: MemorySaver | boolean
@@ -235,7 +329,13 @@ function interruptList(list: string[] | undefined): string[] | '*' {
  */
 export function buildLangGraph(graph: GraphDocumentJson): BuiltLangGraph {
   const checkpointer = new MemorySaver()
-  return { graph: compileBuilder(createBuilder(graph), graph, checkpointer), checkpointer }
+  const subgraphs = new SubgraphScope(graph.subgraphs ?? {}, undefined)
+  return {
+    graph: compileBuilder(createBuilder(graph, subgraphs), graph, checkpointer),
+    checkpointer,
+    subgraphs,
+    doc: graph,
+  }
 }
 
 /** Compiles a document on LangGraph.js; returns the compile error's message, or null. */
@@ -306,11 +406,13 @@ export function pickVersions(
   return out
 }
 
-/** The payloads of the newest checkpoint's pending interrupts, in task order. */
-async function pendingInterrupts(built: BuiltLangGraph): Promise<unknown[]> {
+/** The newest checkpoint's pending interrupts, in task order. */
+async function pendingInterrupts(
+  built: BuiltLangGraph,
+): Promise<{ value?: unknown; id?: string }[]> {
   const config = { configurable: { thread_id: THREAD_ID } }
   for await (const newest of built.graph.getStateHistory(config))
-    return newest.tasks.flatMap((t) => t.interrupts.map((i) => normalizeValue(i.value)))
+    return newest.tasks.flatMap((t) => t.interrupts)
   return []
 }
 
@@ -364,7 +466,103 @@ export async function runOnLangGraph(
   }
   const checkpoints = await collectCheckpoints(built, fields)
   const newest = checkpoints.at(-1)
-  const interrupts = paused ? await pendingInterrupts(built) : []
+  const pending = paused ? await pendingInterrupts(built) : []
+  const interrupts = pending.map((i) => normalizeValue(i.value))
   const status = error ? 'error' : paused ? 'interrupted' : 'done'
-  return { status, values: newest?.values ?? {}, checkpoints, interrupts, error }
+  const report: RunReport = { status, values: newest?.values ?? {}, checkpoints, interrupts, error }
+  if (Object.keys(c.graph.subgraphs ?? {}).length === 0) return report
+  const subgraphs = await collectSubgraphCheckpoints(built, THREAD_ID)
+  report.subgraphCheckpoints = subgraphs.map(({ report: r }) => ({
+    step: r.step,
+    source: r.source,
+    next: r.next,
+    values: r.values,
+    versions: r.versions,
+    ns: r.ns,
+  }))
+  report.interruptNs = interruptNamespaces(
+    pending.map((i) => i.id ?? ''),
+    subgraphs.map((s) => s.tuple),
+  )
+  return report
+}
+
+/** One checkpoint of a subgraph as the reports show it, and the raw tuple it came from. */
+export interface SubgraphCheckpointRead {
+  report: SessionCheckpoint & { ns: string[] }
+  tuple: CheckpointTuple
+}
+
+/**
+ * Every checkpoint of every subgraph on the thread (the saver's non-root namespaces),
+ * oldest first by checkpoint id (LangGraph's ids are time-ordered uuid6), each read through
+ * the compiled subgraph its namespace names: `getState` with the parent's checkpointer.
+ */
+export async function collectSubgraphCheckpoints(
+  built: BuiltLangGraph,
+  threadId: string,
+): Promise<SubgraphCheckpointRead[]> {
+  const raw: { id: string; ns: string; tuple: LangGraphTuple }[] = []
+  for await (const t of built.checkpointer.list({ configurable: { thread_id: threadId } })) {
+    const ns = String(t.config.configurable?.checkpoint_ns ?? '')
+    if (ns !== '') raw.push({ id: String(t.config.configurable?.checkpoint_id), ns, tuple: t })
+  }
+  raw.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  const index = new Map(raw.map((r, i) => [r.id, i]))
+  const out: SubgraphCheckpointRead[] = []
+  for (const { id, ns, tuple } of raw) {
+    const at = subgraphAtNamespace(built, ns)
+    const fields = at.doc.state.map((f) => f.name)
+    const snapshot = await at.compiled.getState({
+      configurable: {
+        thread_id: threadId,
+        checkpoint_ns: ns,
+        checkpoint_id: id,
+        __pregel_checkpointer: built.checkpointer,
+      },
+    })
+    const parentId = tuple.parentConfig?.configurable?.checkpoint_id
+    out.push({
+      report: {
+        step: snapshot.metadata?.step ?? NaN,
+        source: (snapshot.metadata?.source ?? 'loop') as CheckpointReport['source'],
+        next: [...snapshot.next],
+        values: normalizeState(snapshot.values, fields),
+        versions: pickVersions(tuple.checkpoint.channel_versions, fields),
+        parent: parentId === undefined ? null : (index.get(String(parentId)) ?? null),
+        interrupts: snapshot.tasks.flatMap((t) => t.interrupts.map((i) => normalizeValue(i.value))),
+        ns: nsNodes(ns),
+      },
+      tuple: {
+        config: { threadId, checkpointId: id, checkpointNs: ns },
+        checkpoint: tuple.checkpoint as unknown as CheckpointTuple['checkpoint'],
+        metadata: tuple.metadata as unknown as CheckpointTuple['metadata'],
+        parentConfig: undefined,
+        pendingWrites: (tuple.pendingWrites ?? []) as CheckpointTuple['pendingWrites'],
+      },
+    })
+  }
+  return out
+}
+
+type LangGraphTuple = NonNullable<Awaited<ReturnType<MemorySaver['getTuple']>>>
+
+/** The subgraph document and compiled graph whose checkpoints a namespace holds. */
+function subgraphAtNamespace(
+  built: BuiltLangGraph,
+  ns: string,
+): { doc: GraphDocumentJson; compiled: CompiledLangGraph } {
+  let doc = built.doc
+  let scope = built.subgraphs
+  let compiled: CompiledLangGraph | undefined
+  for (const id of nsNodes(ns)) {
+    const node = doc?.nodes.find((n) => n.id === id)
+    const called = node ? subgraphsCalledBy(node.code ?? '') : []
+    const name = node?.kind === 'graph' ? node.graph : called.length === 1 ? called[0] : undefined
+    const hit = name === undefined ? undefined : scope?.resolve(name)
+    if (!hit) throw new Error(`oracle: no subgraph at namespace "${ns}"`)
+    ;({ doc, scope, compiled } = hit)
+  }
+  if (!doc || !compiled) throw new Error(`oracle: no subgraph at namespace "${ns}"`)
+  return { doc, compiled }
 }

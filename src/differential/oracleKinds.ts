@@ -21,7 +21,9 @@ export interface ScriptedReplyJson {
 
 /** The kind-specific keys of a node of a graph document. */
 export interface NodeKindJson {
-  kind?: 'code' | 'model' | 'tools' | 'human'
+  kind?: 'code' | 'model' | 'tools' | 'human' | 'graph'
+  /** Graph nodes: the subgraph's name. */
+  graph?: string
   model?: { provider: string; replies?: ScriptedReplyJson[] }
   messagesField?: string
   bindTools?: string

@@ -66,7 +66,7 @@ export async function readLangGraphThread(
   putIds: readonly string[],
 ): Promise<RawCheckpoint[]> {
   const listed: string[] = []
-  for await (const t of saver.list({ configurable: { thread_id: threadId } })) {
+  for await (const t of saver.list({ configurable: { thread_id: threadId, checkpoint_ns: '' } })) {
     listed.push(JSON.stringify([t.config.configurable?.checkpoint_id, t.checkpoint, t.metadata]))
   }
   const out: RawCheckpoint[] = []

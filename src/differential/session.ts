@@ -21,7 +21,13 @@ import type {
   StateUpdateJson,
 } from '../core/run'
 import { canonicalizeReport } from './compare'
-import { buildLangGraph, normalizeState, normalizeValue, pickVersions } from './oracle'
+import {
+  buildLangGraph,
+  collectSubgraphCheckpoints,
+  normalizeState,
+  normalizeValue,
+  pickVersions,
+} from './oracle'
 import type { BuiltLangGraph, GraphDocumentJson } from './oracle'
 
 /** The thread every session runs on. */
@@ -83,8 +89,27 @@ async function history(graph: SessionGraph): Promise<HistorySnapshot[]> {
 }
 
 /** The config of one op: the thread, plus `checkpoint_id` when the op addresses one. */
-async function opConfig(graph: SessionGraph, op: SessionOp): Promise<RunnableConfig> {
+async function opConfig(
+  graph: SessionGraph,
+  op: SessionOp,
+  built: BuiltLangGraph,
+): Promise<RunnableConfig> {
   const config = threadConfig()
+  if (op.subgraphCheckpoint !== undefined) {
+    const all = await collectSubgraphCheckpoints(built, SESSION_THREAD_ID)
+    const hit = all[op.subgraphCheckpoint]?.tuple.config
+    if (!hit)
+      throw new RangeError(
+        `op ${op.op}: subgraph checkpoint ${op.subgraphCheckpoint} does not exist`,
+      )
+    return {
+      configurable: {
+        thread_id: SESSION_THREAD_ID,
+        checkpoint_ns: hit.checkpointNs ?? '',
+        checkpoint_id: hit.checkpointId,
+      },
+    }
+  }
   if (op.checkpoint === undefined) return config
   const snapshots = await history(graph)
   const id = checkpointIdOf(snapshots[op.checkpoint]?.config)
@@ -223,7 +248,7 @@ export async function runSessionOnLangGraph(
   let error: ErrorReport | null = null
   const opErrors: SessionReport['opErrors'] = []
   for (const [index, op] of c.ops.entries()) {
-    const config = await opConfig(graph, op)
+    const config = await opConfig(graph, op, built)
     try {
       await runOp(graph, op, config, options)
     } catch (err) {
@@ -237,7 +262,18 @@ export async function runSessionOnLangGraph(
   const checkpoints = await collectSessionCheckpoints(built, fields)
   const newest = checkpoints.at(-1)
   const status = error ? 'error' : newest && newest.next.length > 0 ? 'interrupted' : 'done'
-  return { status, values: newest?.values ?? {}, checkpoints, error, opErrors }
+  const report: SessionReport = {
+    status,
+    values: newest?.values ?? {},
+    checkpoints,
+    error,
+    opErrors,
+  }
+  if (Object.keys(c.graph.subgraphs ?? {}).length > 0) {
+    const subgraphs = await collectSubgraphCheckpoints(built, SESSION_THREAD_ID)
+    report.subgraphCheckpoints = subgraphs.map((s) => s.report)
+  }
+  return report
 }
 
 /**

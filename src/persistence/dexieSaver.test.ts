@@ -2,7 +2,7 @@ import { indexedDB, IDBKeyRange } from 'fake-indexeddb'
 import { Dexie } from 'dexie'
 import type { DBCoreTable } from 'dexie'
 import { describe, expect, it } from 'vitest'
-import type { Checkpoint, CheckpointConfig } from '../core/checkpoint/types'
+import type { Checkpoint, CheckpointConfig, CheckpointAddress } from '../core/checkpoint/types'
 import { collectList, describeSaverContract } from '../core/checkpoint/saverContract'
 import { SuperstepDb } from './db'
 import { DexieCheckpointSaver } from './dexieSaver'
@@ -40,7 +40,7 @@ async function putChain(
   threadId: string,
   n: number,
   from = 1,
-): Promise<Required<CheckpointConfig>> {
+): Promise<CheckpointAddress> {
   let config: CheckpointConfig = { threadId }
   for (let i = from; i < from + n; i++) {
     const first = i === from
@@ -322,6 +322,33 @@ describe('DexieCheckpointSaver: storage', () => {
     expect(await saver.threadSummary('nope')).toBeUndefined()
     await saver.deleteThread('a')
     expect((await saver.listThreads()).map((t) => t.threadId)).toEqual(['a:sub', 'c', 'b'])
+  })
+
+  it('lists a thread once, however many subgraph namespaces it has; deletes them with it', async () => {
+    const saver = new DexieCheckpointSaver(freshDb())
+    await putChain(saver, 'a', 2, 10)
+    await putChain(saver, 'a:b', 1, 30)
+    // Subgraph checkpoints of `a`, in two namespaces, written after `a:b`'s.
+    for (const ns of ['team:1', 'team:2|inner:3']) {
+      let cfg: CheckpointConfig = { threadId: 'a', checkpointNs: ns }
+      for (let i = 40; i < 43; i++)
+        cfg = await saver.put(cfg, ck(`${ns}-${i}`, { n: i }, { n: i }), meta(i), { n: i })
+    }
+    expect(
+      (await saver.listThreads()).map((t) => [t.threadId, t.count, t.latestCheckpointId]),
+    ).toEqual([
+      ['a:b', 1, '30'],
+      ['a', 2, '11'],
+    ])
+    expect((await saver.listThreads({ prefix: 'a' })).map((t) => t.threadId)).toEqual(['a:b', 'a'])
+    await saver.deleteThread('a')
+    expect(await saver.getTuple({ threadId: 'a', checkpointNs: 'team:1' })).toBeUndefined()
+    expect(new Set((await saver.db.checkpoints.toArray()).map((r) => r.threadId))).toEqual(
+      new Set(['a:b']),
+    )
+    expect(new Set((await saver.db.blobs.toArray()).map((r) => r.threadId))).toEqual(
+      new Set(['a:b']),
+    )
   })
 
   it('counts stored bytes once per channel version, per thread or in all', async () => {

@@ -2,6 +2,7 @@ import { Dexie } from 'dexie'
 import type {
   ChannelVersions,
   Checkpoint,
+  CheckpointAddress,
   CheckpointConfig,
   CheckpointMetadata,
   CheckpointSaver,
@@ -60,8 +61,8 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
-  ): Promise<Required<CheckpointConfig>> {
-    const { threadId } = config
+  ): Promise<CheckpointAddress> {
+    const threadId = storedThread(config)
     const { checkpoints, blobs } = this.db
     try {
       // Only Dexie calls are awaited in here: anything else would end the transaction.
@@ -78,25 +79,26 @@ export class DexieCheckpointSaver implements CheckpointSaver {
         await checkpoints.put(rows.row)
       })
     } catch (e) {
-      throw toStorageError(e, `store checkpoint ${checkpoint.id} on thread ${threadId}`, {
-        threadId,
+      throw toStorageError(e, `store checkpoint ${checkpoint.id} on ${where(config)}`, {
+        threadId: config.threadId,
         checkpointId: checkpoint.id,
       })
     }
-    return { threadId, checkpointId: checkpoint.id }
+    return addressOf(config, checkpoint.id)
   }
 
   async putWrites(
-    config: Required<CheckpointConfig>,
+    config: CheckpointAddress,
     writes: [string, unknown][],
     taskId: string,
   ): Promise<void> {
-    const { threadId, checkpointId } = config
+    const threadId = storedThread(config)
+    const { checkpointId } = config
     const table = this.db.writes
     try {
       await this.db.transaction('rw', this.db.checkpoints, table, async () => {
         if (!(await this.db.checkpoints.get([threadId, checkpointId])))
-          throw new MissingCheckpointError(`No checkpoint ${checkpointId} on thread ${threadId}.`)
+          throw new MissingCheckpointError(`No checkpoint ${checkpointId} on ${where(config)}.`)
         const existing = await table
           .where('[threadId+checkpointId+taskId+key]')
           .between(
@@ -133,7 +135,8 @@ export class DexieCheckpointSaver implements CheckpointSaver {
   }
 
   async getTuple(config: CheckpointConfig): Promise<CheckpointTuple | undefined> {
-    const { threadId, checkpointId } = config
+    const threadId = storedThread(config)
+    const { checkpointId } = config
     const { checkpoints, blobs, writes } = this.db
     const read = await this.db.transaction('r', checkpoints, blobs, writes, async () => {
       const row = checkpointId
@@ -143,11 +146,11 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     })
     // Nothing may run, continue or fork from a checkpoint that is not read in full.
     if (read?.damage) throw new DamagedCheckpointError(read.damage)
-    return read?.tuple
+    return read?.tuple && inNamespace(read.tuple, config)
   }
 
   async *list(config: CheckpointConfig, options: ListOptions = {}): AsyncIterable<CheckpointTuple> {
-    const { threadId } = config
+    const threadId = storedThread(config)
     let remaining = options.limit ?? Infinity
     let below = Infinity // exclusive upper bound on seq
     if (options.before !== undefined) {
@@ -170,7 +173,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
         return { rows, tuples: await this.hydrate(rows) }
       })
       // A damaged checkpoint is left out: the readable ones are what a history or an export shows.
-      for (const { tuple } of page.tuples) if (tuple) yield tuple
+      for (const { tuple } of page.tuples) if (tuple) yield inNamespace(tuple, config)
       const oldest = page.rows.at(-1)
       if (!oldest || page.rows.length < n) return
       remaining -= page.rows.length
@@ -178,18 +181,32 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     }
   }
 
-  /** Deletes everything stored under the thread: checkpoints, values, writes, task runs, its row. */
+  /**
+   * Deletes everything stored under the thread: checkpoints (its subgraphs' too), values,
+   * writes, task runs, its row.
+   */
   async deleteThread(threadId: string): Promise<void> {
     const { checkpoints, blobs, writes, taskRuns, threads } = this.db
-    const lo = [threadId, Dexie.minKey]
-    const hi = [threadId, Dexie.maxKey]
+    // The thread's own rows, then those of its subgraphs' namespaces (keys just after it).
+    const ranges = [
+      [
+        [threadId, Dexie.minKey],
+        [threadId, Dexie.maxKey],
+      ],
+      [
+        [`${threadId}${NS_SEPARATOR}`, Dexie.minKey],
+        [`${threadId}${NS_SEPARATOR}\uffff`, Dexie.maxKey],
+      ],
+    ] as const
     try {
       await this.db.transaction('rw', [checkpoints, blobs, writes, taskRuns, threads], async () => {
-        // By primary key: a damaged row without a seq is not in the [threadId+seq] index.
-        await checkpoints.where('[threadId+checkpointId]').between(lo, hi).delete()
-        await blobs.where('[threadId+checkpointId+channel]').between(lo, hi).delete()
-        await writes.where('[threadId+checkpointId]').between(lo, hi).delete()
-        await taskRuns.where('[threadId+checkpointId+taskId]').between(lo, hi).delete()
+        for (const [lo, hi] of ranges) {
+          // By primary key: a damaged row without a seq is not in the [threadId+seq] index.
+          await checkpoints.where('[threadId+checkpointId]').between(lo, hi).delete()
+          await blobs.where('[threadId+checkpointId+channel]').between(lo, hi).delete()
+          await writes.where('[threadId+checkpointId]').between(lo, hi).delete()
+          await taskRuns.where('[threadId+checkpointId+taskId]').between(lo, hi).delete()
+        }
         await threads.delete(threadId)
       })
     } catch (e) {
@@ -215,9 +232,16 @@ export class DexieCheckpointSaver implements CheckpointSaver {
           : await index().aboveOrEqual([prefix, Dexie.minKey]).first()
       while (first && (prefix === undefined || first.threadId.startsWith(prefix))) {
         const { threadId } = first
-        const summary = await this.summarise(first)
-        if (summary) found.push(summary)
-        first = await index().above([threadId, Dexie.maxKey]).first()
+        // A subgraph's namespace is part of its thread, not a thread: skipped, with the
+        // thread's other namespaces (their keys follow the thread's own).
+        const base = threadId.split(NS_SEPARATOR)[0] as string
+        if (base === threadId) {
+          const summary = await this.summarise(first)
+          if (summary) found.push(summary)
+        }
+        first = await index()
+          .above([`${base}${NS_SEPARATOR}\uffff`, Dexie.maxKey])
+          .first()
       }
       return found
     })
@@ -317,4 +341,41 @@ export class DexieCheckpointSaver implements CheckpointSaver {
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
+}
+
+/**
+ * A subgraph's checkpoints (LangGraph's `checkpoint_ns`) are stored as those of a thread of
+ * their own, `<thread>\u0000<namespace>`: every read, put and page of one namespace is the
+ * same as a thread's, and the root graph's history never sees them. Thread ids never hold the
+ * separator. A thread's namespaces sort right after it (`listThreads` skips them,
+ * `deleteThread` takes them).
+ */
+const NS_SEPARATOR = '\u0000'
+
+function storedThread(config: CheckpointConfig): string {
+  const ns = config.checkpointNs ?? ''
+  return ns === '' ? config.threadId : `${config.threadId}${NS_SEPARATOR}${ns}`
+}
+
+function addressOf(config: CheckpointConfig, checkpointId: string): CheckpointAddress {
+  const ns = config.checkpointNs ?? ''
+  return ns === ''
+    ? { threadId: config.threadId, checkpointId }
+    : { threadId: config.threadId, checkpointId, checkpointNs: ns }
+}
+
+/** A tuple read from a namespace's rows, addressed as the caller addressed it. */
+function inNamespace(tuple: CheckpointTuple, config: CheckpointConfig): CheckpointTuple {
+  if ((config.checkpointNs ?? '') === '') return tuple
+  return {
+    ...tuple,
+    config: addressOf(config, tuple.config.checkpointId),
+    parentConfig: tuple.parentConfig && addressOf(config, tuple.parentConfig.checkpointId),
+  }
+}
+
+/** "thread t" or "namespace team:… of thread t", for messages. */
+function where(config: CheckpointConfig): string {
+  const ns = config.checkpointNs ?? ''
+  return ns === '' ? `thread ${config.threadId}` : `namespace ${ns} of thread ${config.threadId}`
 }

@@ -1,6 +1,7 @@
 import type {
   ChannelVersions,
   Checkpoint,
+  CheckpointAddress,
   CheckpointConfig,
   CheckpointMetadata,
   CheckpointSaver,
@@ -33,15 +34,11 @@ export class GatedSaver implements CheckpointSaver {
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
-  ): Promise<Required<CheckpointConfig>> {
+  ): Promise<CheckpointAddress> {
     return this.track(() => this.inner.put(config, checkpoint, metadata, newVersions))
   }
 
-  putWrites(
-    config: Required<CheckpointConfig>,
-    writes: [string, unknown][],
-    taskId: string,
-  ): Promise<void> {
+  putWrites(config: CheckpointAddress, writes: [string, unknown][], taskId: string): Promise<void> {
     if (!this.closed) this.onWrites?.(config.checkpointId)
     return this.track(() => this.inner.putWrites(config, writes, taskId))
   }

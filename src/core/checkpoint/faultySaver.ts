@@ -7,6 +7,7 @@ import { seededRandom } from '../../lib/random'
 import type {
   ChannelVersions,
   Checkpoint,
+  CheckpointAddress,
   CheckpointConfig,
   CheckpointMetadata,
   CheckpointSaver,
@@ -72,13 +73,13 @@ export class FaultySaver implements CheckpointSaver {
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
-  ): Promise<Required<CheckpointConfig>> {
+  ): Promise<CheckpointAddress> {
     this.maybeFail('put')
     return this.inner.put(config, checkpoint, metadata, newVersions)
   }
 
   async putWrites(
-    config: Required<CheckpointConfig>,
+    config: CheckpointAddress,
     writes: [string, unknown][],
     taskId: string,
   ): Promise<void> {

@@ -2,6 +2,7 @@ import { cloneJson } from '../../lib/cloneJson'
 import type {
   ChannelVersions,
   Checkpoint,
+  CheckpointAddress,
   CheckpointConfig,
   CheckpointMetadata,
   CheckpointSaver,
@@ -29,6 +30,8 @@ interface StoredCheckpoint {
 const EMPTY_BLOB = Symbol('empty-blob')
 
 interface ThreadStore {
+  /** The namespace (`''`: the root graph). */
+  ns: string
   /** Oldest first. */
   checkpoints: StoredCheckpoint[]
   byId: Map<string, StoredCheckpoint>
@@ -43,15 +46,18 @@ interface ThreadStore {
  * out, so a node mutating its state cannot rewrite history.
  */
 export class MemorySaver implements CheckpointSaver {
-  private threads = new Map<string, ThreadStore>()
+  /** Per thread, per checkpoint namespace (in the order first written). */
+  private threads = new Map<string, Map<string, ThreadStore>>()
+  /** Every stored checkpoint of every thread and namespace, in put order. */
+  private order: { threadId: string; store: ThreadStore; c: StoredCheckpoint }[] = []
 
   async put(
     config: CheckpointConfig,
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
-  ): Promise<Required<CheckpointConfig>> {
-    const t = this.thread(config.threadId)
+  ): Promise<CheckpointAddress> {
+    const t = this.thread(config.threadId, config.checkpointNs ?? '')
     const parent = config.checkpointId ? t.byId.get(config.checkpointId) : undefined
     // Every channel inherits its parent's stored value but those with a new version.
     const owner: Record<string, string> = parent ? { ...parent.owner } : {}
@@ -78,16 +84,20 @@ export class MemorySaver implements CheckpointSaver {
     }
     t.checkpoints.push(stored)
     t.byId.set(stored.id, stored)
-    return { threadId: config.threadId, checkpointId: checkpoint.id }
+    this.order.push({ threadId: config.threadId, store: t, c: stored })
+    return addressOf(config.threadId, t.ns, checkpoint.id)
   }
 
   async putWrites(
-    config: Required<CheckpointConfig>,
+    config: CheckpointAddress,
     writes: [string, unknown][],
     taskId: string,
   ): Promise<void> {
-    const c = this.threads.get(config.threadId)?.byId.get(config.checkpointId)
-    if (!c) throw new Error(`No checkpoint ${config.checkpointId} on thread ${config.threadId}.`)
+    const c = this.store(config)?.byId.get(config.checkpointId)
+    if (!c) {
+      const ns = config.checkpointNs ? ` in namespace ${config.checkpointNs}` : ''
+      throw new Error(`No checkpoint ${config.checkpointId} on thread ${config.threadId}${ns}.`)
+    }
     const index = (c.writeIndex ??= new Map())
     writes.forEach(([ch, v], i) => {
       const key = writeKey(taskId, ch, i)
@@ -103,14 +113,14 @@ export class MemorySaver implements CheckpointSaver {
   }
 
   async getTuple(config: CheckpointConfig): Promise<CheckpointTuple | undefined> {
-    const t = this.threads.get(config.threadId)
+    const t = this.store(config)
     if (!t) return undefined
     const c = config.checkpointId ? t.byId.get(config.checkpointId) : t.checkpoints.at(-1)
     return c && this.toTuple(config.threadId, t, c)
   }
 
   async *list(config: CheckpointConfig, options: ListOptions = {}): AsyncIterable<CheckpointTuple> {
-    const t = this.threads.get(config.threadId)
+    const t = this.store(config)
     if (!t) return
     let n = 0
     let skipping = options.before !== undefined
@@ -128,12 +138,24 @@ export class MemorySaver implements CheckpointSaver {
 
   async deleteThread(threadId: string): Promise<void> {
     this.threads.delete(threadId)
+    this.order = this.order.filter((o) => o.threadId !== threadId)
+  }
+
+  /**
+   * Every checkpoint of a thread in every namespace (subgraphs' included), oldest (first
+   * put) first: what the reports list as `subgraphCheckpoints`.
+   */
+  listAllNamespaces(threadId: string): CheckpointTuple[] {
+    return this.order
+      .filter((o) => o.threadId === threadId)
+      .map((o) => this.toTuple(threadId, o.store, o.c))
   }
 
   /** Bytes of stored channel values as JSON, of one thread or of all (for storage benchmarks). */
   storedBytes(threadId?: string): number {
-    const threads =
+    const threads = (
       threadId === undefined ? [...this.threads.values()] : [this.threads.get(threadId)]
+    ).flatMap((byNs) => [...(byNs?.values() ?? [])])
     let n = 0
     for (const t of threads)
       for (const v of t?.blobs.values() ?? [])
@@ -141,10 +163,16 @@ export class MemorySaver implements CheckpointSaver {
     return n
   }
 
-  private thread(id: string): ThreadStore {
-    let t = this.threads.get(id)
-    if (!t) this.threads.set(id, (t = { checkpoints: [], byId: new Map(), blobs: new Map() }))
+  private thread(id: string, ns: string): ThreadStore {
+    let byNs = this.threads.get(id)
+    if (!byNs) this.threads.set(id, (byNs = new Map()))
+    let t = byNs.get(ns)
+    if (!t) byNs.set(ns, (t = { ns, checkpoints: [], byId: new Map(), blobs: new Map() }))
     return t
+  }
+
+  private store(config: CheckpointConfig): ThreadStore | undefined {
+    return this.threads.get(config.threadId)?.get(config.checkpointNs ?? '')
   }
 
   private toTuple(threadId: string, t: ThreadStore, c: StoredCheckpoint): CheckpointTuple {
@@ -154,7 +182,7 @@ export class MemorySaver implements CheckpointSaver {
       if (v !== EMPTY_BLOB) values[ch] = cloneJson(v)
     }
     return {
-      config: { threadId, checkpointId: c.id },
+      config: addressOf(threadId, t.ns, c.id),
       checkpoint: {
         v: 1,
         id: c.id,
@@ -164,10 +192,15 @@ export class MemorySaver implements CheckpointSaver {
         versions_seen: copyVersionsSeen(c.versions_seen),
       },
       metadata: { ...c.metadata, parents: { ...c.metadata.parents } },
-      parentConfig: c.parentId ? { threadId, checkpointId: c.parentId } : undefined,
+      parentConfig: c.parentId ? addressOf(threadId, t.ns, c.parentId) : undefined,
       pendingWrites: c.writes.map(([id, ch, v]) => [id, ch, cloneJson(v)]),
     }
   }
+}
+
+/** A checkpoint's config; the root namespace is left out, as before namespaces existed. */
+function addressOf(threadId: string, ns: string, checkpointId: string): CheckpointAddress {
+  return ns === '' ? { threadId, checkpointId } : { threadId, checkpointId, checkpointNs: ns }
 }
 
 function blobKey(checkpointId: string, channel: string): string {

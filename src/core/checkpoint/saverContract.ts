@@ -11,6 +11,7 @@ import type {
   CheckpointSaver,
   CheckpointTuple,
   ListOptions,
+  CheckpointAddress,
 } from './types'
 
 /** Reads a `list` to the end. */
@@ -58,7 +59,7 @@ async function putStep(
   parentId: string | undefined,
   s: Step,
   step = 0,
-): Promise<Required<CheckpointConfig>> {
+): Promise<CheckpointAddress> {
   const config: CheckpointConfig = parentId ? { threadId, checkpointId: parentId } : { threadId }
   return saver.put(config, checkpointOf(s), meta(step), s.newVersions ?? s.versions)
 }
@@ -94,6 +95,10 @@ async function putChain(saver: CheckpointSaver, threadId: string, n: number): Pr
 export function describeSaverContract(
   name: string,
   makeSaver: () => Promise<CheckpointSaver> | CheckpointSaver,
+  options: {
+    /** The saver stores subgraphs' namespaces; false: it must refuse a non-root one. */
+    namespaces?: boolean
+  } = { namespaces: true },
 ): void {
   describe(`${name}: CheckpointSaver contract`, () => {
     describeAddressing(makeSaver)
@@ -101,6 +106,63 @@ export function describeSaverContract(
     describeValues(makeSaver)
     describePendingWrites(makeSaver)
     describeIsolation(makeSaver)
+    if (options.namespaces !== false) describeNamespaces(makeSaver)
+    else describeRefusedNamespaces(makeSaver)
+  })
+}
+
+/** A subgraph's checkpoints live beside the root's, in their own namespace (LangGraph's checkpoint_ns). */
+function describeNamespaces(makeSaver: () => Promise<CheckpointSaver> | CheckpointSaver): void {
+  it('keeps each checkpoint namespace apart on one thread', async () => {
+    const saver = await makeSaver()
+    const [root] = await putChain(saver, 't', 2)
+    const ns = 'team:abc'
+    const inner = { threadId: 't', checkpointNs: ns }
+    const first = await saver.put(
+      inner,
+      checkpointOf({ id: 'in-1', values: { y: 1 }, versions: { y: 1 } }),
+      meta(-1, 'input'),
+      { y: 1 },
+    )
+    expect(first).toEqual({ threadId: 't', checkpointId: 'in-1', checkpointNs: ns })
+    const second = await saver.put(
+      first,
+      checkpointOf({ id: 'in-2', values: { y: 2 }, versions: { y: 2 } }),
+      meta(0),
+      { y: 2 },
+    )
+    await saver.putWrites(second, [['y', 3]], 'task')
+    // The root's latest is still the root's.
+    expect((await saver.getTuple({ threadId: 't' }))?.config.checkpointId).toBe(ckId(1))
+    expect((await collectList(saver, { threadId: 't' })).map((t) => t.config.checkpointId)).toEqual(
+      [ckId(1), root],
+    )
+    const latest = await saver.getTuple(inner)
+    expect(latest?.config).toEqual({ threadId: 't', checkpointId: 'in-2', checkpointNs: ns })
+    expect(latest?.parentConfig).toEqual(first)
+    expect(latest?.checkpoint.channel_values).toEqual({ y: 2 })
+    expect(latest?.pendingWrites).toEqual([['task', 'y', 3]])
+    expect((await collectList(saver, inner)).map((t) => t.config.checkpointId)).toEqual([
+      'in-2',
+      'in-1',
+    ])
+    // An id of another namespace is not found in this one.
+    expect(await saver.getTuple({ threadId: 't', checkpointId: 'in-1' })).toBeUndefined()
+    await saver.deleteThread('t')
+    expect(await saver.getTuple(inner)).toBeUndefined()
+  })
+}
+
+/** A saver that only stores the root graph's checkpoints says so instead of mixing them up. */
+function describeRefusedNamespaces(
+  makeSaver: () => Promise<CheckpointSaver> | CheckpointSaver,
+): void {
+  it('refuses a subgraph namespace with a clear error', async () => {
+    const saver = await makeSaver()
+    const inner = { threadId: 't', checkpointNs: 'team:abc' }
+    const ck = checkpointOf({ id: 'in-1', values: { y: 1 }, versions: { y: 1 } })
+    await expect(saver.put(inner, ck, meta(-1, 'input'), { y: 1 })).rejects.toThrow(/team:abc/)
+    await expect(saver.getTuple(inner)).rejects.toThrow(/subgraph/)
   })
 }
 

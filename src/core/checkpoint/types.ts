@@ -29,16 +29,25 @@ export interface CheckpointMetadata {
 export interface CheckpointConfig {
   threadId: string
   checkpointId?: string
+  /**
+   * The namespace of the graph the checkpoint belongs to, as LangGraph's `checkpoint_ns`:
+   * `''` (the default) is the root graph; a subgraph run by a task is
+   * `<node>:<taskId>`, nested `<node>:<taskId>|<node>:<taskId>`.
+   */
+  checkpointNs?: string
 }
+
+/** One stored checkpoint's address (what `put` returns); `checkpointNs` absent is the root. */
+export type CheckpointAddress = CheckpointConfig & { checkpointId: string }
 
 /** `[taskId, channel, value]`, LangGraph's pending write. */
 export type PendingWrite = [taskId: string, channel: string, value: unknown]
 
 export interface CheckpointTuple {
-  config: Required<CheckpointConfig>
+  config: CheckpointAddress
   checkpoint: Checkpoint
   metadata: CheckpointMetadata
-  parentConfig: Required<CheckpointConfig> | undefined
+  parentConfig: CheckpointAddress | undefined
   pendingWrites: PendingWrite[]
 }
 
@@ -61,7 +70,7 @@ export interface CheckpointSaver {
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
-  ): Promise<Required<CheckpointConfig>>
+  ): Promise<CheckpointAddress>
   /**
    * Stores the writes a task made against the checkpoint `config` addresses, with
    * LangGraph's rules: a write to one of SPECIAL_WRITE_CHANNELS replaces the task's earlier
@@ -69,11 +78,7 @@ export interface CheckpointSaver {
    * existing one is kept. Pending writes come back from `getTuple`/`list` in the order they
    * were first stored.
    */
-  putWrites(
-    config: Required<CheckpointConfig>,
-    writes: [string, unknown][],
-    taskId: string,
-  ): Promise<void>
+  putWrites(config: CheckpointAddress, writes: [string, unknown][], taskId: string): Promise<void>
   /** The addressed checkpoint, or the thread's newest (last put) when no id is given. */
   getTuple(config: CheckpointConfig): Promise<CheckpointTuple | undefined>
   /** The thread's checkpoints, newest (last put) first, all branches interleaved. */

@@ -25,62 +25,45 @@ import {
   type KindOptions,
 } from './kinds'
 import {
+  lookupSubgraph,
+  namesInScope,
+  scopeOf,
+  subgraphDocument,
+  type SubgraphScope,
+} from '../graph/subgraphScope'
+import {
+  callsSubgraphs,
   localNodeRunner,
   localRouterRunner,
+  sandboxedSubgraphCallRunner,
   remoteFold,
   remoteNodeRunner,
   remoteRouter,
   unreachableReducer,
-  type NodeRunner,
-  type RemoteFold,
-  type RouterRunner,
 } from './runners'
+import type {
+  CompiledGraph,
+  CompiledNode,
+  NodeRunner,
+  RemoteFold,
+  SubgraphResolver,
+} from './compiledTypes'
 
-export type { NodeRunner, NodeCallContext, RouterRunner } from './runners'
+export type {
+  CompiledBranch,
+  CompiledGraph,
+  CompiledNode,
+  NodeCallContext,
+  NodeRunner,
+  RouterRunner,
+  StaticWrite,
+} from './compiledTypes'
 export type { AiMessageJson, ChatModelProvider, ChatModelRequest, ToolDefinition } from './kinds'
 
 export { TASKS } from '../graph/constants'
 export const branchChannel = (node: string): string => `branch:to:${node}`
 export const joinChannel = (sources: readonly string[], target: string): string =>
   `join:${sources.join('+')}:${target}`
-
-/** A write every run of a node makes after its own update (an edge firing). */
-export interface StaticWrite {
-  channel: string
-  value: unknown
-}
-
-export interface CompiledBranch {
-  router: RouterRunner
-  /** Route key → node; null when the router returns node names. */
-  paths: Record<string, string> | null
-}
-
-export interface CompiledNode {
-  name: string
-  /** Channels whose new versions trigger the node, first match wins (as in LangGraph.js). */
-  triggers: string[]
-  /** The user's function; null for `__start__`, whose input is its output. */
-  fn: NodeRunner | null
-  writes: StaticWrite[]
-  branches: CompiledBranch[]
-}
-
-export interface CompiledGraph {
-  spec: GraphSpec
-  /** State field names in document order. */
-  fields: readonly string[]
-  fieldSet: ReadonlySet<string>
-  /** Empty channels in LangGraph's order: fields, START, tasks, branch:to:*, join:*. */
-  channels: Readonly<Record<string, Channel>>
-  /** `__start__` first, then the nodes in document order. */
-  nodes: ReadonlyMap<string, CompiledNode>
-  triggerToNodes: Readonly<Record<string, readonly string[]>>
-  interruptBefore: readonly string[] | '*'
-  interruptAfter: readonly string[] | '*'
-  /** Custom reducers that run in a sandbox: their writes are folded before apply_writes. */
-  remoteFolds: ReadonlyMap<string, RemoteFold>
-}
 
 export interface CompileOptions {
   /** Evaluates code in this realm (CLI, tests); ignored for code that runs in `host`. */
@@ -93,6 +76,8 @@ export interface CompileOptions {
    * such a model node fails with `ModelProviderUnavailableError`. Scripted models never use it.
    */
   models?: ChatModelProvider
+  /** The subgraphs around the graph being compiled (set when a subgraph is compiled). */
+  scope?: SubgraphScope
 }
 
 /**
@@ -100,6 +85,17 @@ export interface CompileOptions {
  * StateGraph.compile() does. The spec must have passed `parseGraph`.
  */
 export function compileGraph(spec: GraphSpec, opts: CompileOptions): CompiledGraph {
+  const scope = scopeOf(spec, opts.scope)
+  const compiled = new Map<string, CompiledGraph>()
+  const subgraph = (name: string): CompiledGraph | undefined => {
+    const hit = compiled.get(name)
+    if (hit) return hit
+    const found = lookupSubgraph(scope, name)
+    if (!found) return undefined
+    const graph = compileGraph(subgraphDocument(name, found.spec), { ...opts, scope: found.scope })
+    compiled.set(name, graph)
+    return graph
+  }
   const channels: Record<string, Channel> = {}
   const remoteFolds = new Map<string, RemoteFold>()
   const { host } = opts
@@ -121,9 +117,10 @@ export function compileGraph(spec: GraphSpec, opts: CompileOptions): CompiledGra
     nodes.set(n.id, {
       name: n.id,
       triggers: [ch],
-      fn: nodeRunner(n, spec, opts),
+      fn: nodeRunner(n, spec, opts, { names: namesInScope(scope), resolve: subgraph }),
       writes: [],
       branches: [],
+      ...(nodeKind(n) === 'graph' && { runsSubgraph: true as const }),
     })
   }
   const node = (id: string) => nodes.get(id) as CompiledNode
@@ -160,6 +157,7 @@ export function compileGraph(spec: GraphSpec, opts: CompileOptions): CompiledGra
 
   return {
     spec,
+    subgraph,
     fields: spec.state.map((f) => f.name),
     fieldSet: new Set(spec.state.map((f) => f.name)),
     channels,
@@ -171,9 +169,16 @@ export function compileGraph(spec: GraphSpec, opts: CompileOptions): CompiledGra
   }
 }
 
-function nodeRunner(n: NodeSpec, spec: GraphSpec, opts: CompileOptions): NodeRunner {
+function nodeRunner(
+  n: NodeSpec,
+  spec: GraphSpec,
+  opts: CompileOptions,
+  subgraphs: { names: readonly string[]; resolve: SubgraphResolver },
+): NodeRunner {
   const kindOpts: KindOptions = { ...opts, nodes: spec.nodes, state: spec.state }
   switch (nodeKind(n)) {
+    case 'graph':
+      return graphNodeRunner(n, subgraphs.resolve)
     case 'model':
       return modelRunner(n, kindOpts)
     case 'tools':
@@ -182,10 +187,28 @@ function nodeRunner(n: NodeSpec, spec: GraphSpec, opts: CompileOptions): NodeRun
       return humanRunner(n)
     case 'code': {
       const code = n.code ?? ''
-      return opts.host
-        ? remoteNodeRunner(code, n.id, opts.host)
-        : localNodeRunner(code, n.id, opts.evaluate)
+      const usesSubgraphs = subgraphs.names.length > 0 && callsSubgraphs(code)
+      if (opts.host)
+        return usesSubgraphs
+          ? sandboxedSubgraphCallRunner(n.id)
+          : remoteNodeRunner(code, n.id, opts.host)
+      return localNodeRunner(code, n.id, opts.evaluate, usesSubgraphs ? subgraphs : undefined)
     }
+  }
+}
+
+/**
+ * A graph node (LangGraph's `addNode(id, compiledSubgraph)`): the node's input (the parent's
+ * state, or a Send's argument) goes in as the subgraph's input, its output values come back
+ * as the node's update.
+ */
+function graphNodeRunner(n: NodeSpec, resolve: SubgraphResolver): NodeRunner {
+  const name = n.graph ?? ''
+  return (input, ctx) => {
+    const graph = resolve(name)
+    if (!graph) throw new Error(`Node \`${n.id}\` runs subgraph \`${name}\`, which does not exist.`)
+    if (!ctx.subgraph) throw new Error(`Node \`${n.id}\` can only run inside a graph's task.`)
+    return ctx.subgraph(graph, input)
   }
 }
 

@@ -9,9 +9,15 @@ export interface CodeRef {
   owner: string
 }
 
+/** A compiled subgraph as node code sees it (`subgraphs.<name>.invoke(input)`). */
+export interface SubgraphHandle {
+  invoke(input: unknown): Promise<unknown>
+}
+
 /** Names in scope that a task binds for itself. */
 export interface ScopeOverrides {
   interrupt?: (value: unknown) => unknown
+  subgraphs?: Readonly<Record<string, SubgraphHandle>>
 }
 
 /**
@@ -24,7 +30,10 @@ export type CodeEvaluator = (
   overrides?: ScopeOverrides,
 ) => (...args: unknown[]) => unknown
 
-const SCOPE_NAMES = ['Send', 'Command', 'interrupt', 'START', 'END'] as const
+const SCOPE_NAMES = ['Send', 'Command', 'interrupt', 'START', 'END', 'subgraphs'] as const
+
+/** `subgraphs` in code that runs outside a task (e.g. when code is checked): nothing to call. */
+const NO_SUBGRAPHS: Readonly<Record<string, SubgraphHandle>> = Object.freeze({})
 
 /**
  * Evaluates code in this realm with LangGraph's names in scope. Only for trusted contexts
@@ -34,7 +43,14 @@ export const evaluateLocally: CodeEvaluator = (code, ref, overrides) => {
   const make = new Function(...SCOPE_NAMES, `"use strict";\nreturn (${code}\n)`) as (
     ...scope: unknown[]
   ) => unknown
-  const fn = make(Send, Command, overrides?.interrupt ?? interrupt, START, END)
+  const fn = make(
+    Send,
+    Command,
+    overrides?.interrupt ?? interrupt,
+    START,
+    END,
+    overrides?.subgraphs ?? NO_SUBGRAPHS,
+  )
   if (typeof fn !== 'function') {
     throw new TypeError(
       `The ${ref.kind} code of \`${ref.owner}\` evaluates to ${fn === null ? 'null' : typeof fn}, not a function.`,

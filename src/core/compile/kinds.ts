@@ -14,7 +14,8 @@ import { Command, isCommand, isSend, reviveControl, type Send } from '../pregel/
 import { toMessage, type Message } from '../reducers/addMessages'
 import type { CodeEvaluator } from './evaluate'
 import type { CodeHost } from './host'
-import { runRemoteCode, type NodeCallContext, type NodeRunner } from './runners'
+import { runRemoteCode } from './runners'
+import type { NodeCallContext, NodeRunner } from './compiledTypes'
 
 /** An AI message in LangChain's serialised plain form. */
 export type AiMessageJson = Message & { type: 'ai' }

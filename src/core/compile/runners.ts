@@ -6,29 +6,44 @@ import {
   interruptWithoutTask,
   RESUME,
   takeMappedAnswer,
-  type TaskScratchpad,
 } from '../pregel/interrupt'
 import { reviveControl } from '../pregel/types'
-import type { CodeEvaluator } from './evaluate'
-import type { CodeHost, TaskLog } from './host'
+import type { CodeEvaluator, SubgraphHandle } from './evaluate'
+import type {
+  NodeCallContext,
+  NodeRunner,
+  RemoteFold,
+  RouterRunner,
+  SubgraphResolver,
+} from './compiledTypes'
+import type { CodeHost } from './host'
 
-/** What a node run may use of its task: answers for `interrupt()`, writes, log capture. */
-export interface NodeCallContext {
-  pad: TaskScratchpad
-  write: (channel: string, value: unknown) => void
-  log: (logs: TaskLog[]) => void
-}
-
-/** Runs a node's function on its input within its task. */
-export type NodeRunner = (input: unknown, ctx: NodeCallContext) => unknown
+/** Whether code may call a subgraph (and so needs its task to run it). */
+export const callsSubgraphs = (code: string): boolean => /\bsubgraphs\b/.test(code)
 
 /**
- * Runs a router on the state its node's task left. LangGraph.js runs a node's routers
- * inside the node's task, so `interrupt()` in a router pauses that task and follows its
- * scratchpad (after the node's own interrupts). Without a task (the writers updateState
- * runs), `interrupt()` fails as LangGraph.js's does there.
+ * `subgraphs` for one task: each name in scope, whose `invoke(input)` runs that subgraph
+ * inside the task, as a compiled LangGraph subgraph called from a node does.
  */
-export type RouterRunner = (state: unknown, call?: NodeCallContext) => unknown
+export function subgraphsFor(
+  names: readonly string[],
+  resolve: SubgraphResolver,
+  ctx: NodeCallContext,
+): Record<string, SubgraphHandle> {
+  const out: Record<string, SubgraphHandle> = {}
+  for (const name of names) {
+    out[name] = {
+      invoke: async (input: unknown) => {
+        const graph = resolve(name)
+        if (!graph) throw new Error(`There is no subgraph \`${name}\`.`)
+        if (!ctx.subgraph)
+          throw new Error(`Subgraph \`${name}\` can only run inside a graph's task.`)
+        return ctx.subgraph(graph, input)
+      },
+    }
+  }
+  return Object.freeze(out)
+}
 
 /** Whether code may call `interrupt` (and so needs its task's scratchpad). */
 const callsInterrupt = (code: string): boolean => /\binterrupt\b/.test(code)
@@ -38,12 +53,21 @@ const callsInterrupt = (code: string): boolean => /\binterrupt\b/.test(code)
  * bound (a browser has no AsyncLocalStorage to find the running task after an `await`);
  * other code is evaluated once.
  */
-export function localNodeRunner(code: string, owner: string, evaluate: CodeEvaluator): NodeRunner {
+export function localNodeRunner(
+  code: string,
+  owner: string,
+  evaluate: CodeEvaluator,
+  subgraphs?: { names: readonly string[]; resolve: SubgraphResolver },
+): NodeRunner {
   const ref = { kind: 'node', owner } as const
   const fn = evaluate(code, ref)
-  if (!callsInterrupt(code)) return (input) => fn(input)
+  const usesSubgraphs = subgraphs !== undefined && callsSubgraphs(code)
+  if (!callsInterrupt(code) && !usesSubgraphs) return (input) => fn(input)
   return (input, ctx) =>
-    evaluate(code, ref, { interrupt: createInterrupt(ctx.pad, ctx.write) })(input)
+    evaluate(code, ref, {
+      interrupt: createInterrupt(ctx.pad, ctx.write),
+      ...(usesSubgraphs && { subgraphs: subgraphsFor(subgraphs.names, subgraphs.resolve, ctx) }),
+    })(input)
 }
 
 /** A router evaluated here; like a node's code, once per task when it calls `interrupt`. */
@@ -64,6 +88,18 @@ export function localRouterRunner(
 /** A node whose code runs in a sandbox host; the task's answers travel with the call. */
 export function remoteNodeRunner(code: string, owner: string, host: CodeHost): NodeRunner {
   return async (input, ctx) => reviveControl(await runRemoteCode(host, owner, code, input, ctx))
+}
+
+/**
+ * Node code that calls `subgraphs.<name>.invoke` where code runs in a sandbox: the sandbox
+ * cannot call back into the runtime yet, so such a node fails, saying so.
+ */
+export function sandboxedSubgraphCallRunner(owner: string): NodeRunner {
+  return () => {
+    throw new Error(
+      `Node \`${owner}\` calls a subgraph from its code (\`subgraphs.<name>.invoke\`), which the sandbox cannot run yet; use a graph node (\`"kind": "graph"\`) or run the graph with \`superstep run\`.`,
+    )
+  }
 }
 
 /**
@@ -132,9 +168,6 @@ export function remoteRouter(code: string, owner: string, host: CodeHost): Route
     }
   }
 }
-
-/** A custom reducer that lives in a sandbox: folded a step at a time, asynchronously. */
-export type RemoteFold = (current: unknown, values: unknown[]) => Promise<unknown>
 
 export function remoteFold(code: string, field: string, host: CodeHost): RemoteFold {
   return (current, values) => host.foldReducer(field, code, current, values)

@@ -17,7 +17,7 @@ export { usesInterrupt } from './codeFacts'
  */
 export function checkDesign(spec: GraphSpec): GraphIssue[] {
   const nodes = new Map<string, CodeFacts>()
-  for (const n of spec.nodes) if (!nodes.has(n.id)) nodes.set(n.id, readCode(standInCode(n)))
+  for (const n of spec.nodes) if (!nodes.has(n.id)) nodes.set(n.id, readCode(standInCode(n, spec)))
   const routers = (spec.branches ?? []).map((b) => readCode(routerCode(b)))
   const facts: DocFacts = { nodes, routers }
   return [

@@ -12,7 +12,7 @@ import {
 } from './editCommon'
 import type { EditResult, XY } from './editTypes'
 import { rewireBranches, rewireEdges, rewireList, rewireRefs, type RefMap } from './editRefs'
-import type { BranchSpec, GraphSpec, NodeKind, NodeSpec } from './schema'
+import type { AnyNodeKind, BranchSpec, GraphSpec, NodeSpec } from './schema'
 
 /** The code of a new node: a function that updates nothing. */
 export const DEFAULT_NODE_CODE = '(state) => ({})'
@@ -199,7 +199,7 @@ export const KIND_KEYS = [
 export function setNodeKind(
   doc: GraphSpec,
   id: string,
-  kind: NodeKind,
+  kind: AnyNodeKind,
   settings: Readonly<Record<string, unknown>>,
 ): EditResult {
   return withNode(doc, id, (n) => {

@@ -1,6 +1,13 @@
 // The edit vocabulary, apart from `applyEdit` so that the helpers applying each edit
 // (editNodes, editWiring, editFields, editCommon) can name it without importing edits.ts.
-import type { BranchSpec, FieldSpec, GraphSpec, NodeKind, NodeSpec } from './schema'
+import type {
+  AnyNodeKind,
+  BranchSpec,
+  FieldSpec,
+  GraphSpec,
+  NodeSpec,
+  SubgraphSpec,
+} from './schema'
 
 /** A position on the canvas. */
 export interface XY {
@@ -21,7 +28,7 @@ export type GraphEdit =
   | { type: 'moveNodes'; moves: { id: string; position: XY }[] }
   | { type: 'setNodeCode'; id: string; code: string }
   | { type: 'setNodeEnds'; id: string; ends: string[] }
-  | { type: 'setNodeKind'; id: string; kind: NodeKind; settings: Record<string, unknown> }
+  | { type: 'setNodeKind'; id: string; kind: AnyNodeKind; settings: Record<string, unknown> }
   | { type: 'addEdge'; from: string; to: string }
   | { type: 'addJoin'; from: string[]; to: string }
   | { type: 'deleteEdges'; indexes: number[] }
@@ -41,6 +48,10 @@ export type GraphEdit =
       branches: BranchSpec[]
       offset: XY
     }
+  /** A subgraph added to `subgraphs`, with a graph node that runs it. */
+  | { type: 'addSubgraph'; name: string; graph: SubgraphSpec; position?: XY }
+  /** The nodes `ids` made into subgraph `name`, run by one graph node in their place. */
+  | { type: 'groupIntoSubgraph'; ids: string[]; name: string }
   /** Several edits as one: all apply or none (one undo step). */
   | { type: 'batch'; edits: GraphEdit[] }
 

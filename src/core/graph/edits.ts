@@ -1,6 +1,7 @@
 import { assertNever } from '../../lib/assertNever'
 import { fail, ok, patch } from './editCommon'
 import { addField, deleteField, updateField } from './editFields'
+import { addSubgraph, groupIntoSubgraph } from './editSubgraphs'
 import {
   addNode,
   deleteNodes,
@@ -84,6 +85,10 @@ export function applyEdit(doc: GraphSpec, edit: GraphEdit): EditResult {
       return setBreakpoint(doc, edit.node, edit.when, edit.on)
     case 'paste':
       return paste(doc, edit.nodes, edit.edges, edit.branches, edit.offset)
+    case 'addSubgraph':
+      return addSubgraph(doc, edit.name, edit.graph, edit.position)
+    case 'groupIntoSubgraph':
+      return groupIntoSubgraph(doc, edit.ids, edit.name)
     default:
       return assertNever(edit, 'graph edit')
   }

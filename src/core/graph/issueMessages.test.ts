@@ -51,7 +51,29 @@ const toolsCondition = (paths?: Doc): Doc => {
   }
 }
 
+const subgraph = (nodes: Doc[]): Doc => ({
+  state: [{ name: 'x' }],
+  nodes,
+  edges: [{ from: '__start__', to: nodes[0]?.id }],
+})
+
 const CASES: [GraphIssueCode, Doc, string[]][] = [
+  [
+    'UNKNOWN_SUBGRAPH',
+    withNode(
+      { id: 'crew', kind: 'graph', graph: 'missingTeam' },
+      { subgraphs: { realTeam: subgraph([{ id: 'w', code: '() => ({})' }]) } },
+    ),
+    ['crew', 'missingTeam', 'realTeam'],
+  ],
+  [
+    'SUBGRAPH_CYCLE',
+    withNode(
+      { id: 'crew', kind: 'graph', graph: 'ouroboros' },
+      { subgraphs: { ouroboros: subgraph([{ id: 'tail', kind: 'graph', graph: 'ouroboros' }]) } },
+    ),
+    ['ouroboros', 'tail'],
+  ],
   ['SCHEMA', base({ superstep: 99 }), ['99', '1']],
   ['SCHEMA', field({ name: 'wire', channel: 'wormhole' }), ['wormhole', 'topic', 'ephemeral']],
   [

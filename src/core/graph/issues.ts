@@ -7,6 +7,8 @@ export interface GraphIssue {
   path: (string | number)[]
   nodeId?: string
   field?: string
+  /** For a problem inside a subgraph: the chain of subgraph names down to it (`["team"]`). */
+  subgraph?: string[]
   /** 1-based position inside a code string, for code problems. */
   line?: number
   column?: number
@@ -55,6 +57,8 @@ export type GraphIssueCode =
   | 'TOOLS_CONDITION_NO_TOOLS_ROUTE'
   | 'TOOLS_CONDITION_NO_END_ROUTE'
   | 'SECRET_IN_DOCUMENT'
+  | 'UNKNOWN_SUBGRAPH'
+  | 'SUBGRAPH_CYCLE'
 
 export function hasErrors(issues: readonly GraphIssue[]): boolean {
   return issues.some((i) => i.severity === 'error')

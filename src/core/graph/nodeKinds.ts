@@ -5,7 +5,7 @@ import {
   PREBUILT_ROUTERS,
   type BranchSpec,
   type GraphSpec,
-  type NodeKind,
+  type AnyNodeKind,
   type NodeSpec,
 } from './schema'
 
@@ -13,7 +13,7 @@ import {
 export const DEFAULT_MESSAGES_FIELD = 'messages'
 
 /** A node's kind; a node without `kind` is a code node. */
-export function nodeKind(node: NodeSpec): NodeKind {
+export function nodeKind(node: NodeSpec): AnyNodeKind {
   return node.kind ?? 'code'
 }
 
@@ -43,9 +43,13 @@ export function routerCode(branch: Pick<BranchSpec, 'router'>): string {
 
 /**
  * A node as code: a code node's own; for the other kinds, code that writes what the node
- * writes (what the design checks parse). Never run.
+ * writes (what the design checks parse). Never run. A graph node writes every field its
+ * subgraph (in `graph`'s own `subgraphs`) shares with the graph: a subgraph returns them all.
  */
-export function standInCode(node: NodeSpec): string {
+export function standInCode(
+  node: NodeSpec,
+  graph?: Pick<GraphSpec, 'state' | 'subgraphs'>,
+): string {
   switch (nodeKind(node)) {
     case 'code':
       return node.code ?? ''
@@ -54,6 +58,12 @@ export function standInCode(node: NodeSpec): string {
       return `(state) => ({ ${JSON.stringify(messagesFieldOf(node))}: [] })`
     case 'human':
       return `(state) => ({ ${JSON.stringify(node.writeTo ?? '')}: interrupt(null) })`
+    case 'graph': {
+      const sub = node.graph === undefined ? undefined : graph?.subgraphs?.[node.graph]
+      const theirs = new Set(sub?.state.map((f) => f.name) ?? [])
+      const shared = (graph?.state ?? []).filter((f) => theirs.has(f.name))
+      return `(state) => ({ ${shared.map((f) => `${JSON.stringify(f.name)}: state[${JSON.stringify(f.name)}]`).join(', ')} })`
+    }
   }
 }
 

@@ -69,8 +69,12 @@ export const FieldSpecSchema = z
 
 const Position = z.object({ x: z.number(), y: z.number() })
 
-/** What a node is: user code, or one of the agent building blocks. */
+/** What a node is: user code, or one of the agent building blocks (what the inspector offers). */
 export const NODE_KINDS = ['code', 'model', 'tools', 'human'] as const
+/** A node that runs a subgraph of the document (LangGraph's `addNode(id, compiledSubgraph)`). */
+export const GRAPH_NODE_KIND = 'graph'
+/** Every kind a node may have in a document. */
+export const ALL_NODE_KINDS = [...NODE_KINDS, GRAPH_NODE_KIND] as const
 /** Router values that name a LangGraph prebuilt router instead of holding code. */
 export const PREBUILT_ROUTERS = ['tools_condition'] as const
 
@@ -129,7 +133,11 @@ export const ToolSpecSchema = z
 export const NodeSpecSchema = z
   .object({
     id: z.string().describe('Unique node name.'),
-    kind: z.enum(NODE_KINDS).optional().describe('What the node is (default "code").'),
+    kind: z.enum(ALL_NODE_KINDS).optional().describe('What the node is (default "code").'),
+    graph: z
+      .string()
+      .optional()
+      .describe('Graph nodes: the name of the subgraph (a key of `subgraphs`) the node runs.'),
     code: z
       .string()
       .optional()
@@ -172,23 +180,61 @@ export const BranchSpecSchema = z
   })
   .loose()
 
+/** The keys a graph document and a subgraph share. */
+const graphBody = {
+  description: z.string().optional(),
+  state: z.array(FieldSpecSchema),
+  nodes: z.array(NodeSpecSchema),
+  edges: z.array(EdgeSpecSchema),
+  branches: z.array(BranchSpecSchema).optional(),
+  interruptBefore: z.array(z.string()).optional(),
+  interruptAfter: z.array(z.string()).optional(),
+}
+
+/**
+ * A graph a document uses, by name: a graph document without the `superstep` key. It may
+ * hold subgraphs of its own; a name resolves in the nearest enclosing `subgraphs`.
+ */
+export interface SubgraphSpec extends z.infer<z.ZodObject<typeof graphBody>> {
+  name?: string
+  subgraphs?: Record<string, SubgraphSpec>
+  [key: string]: unknown
+}
+
+export const SubgraphSpecSchema: z.ZodType<SubgraphSpec> = z
+  .object({
+    name: z.string().optional(),
+    ...graphBody,
+    get subgraphs(): z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodType<SubgraphSpec>>> {
+      return z.record(z.string(), SubgraphSpecSchema).optional()
+    },
+  })
+  .loose()
+  .meta({
+    id: 'Subgraph',
+    description:
+      'A graph used by a graph node or by node code: a graph document without `superstep`.',
+  })
+
 export const GraphSpecSchema = z
   .object({
     superstep: z.literal(1).describe('Format version.'),
     name: z.string(),
-    description: z.string().optional(),
-    state: z.array(FieldSpecSchema),
-    nodes: z.array(NodeSpecSchema),
-    edges: z.array(EdgeSpecSchema),
-    branches: z.array(BranchSpecSchema).optional(),
-    interruptBefore: z.array(z.string()).optional(),
-    interruptAfter: z.array(z.string()).optional(),
+    ...graphBody,
+    subgraphs: z
+      .record(z.string(), SubgraphSpecSchema)
+      .optional()
+      .describe(
+        'The graphs this document uses, by name (graph nodes, `subgraphs.<name>` in code).',
+      ),
   })
   .loose()
 
 export type FieldSpec = z.infer<typeof FieldSpecSchema>
 export type NodeSpec = z.infer<typeof NodeSpecSchema>
+/** The kinds the inspector offers; see {@link AnyNodeKind} for every kind. */
 export type NodeKind = (typeof NODE_KINDS)[number]
+export type AnyNodeKind = (typeof ALL_NODE_KINDS)[number]
 export type ModelSettings = z.infer<typeof ModelSettingsSchema>
 export type ScriptedReply = z.infer<typeof ScriptedReplySchema>
 export type ToolSpec = z.infer<typeof ToolSpecSchema>

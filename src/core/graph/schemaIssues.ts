@@ -20,12 +20,20 @@ export function schemaIssues(doc: unknown, issues: readonly ZodIssue[]): GraphIs
   )
 }
 
-function schemaIssueCode(path: Path): GraphIssue['code'] {
+function schemaIssueCode(fullPath: Path): GraphIssue['code'] {
+  const path = withinGraph(fullPath)
   const last = path.at(-1)
   if (last === 'reducer' && path[0] === 'state') return 'UNKNOWN_REDUCER'
   if (last === 'kind' && path[0] === 'nodes' && path.length === 3) return 'UNKNOWN_NODE_KIND'
   if (isFieldTypePath(path)) return 'UNKNOWN_FIELD_TYPE'
   return 'SCHEMA'
+}
+
+/** The part of a path inside its graph: `subgraphs.team.nodes.0.kind` → `nodes.0.kind`. */
+function withinGraph(path: Path): Path {
+  let i = 0
+  while (path[i] === 'subgraphs' && path.length > i + 2) i += 2
+  return path.slice(i)
 }
 
 /** `state[i].type`, or a part of it (`.items`, `.type`, …): a field's declared type. */
@@ -34,7 +42,8 @@ function isFieldTypePath(path: Path): boolean {
 }
 
 /** What a value at `path` is called in messages, for the closed lists of the format. */
-function nameOf(path: Path): string | null {
+function nameOf(fullPath: Path): string | null {
+  const path = withinGraph(fullPath)
   const last = path.at(-1)
   if (path.length === 1 && last === 'superstep') return 'format version'
   if (path[0] === 'state' && path.length === 3) {

@@ -15,6 +15,7 @@ import { schemaIssues } from './schemaIssues'
 import { checkDesign } from './checks'
 import { checkNodeKinds, findSecrets, nodeKind, prebuiltRouter } from './nodeKinds'
 import { describeValue, fieldTypeOf, matchesType, typeLabel } from './fieldTypes'
+import { checkSubgraphs } from './subgraphChecks'
 
 /**
  * A document that fails only the semantic checks (it matches the format) still has its
@@ -39,15 +40,19 @@ export function parseGraph(doc: unknown): ParseResult {
     }
   }
   const spec = parsed.data
-  const issues = [
-    ...secrets,
+  const issues = [...secrets, ...checkGraph(spec), ...checkSubgraphs(spec, checkGraph)]
+  return hasErrors(issues) ? { ok: false, issues, wellFormed: spec } : { ok: true, spec, issues }
+}
+
+/** The checks of one graph (a document, or a subgraph as a document of its own). */
+function checkGraph(spec: GraphSpec): GraphIssue[] {
+  return [
     ...checkFields(spec),
     ...checkNodes(spec),
     ...checkNodeKinds(spec),
     ...checkWiring(spec),
     ...checkDesign(spec),
   ]
-  return hasErrors(issues) ? { ok: false, issues, wellFormed: spec } : { ok: true, spec, issues }
 }
 
 /**

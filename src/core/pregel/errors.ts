@@ -1,4 +1,5 @@
 import { InvalidUpdateError } from '../channels/base'
+import type { Command } from './types'
 import { LangGraphError } from '../langGraphError'
 
 export { InvalidUpdateError }
@@ -54,4 +55,30 @@ export class NodeRunError extends Error {
   ) {
     super(cause instanceof Error ? cause.message : String(cause))
   }
+}
+
+/**
+ * A `Command({ graph: Command.PARENT })` on its way to the parent graph (LangGraph's
+ * ParentCommand): thrown by the writers of a task inside a subgraph, it ends the subgraph's
+ * run and becomes the output of the parent's task that ran the subgraph (`target`, that
+ * task's namespace).
+ */
+export class ParentCommand extends Error {
+  override name = 'ParentCommand'
+  /** The namespace of the task that takes the command; set by the task that raised it. */
+  target: string | undefined
+  constructor(readonly command: Command) {
+    super('Command.PARENT')
+  }
+}
+
+/** The error a node raised, through the NodeRunErrors of the subgraphs it ran in. */
+export function rootCause(e: unknown): { cause: unknown; nodes: string[] } {
+  const nodes: string[] = []
+  let cause = e
+  while (cause instanceof NodeRunError) {
+    nodes.push(cause.node)
+    cause = cause.cause
+  }
+  return { cause, nodes }
 }

@@ -3,6 +3,7 @@ import {
   NULL_TASK_ID,
   type ChannelVersions,
   type Checkpoint,
+  type CheckpointAddress,
   type CheckpointConfig,
   type CheckpointMetadata,
   type CheckpointSaver,
@@ -17,6 +18,7 @@ import {
   channelsFromCheckpoint,
   checkpointValues,
   prepareTasks,
+  readState,
   type Channels,
   type Task,
 } from './algo'
@@ -27,9 +29,12 @@ import {
   GraphRecursionError,
   InvalidUpdateError,
   NodeRunError,
+  ParentCommand,
+  rootCause,
 } from './errors'
 import { INTERRUPT, RESUME, type Interrupt, type TaskScratchpad } from './interrupt'
-import { runTask, type RuntimeWarning } from './task'
+import { runTask, type RuntimeWarning, type TaskContext } from './task'
+import { callNamespace, taskNamespace } from './namespace'
 import { applyWritesFolded } from './foldRemote'
 import { isCommand, isSend, type Command } from './types'
 
@@ -92,6 +97,19 @@ export interface RunConfig extends CheckpointConfig {
   interruptAfter?: readonly string[] | '*'
 }
 
+/**
+ * What a subgraph's run inherits from the task of its parent that runs it (LangGraph passes
+ * these down in the task's config).
+ */
+export interface NestedRun {
+  /** The parent run is resuming (`__pregel_resuming`): a subgraph with a saved checkpoint resumes too. */
+  resuming: boolean
+  /** The parent task's waiting `Command({ resume })` value, stored with the subgraph's checkpoint. */
+  nullResume: { value: unknown } | undefined
+  /** A resume map given to the root run. */
+  resumeMap: Record<string, unknown> | undefined
+}
+
 /** Where a run stands: still going, finished, or paused (a breakpoint or `interrupt()`). */
 export type RunStatus = 'running' | 'done' | 'interrupted'
 
@@ -124,17 +142,38 @@ export class Run {
   private stop = 0
   private skipDoneTasks = true
   private resumeMap: Record<string, unknown> | undefined
+  /** What the subgraphs this run's tasks start see as `__pregel_resuming`. */
+  private resuming = false
+  /** The checkpoint namespace (`''`: the root graph). */
+  private readonly ns: string
 
   private constructor(
     private readonly o: RuntimeOptions,
     private readonly runConfig: RunConfig,
-  ) {}
+    private readonly nested: NestedRun | undefined,
+  ) {
+    this.ns = runConfig.checkpointNs ?? ''
+    this.resumeMap = nested?.resumeMap
+  }
 
-  /** Loads the thread (or the addressed checkpoint) and applies `input`, as LangGraph's `_first`. */
-  static async start(o: RuntimeOptions, input: unknown, config: RunConfig): Promise<Run> {
-    const run = new Run(o, config)
+  /**
+   * Loads the thread (or the addressed checkpoint) and applies `input`, as LangGraph's
+   * `_first`. `nested`: the run is a subgraph's, started by a task of its parent.
+   */
+  static async start(
+    o: RuntimeOptions,
+    input: unknown,
+    config: RunConfig,
+    nested?: NestedRun,
+  ): Promise<Run> {
+    const run = new Run(o, config, nested)
     await run.first(input)
     return run
+  }
+
+  /** The state fields that hold a value: what a subgraph's run gives back to its parent. */
+  outputValues(): Record<string, unknown> {
+    return readState(this.o.graph, this.channels)
   }
 
   /** The step the next checkpoint will have. */
@@ -176,6 +215,7 @@ export class Run {
       this.bumped,
     )
     await this.putCheckpoint('loop')
+    this.resuming = false
     const after = this.runConfig.interruptAfter ?? graph.interruptAfter
     if (shouldInterrupt(this.checkpoint, after, tasks)) this.status = 'interrupted'
     return this.status
@@ -201,8 +241,7 @@ export class Run {
       this.config = saved.config
       this.savedVersions = saved.checkpoint.channel_versions
       if (addressed)
-        superseded =
-          (await saver.getTuple({ threadId: cfg.threadId }))?.checkpoint.id !== saved.checkpoint.id
+        superseded = (await saver.getTuple(threadOf(cfg)))?.checkpoint.id !== saved.checkpoint.id
     } else {
       const { env } = this.o
       this.checkpoint = {
@@ -214,7 +253,7 @@ export class Run {
         versions_seen: {},
       }
       this.metadata = { source: 'input', step: -2, parents: {} }
-      this.config = { threadId: cfg.threadId }
+      this.config = threadOf(cfg)
     }
     this.channels = channelsFromCheckpoint(this.o.graph, this.checkpoint)
     this.step = this.metadata.step + 1
@@ -226,7 +265,9 @@ export class Run {
     const isUpdateOrFork = this.metadata.source === 'update' || this.metadata.source === 'fork'
     const resumeAtHead = addressed && saved !== undefined && !superseded && !isUpdateOrFork
     const hasVersions = Object.keys(this.checkpoint.channel_versions).length > 0
-    const isResuming = hasVersions && (input === null || input === undefined || hasResume)
+    const isResuming =
+      hasVersions &&
+      (this.nested?.resuming === true || input === null || input === undefined || hasResume)
     const timeTravel = addressed && !(hasResume || resumeAtHead)
     this.skipDoneTasks = !(timeTravel || superseded)
     const forks =
@@ -258,6 +299,9 @@ export class Run {
       )
     }
     if (timeTravel) this.pendingWrites = this.pendingWrites.filter(([, ch]) => ch !== RESUME)
+    const nullResume = this.nested?.nullResume
+    if (nullResume && !forks) await this.putWrites(NULL_TASK_ID, [[RESUME, nullResume.value]])
+    this.resuming = this.nested ? this.nested.resuming : isResuming
     const commandUpdateOrGoto = command !== undefined && nullWrites.length > 0
     if (isResuming || commandUpdateOrGoto) {
       const seen = { ...this.checkpoint.versions_seen[INTERRUPT] }
@@ -326,16 +370,22 @@ export class Run {
     const step = this.step
     const emit = this.o.onEvent
     emit?.({ type: 'step_started', step, tasks: tasks.map((t) => ({ id: t.id, name: t.name })) })
-    const ctx = {
+    const ctx: TaskContext = {
       graph: this.o.graph,
       channels: this.channels,
       warn: (warning: RuntimeWarning) => emit?.({ type: 'warning', step, warning }),
       scratchpad: (t: Task) => this.scratchpad(t),
+      ns: this.ns,
+      nested: this.nested !== undefined,
+      taskNs: (t: Task) => this.taskNs(t),
+      runSubgraph: (t, pad, n, graph, input) => this.runSubgraph(t, pad, n, graph, input),
     }
     const clock = this.o.env.monotonic
     const started = clock?.() ?? 0
     const done: Task[] = []
     const interrupted: { task: Task; interrupts: Interrupt[] }[] = []
+    // A Command.PARENT ends this (sub)graph's step like an interrupt: the siblings finish.
+    const toParent: { task: Task; command: ParentCommand }[] = []
     const failure = await new Promise<{ task: Task; error: unknown } | null>((resolve) => {
       let remaining = tasks.length
       // After a failure the step is over: tasks still running are abandoned (LangGraph aborts them).
@@ -369,6 +419,9 @@ export class Run {
                 interrupts: error.interrupts,
               })
               settle()
+            } else if (error instanceof ParentCommand) {
+              toParent.push({ task, command: error })
+              settle()
             } else {
               failed = true
               resolve({ task, error })
@@ -387,15 +440,21 @@ export class Run {
       })
       await this.saveWrites(done)
       const { task, error } = failure
+      const { cause } = rootCause(error)
       await this.putWrites(task.id, [
         ...task.writes,
-        [ERROR, { name: errorName(error), message: errorMessage(error) }],
+        [ERROR, { name: errorName(cause), message: errorMessage(cause) }],
       ])
       throw new NodeRunError(error, task.name)
     }
     // Every finished task's writes are kept against the checkpoint it ran from, as LangGraph
     // does: a retry or resume reuses them, and the debugger shows what each task wrote.
     await this.saveWrites(done)
+    const handoff = toParent[0]
+    if (interrupted.length === 0 && handoff) {
+      if (handoff.task.writes.length > 0) await this.putWrites(handoff.task.id, handoff.task.writes)
+      throw handoff.command
+    }
     if (interrupted.length === 0) return false
     for (const { task, interrupts } of interrupted) {
       const resumes = task.writes.filter(([ch]) => ch === RESUME)
@@ -405,6 +464,53 @@ export class Run {
       interrupts.map((i) => ({ ...i, node: task.name, taskId: task.id })),
     )
     return true
+  }
+
+  /** The namespace of one of this run's tasks (see namespace.ts). */
+  private taskNs(task: Task): string {
+    return taskNamespace(this.ns, this.checkpoint.id, task.id, task.name)
+  }
+
+  /**
+   * Runs a subgraph as the `n`-th subgraph call of a task, in the task's namespace, to its
+   * end (LangGraph's nested invoke with the parent's checkpointer): its output values, or
+   * the pause or failure raised as the task's.
+   */
+  private async runSubgraph(
+    task: Task,
+    pad: TaskScratchpad,
+    n: number,
+    graph: CompiledGraph,
+    input: unknown,
+  ): Promise<Record<string, unknown>> {
+    const { threadId, recursionLimit, interruptBefore, interruptAfter } = this.runConfig
+    const emit = this.o.onEvent
+    const config: RunConfig = {
+      threadId,
+      checkpointNs: callNamespace(this.taskNs(task), n),
+      ...(recursionLimit !== undefined && { recursionLimit }),
+      ...(interruptBefore !== undefined && { interruptBefore }),
+      ...(interruptAfter !== undefined && { interruptAfter }),
+    }
+    // Only the warnings of a subgraph's run reach the parent's listener for now: its steps
+    // and checkpoints are in its own namespace (see the reports' `subgraphCheckpoints`).
+    const onEvent = (e: LoopEvent) => e.type === 'warning' && emit?.(e)
+    // A graph node hands its subgraph the parent's whole state: the keys the subgraph has no
+    // field for are not its input (LangGraph maps only its input channels), and no mistake.
+    const given =
+      task.node.runsSubgraph && typeof input === 'object' && input !== null && !Array.isArray(input)
+        ? Object.fromEntries(Object.entries(input).filter(([k]) => graph.fieldSet.has(k)))
+        : input
+    const run = await Run.start({ ...this.o, graph, onEvent }, given, config, {
+      resuming: this.resuming,
+      nullResume: pad.nullResume,
+      resumeMap: this.resumeMap,
+    })
+    const status = await run.toEnd()
+    if (status === 'interrupted') {
+      throw new GraphInterrupt(run.interrupts.map(({ id, value }) => ({ id, value })))
+    }
+    return run.outputValues()
   }
 
   private scratchpad(task: Task): TaskScratchpad {
@@ -432,7 +538,7 @@ export class Run {
   private async putWrites(taskId: string, writes: [string, unknown][]): Promise<void> {
     // Before the first checkpoint there is nothing to attach them to in the saver.
     if (this.config.checkpointId !== undefined) {
-      await this.o.saver.putWrites(this.config as Required<CheckpointConfig>, writes, taskId)
+      await this.o.saver.putWrites(this.config as CheckpointAddress, writes, taskId)
     }
     this.pendingWrites = this.pendingWrites.filter(([tid]) => tid !== taskId)
     for (const [ch, v] of writes) this.pendingWrites.push([taskId, ch, v])
@@ -509,4 +615,10 @@ function shouldInterrupt(
   const versions = checkpoint.channel_versions
   for (const ch in versions) if ((versions[ch] as number) > (seen[ch] ?? 0)) return true
   return false
+}
+
+/** The thread (and namespace) a config addresses, without a checkpoint. */
+function threadOf(cfg: CheckpointConfig): CheckpointConfig {
+  const ns = cfg.checkpointNs
+  return ns ? { threadId: cfg.threadId, checkpointNs: ns } : { threadId: cfg.threadId }
 }

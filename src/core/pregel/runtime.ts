@@ -1,4 +1,4 @@
-import type { CheckpointConfig, ListOptions } from '../checkpoint/types'
+import type { CheckpointConfig, ListOptions, CheckpointAddress } from '../checkpoint/types'
 import {
   Run,
   type RunConfig,
@@ -7,6 +7,10 @@ import {
   type TaskInterrupt,
 } from './loop'
 import { getStateHistory, snapshotOf, type StateSnapshot } from './state'
+import type { CompiledGraph } from '../compile/compileGraph'
+import { nodeKind } from '../graph/nodeKinds'
+import { taskNamespace } from './namespace'
+import { requireGraphAtNamespace } from './subgraphState'
 import type { RuntimeWarning } from './task'
 import { bulkUpdateState, updateState, type UpdateSuperstep } from './updateState'
 
@@ -29,6 +33,15 @@ export class GraphRuntime {
    * failed step, replay from `config.checkpointId`), or a `Command` (resume, update, goto).
    */
   start(input: unknown, config: RunConfig): Promise<Run> {
+    if (config.checkpointNs) {
+      // LangGraph.js's root invoke drops the namespace and runs the thread's latest root
+      // checkpoint instead; refused here rather than run from somewhere else than asked.
+      return Promise.reject(
+        new Error(
+          `Running from a subgraph's checkpoint (namespace "${config.checkpointNs}" on thread ${config.threadId}) is not supported: run from a root checkpoint, or update the subgraph's state and continue the thread.`,
+        ),
+      )
+    }
     return Run.start(this.o, input, config)
   }
 
@@ -39,15 +52,43 @@ export class GraphRuntime {
     return { status: status === 'running' ? 'done' : status, interrupts: run.interrupts }
   }
 
-  /** The addressed checkpoint, or the thread's latest with its succeeded tasks' writes applied. */
-  async getState(config: CheckpointConfig): Promise<StateSnapshot | undefined> {
+  /**
+   * The addressed checkpoint, or the thread's latest with its succeeded tasks' writes
+   * applied. `config.checkpointNs` addresses a subgraph's checkpoints; with `subgraphs`,
+   * each task that runs a subgraph gets that subgraph's state (LangGraph's
+   * `getState(config, { subgraphs: true })`).
+   */
+  async getState(
+    config: CheckpointConfig,
+    options: { subgraphs?: boolean } = {},
+  ): Promise<StateSnapshot | undefined> {
+    const graph = this.graphAt(config)
     const tuple = await this.o.saver.getTuple(config)
-    return tuple && (await snapshotOf(this.o.graph, tuple, config.checkpointId === undefined))
+    const snapshot = tuple && (await snapshotOf(graph, tuple, config.checkpointId === undefined))
+    if (snapshot && options.subgraphs) await this.attachSubgraphStates(graph, snapshot)
+    return snapshot
   }
 
-  /** The thread's checkpoints, newest first, all branches. */
+  /** The thread's checkpoints (of `config.checkpointNs`'s graph), newest first, all branches. */
   getStateHistory(config: CheckpointConfig, options?: ListOptions): Promise<StateSnapshot[]> {
-    return getStateHistory(this.o.graph, this.o.saver, config, options)
+    return getStateHistory(this.graphAt(config), this.o.saver, config, options)
+  }
+
+  /** The graph whose checkpoints a config's namespace holds. */
+  private graphAt(config: CheckpointConfig): CompiledGraph {
+    const ns = config.checkpointNs ?? ''
+    return ns === '' ? this.o.graph : requireGraphAtNamespace(this.o.graph, ns)
+  }
+
+  private async attachSubgraphStates(graph: CompiledGraph, snapshot: StateSnapshot): Promise<void> {
+    const { threadId, checkpointId, checkpointNs = '' } = snapshot.config
+    for (const task of snapshot.tasks) {
+      const node = graph.spec.nodes.find((n) => n.id === task.name)
+      if (!node || nodeKind(node) !== 'graph') continue
+      const ns = taskNamespace(checkpointNs, checkpointId, task.id, task.name)
+      const state = await this.getState({ threadId, checkpointNs: ns }, { subgraphs: true })
+      if (state) task.state = state
+    }
   }
 
   /**
@@ -58,16 +99,25 @@ export class GraphRuntime {
     config: CheckpointConfig,
     values: unknown,
     asNode?: string,
-  ): Promise<Required<CheckpointConfig>> {
-    return updateState(this.updateOptions(), config, values, asNode)
+  ): Promise<CheckpointAddress> {
+    return updateState(
+      { ...this.updateOptions(), graph: this.graphAt(config) },
+      config,
+      values,
+      asNode,
+    )
   }
 
   /** Applies super-steps of updates, one checkpoint each (LangGraph's `bulkUpdateState`). */
   bulkUpdateState(
     config: CheckpointConfig,
     supersteps: readonly UpdateSuperstep[],
-  ): Promise<Required<CheckpointConfig>> {
-    return bulkUpdateState(this.updateOptions(), config, supersteps)
+  ): Promise<CheckpointAddress> {
+    return bulkUpdateState(
+      { ...this.updateOptions(), graph: this.graphAt(config) },
+      config,
+      supersteps,
+    )
   }
 
   private updateOptions() {

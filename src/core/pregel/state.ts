@@ -20,6 +20,11 @@ export interface SnapshotTask {
   error?: { name: string; message: string }
   /** The task's stored output writes, when it already succeeded. */
   writes?: [string, unknown][]
+  /**
+   * The state of the subgraph the task runs (a graph node's), with `subgraphs: true` and
+   * when the subgraph has a checkpoint in the task's namespace (LangGraph's `tasks[i].state`).
+   */
+  state?: StateSnapshot
 }
 
 /** A checkpoint as the debugger and LangGraph's getState show it. */

@@ -8,7 +8,8 @@ import {
 } from '../compile/compileGraph'
 import { END, START } from '../graph/constants'
 import { readState, type Channels, type Task } from './algo'
-import { isCommand, isSend, type Send } from './types'
+import { Command, isCommand, isSend, type Send } from './types'
+import { ParentCommand } from './errors'
 import type { TaskScratchpad } from './interrupt'
 import { foldRemoteWrites } from './foldRemote'
 import { writeTypeProblem } from './writeTypes'
@@ -29,6 +30,20 @@ export interface TaskContext {
   warn: (w: RuntimeWarning) => void
   /** The task's resume state, for `interrupt()`. */
   scratchpad: (task: Task) => TaskScratchpad
+  /** The namespace of the graph the task runs in (`''`: the root). */
+  ns?: string
+  /** Whether the graph runs inside a parent's task: a `Command.PARENT` then goes there. */
+  nested?: boolean
+  /** A task's namespace: what its subgraph calls are stored under. */
+  taskNs?: (task: Task) => string
+  /** Runs the `n`-th subgraph call of a task (see NodeCallContext.subgraph). */
+  runSubgraph?: (
+    task: Task,
+    pad: TaskScratchpad,
+    n: number,
+    graph: CompiledGraph,
+    input: unknown,
+  ) => Promise<unknown>
 }
 
 type WriterContext = Omit<TaskContext, 'scratchpad'>
@@ -41,14 +56,32 @@ type WriterContext = Omit<TaskContext, 'scratchpad'>
  */
 export async function runTask(task: Task, ctx: TaskContext): Promise<void> {
   const { node } = task
+  let calls = 0
+  const { runSubgraph } = ctx
   // One scratchpad for the node and its routers: their interrupts count as one task's.
   const call: NodeCallContext = {
     pad: ctx.scratchpad(task),
     write: (ch, v) => task.writes.push([ch, v]),
     log: (logs) => (task.logs ??= []).push(...logs),
+    ...(runSubgraph && {
+      subgraph: (graph, input) => runSubgraph(task, call.pad, calls++, graph, input),
+    }),
   }
-  const output = node.fn ? await node.fn(task.input, call) : task.input
-  await runWriters(task, output, ctx, call)
+  try {
+    const output = node.fn ? await node.fn(task.input, call) : task.input
+    await runWriters(task, output, ctx, call)
+  } catch (e) {
+    if (!(e instanceof ParentCommand)) throw e
+    // Raised by this task's writers: it goes to the task that runs this graph.
+    if (e.target === undefined) e.target = ctx.ns ?? ''
+    else if (e.target === ctx.taskNs?.(task)) {
+      // From inside a subgraph this task ran: the command is this task's output.
+      const { update, goto } = e.command
+      await runWriters(task, new Command({ ...(update && { update }), goto }), ctx, call)
+      return
+    }
+    throw e
+  }
 }
 
 /**
@@ -63,7 +96,11 @@ export async function runWriters(
 ): Promise<void> {
   const { node } = task
   const writes = task.writes
-  for (const w of stateUpdates(task.name, output, ctx)) writes.push(w)
+  // A subgraph's values for keys the parent lacks are dropped silently, as LangGraph does.
+  const wctx = node.runsSubgraph ? { ...ctx, warn: () => {} } : ctx
+  for (const w of stateUpdates(task.name, output, wctx)) writes.push(w)
+  const toParent = ctx.nested ? parentCommandOf(output) : undefined
+  if (toParent) throw new ParentCommand(toParent)
   for (const dest of controlDestinations(output)) writeDestination(task, dest, ctx)
   for (const w of node.writes) writes.push([w.channel, w.value])
   for (const branch of node.branches) {
@@ -71,6 +108,16 @@ export async function runWriters(
     for (const dest of branchDestinations(task.name, branch, routed))
       writeDestination(task, dest, ctx)
   }
+}
+
+/** The first `Command.PARENT` of a node's output (a Command, or one in an array). */
+function parentCommandOf(output: unknown): Command | undefined {
+  const commands = isCommand(output)
+    ? [output]
+    : Array.isArray(output)
+      ? output.filter(isCommand)
+      : []
+  return commands.find((c) => c.graph === Command.PARENT)
 }
 
 /** LangGraph.js's node output mapper: falsy → nothing, Command → its update, object → keys. */

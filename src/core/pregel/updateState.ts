@@ -6,6 +6,7 @@ import {
   type CheckpointSaver,
   type CheckpointSource,
   type CheckpointTuple,
+  type CheckpointAddress,
 } from '../checkpoint/types'
 import type { CompiledGraph, CompiledNode } from '../compile/compileGraph'
 import { COPY, END, INPUT, START } from '../graph/constants'
@@ -67,7 +68,7 @@ export function updateState(
   config: CheckpointConfig,
   values: unknown,
   asNode?: string,
-): Promise<Required<CheckpointConfig>> {
+): Promise<CheckpointAddress> {
   return bulkUpdateState(o, config, [
     { updates: [{ values, ...(asNode !== undefined && { asNode }) }] },
   ])
@@ -82,12 +83,12 @@ export async function bulkUpdateState(
   o: UpdateStateOptions,
   config: CheckpointConfig,
   supersteps: readonly UpdateSuperstep[],
-): Promise<Required<CheckpointConfig>> {
+): Promise<CheckpointAddress> {
   if (supersteps.length === 0) throw new Error('No supersteps provided')
   if (supersteps.some((s) => s.updates.length === 0)) throw new Error('No updates provided')
   let current: CheckpointConfig = config
   for (const s of supersteps) current = await updateSuperstep(o, current, s.updates)
-  return current as Required<CheckpointConfig>
+  return current as CheckpointAddress
 }
 
 async function load(o: UpdateStateOptions, config: CheckpointConfig): Promise<Loaded> {
@@ -113,7 +114,11 @@ async function load(o: UpdateStateOptions, config: CheckpointConfig): Promise<Lo
     channels: channelsFromCheckpoint(o.graph, checkpoint),
     previous: { ...checkpoint.channel_versions },
     step: saved?.metadata.step ?? -1,
-    parentConfig: saved ? saved.config : { threadId: config.threadId },
+    parentConfig: saved
+      ? saved.config
+      : config.checkpointNs
+        ? { threadId: config.threadId, checkpointNs: config.checkpointNs }
+        : { threadId: config.threadId },
   }
 }
 
@@ -123,7 +128,7 @@ function save(
   l: Loaded,
   source: CheckpointSource,
   step: number,
-): Promise<Required<CheckpointConfig>> {
+): Promise<CheckpointAddress> {
   const cp = l.checkpoint
   const newVersions: ChannelVersions = {}
   for (const [ch, v] of Object.entries(cp.channel_versions))
@@ -145,7 +150,7 @@ async function updateSuperstep(
   o: UpdateStateOptions,
   config: CheckpointConfig,
   updates: readonly TaskUpdate[],
-): Promise<Required<CheckpointConfig>> {
+): Promise<CheckpointAddress> {
   const l = await load(o, config)
   const { values, asNode } = updates[0] as TaskUpdate
   if ((values === null || values === undefined) && asNode === undefined) {
@@ -277,11 +282,14 @@ async function copyCheckpoint(
   o: UpdateStateOptions,
   l: Loaded,
   values: unknown,
-): Promise<Required<CheckpointConfig>> {
+): Promise<CheckpointAddress> {
   const { saved } = l
   if (!saved) throw new InvalidUpdateError('Cannot copy a non-existent checkpoint')
   const copy = await o.saver.put(
-    saved.parentConfig ?? { threadId: saved.config.threadId },
+    saved.parentConfig ??
+      (saved.config.checkpointNs
+        ? { threadId: saved.config.threadId, checkpointNs: saved.config.checkpointNs }
+        : { threadId: saved.config.threadId }),
     {
       ...l.checkpoint,
       id: o.env.newId(),

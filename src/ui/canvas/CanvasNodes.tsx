@@ -58,12 +58,13 @@ function StepBadge({ o }: { o: NodeOverlay }) {
   )
 }
 
-const KIND_MARK = { code: 'ƒ', model: '✦', tools: '⚒', human: '☺' } as const
+const KIND_MARK = { code: 'ƒ', model: '✦', tools: '⚒', human: '☺', graph: '⊞' } as const
 const KIND_TITLE = {
   code: 'Code node',
   model: 'Model node: calls a chat model',
   tools: 'Tools node: runs the tool calls of the last AI message (ToolNode)',
   human: 'Human node: pauses with interrupt() for a reply',
+  graph: 'Graph node: runs a subgraph',
 } as const
 
 /** A document node: its id (double-click to rename), kind markers, issues and run state. */
@@ -78,7 +79,10 @@ export const StepNode = memo(function StepNode({
   const [editing, setEditing] = useState(false)
   const box = useRef<HTMLDivElement>(null)
   const nameId = useId()
-  useNodeKeys(box, id, data.docId, nameId, () => setEditing(true))
+  const actions = useContext(CanvasActionsContext)
+  const sub = data.subgraph
+  const open = sub ? () => actions.openSubgraph(sub.name) : undefined
+  useNodeKeys(box, id, data.docId, nameId, () => setEditing(true), open)
   const kind = data.hitl ? ' ss-hitl' : ''
   const severity = data.issues ? (data.issues.errors ? ' ss-has-error' : ' ss-has-warning') : ''
   const shown = showBidiControls(data.docId)
@@ -91,7 +95,8 @@ export const StepNode = memo(function StepNode({
   return (
     <div
       ref={box}
-      className={`ss-node ss-step${kind}${severity}${overlayClass(o)}${selected ? ' ss-selected' : ''}`}
+      className={`ss-node ss-step${kind}${severity}${overlayClass(o)}${selected ? ' ss-selected' : ''}${sub ? ' ss-graph' : ''}`}
+      onDoubleClick={open}
     >
       {/* The node element's accessible name (its aria-labelledby, set by useNodeKeys). */}
       <span id={nameId} hidden>
@@ -142,6 +147,7 @@ export const StepNode = memo(function StepNode({
           defer
         </span>
       )}
+      {sub && <SubgraphPreview name={sub.name} nodes={sub.nodes} onOpen={open} />}
       <IssueBadgeView badge={data.issues} />
       <StepBadge o={o} />
       <FailedMark o={o} />
@@ -149,6 +155,37 @@ export const StepNode = memo(function StepNode({
     </div>
   )
 })
+
+/** What a graph node holds, small: its subgraph's first nodes, and the way in. */
+function SubgraphPreview(props: { name: string; nodes: string[] | null; onOpen?: () => void }) {
+  const { name, nodes } = props
+  const shown = nodes?.slice(0, 3) ?? []
+  const more = (nodes?.length ?? 0) - shown.length
+  const what = nodes
+    ? `${name}: ${nodes.length} node${nodes.length === 1 ? '' : 's'}${nodes.length ? ` (${nodes.join(', ')})` : ''}`
+    : `${name}, a subgraph of an outer graph`
+  return (
+    <button
+      type="button"
+      className="ss-subgraph nodrag nopan"
+      title={showBidiControls(`Open ${what} (double-click, or Enter)`)}
+      aria-label={showBidiControls(`Open subgraph ${name}`)}
+      onClick={(e) => {
+        e.stopPropagation()
+        props.onOpen?.()
+      }}
+      onDoubleClick={(e) => e.stopPropagation()}
+    >
+      <span className="ss-subgraph-name">
+        <Name>{name}</Name>
+      </span>
+      <span className="ss-subgraph-nodes" aria-hidden="true">
+        {shown.map((n) => showBidiControls(n)).join(' · ') || (nodes ? 'empty' : '…')}
+        {more > 0 && ` +${more}`}
+      </span>
+    </button>
+  )
+}
 
 /** The gutter dot of a breakpoint: filled when the run pauses there; a click toggles it. */
 function BreakDot({ id, when, on }: { id: string; when: 'before' | 'after'; on: boolean }) {

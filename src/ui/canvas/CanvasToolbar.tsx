@@ -16,14 +16,26 @@ export interface CanvasToolbarProps {
   onJoin(to: string): void
   /** Deletes the selection; absent when nothing deletable is selected. */
   onDelete?: () => void
+  /** The selected document nodes "Group" would make into a subgraph. */
+  groupSources: string[]
+  /** A free subgraph name to offer. */
+  groupName: string
+  /** Groups the selection into subgraph `name`. */
+  onGroup(name: string): void
+  /** The library's graphs a subgraph may be copied from (absent: no "Add subgraph"). */
+  subgraphSources?: { id: string; name: string }[]
+  /** Adds a subgraph: a new one (`null`) or a copy of the library graph `id`. */
+  onAddSubgraph?: (from: string | null) => void
 }
 
 /**
- * The canvas's own toolbar: "Add node", "Auto layout" with its direction, "Fit view", and
- * "Join" (shown enabled when several nodes are selected; it opens "Join into…").
+ * The canvas's own toolbar: "Add node", "Auto layout" with its direction, "Fit view",
+ * "Join" (shown enabled when several nodes are selected; it opens "Join into…") and "Group"
+ * (the selection into a subgraph; it asks the subgraph's name).
  */
 export function CanvasToolbar(props: CanvasToolbarProps) {
   const [joining, setJoining] = useState(false)
+  const [grouping, setGrouping] = useState(false)
   const layout = useAutoLayout(props.onAutoLayout)
   const canJoin = props.joinSources.length >= 2
   const open = joining && canJoin
@@ -32,6 +44,25 @@ export function CanvasToolbar(props: CanvasToolbarProps) {
       <button type="button" onClick={props.onAddNode}>
         Add node
       </button>
+      {props.onAddSubgraph && (
+        <select
+          aria-label="Add subgraph"
+          title="Add a subgraph and a graph node that runs it: a new one, or a copy of a graph of the library"
+          value=""
+          onChange={(e) => {
+            const v = e.target.value
+            if (v) props.onAddSubgraph?.(v === NEW_SUBGRAPH ? null : v)
+          }}
+        >
+          <option value="">Add subgraph…</option>
+          <option value={NEW_SUBGRAPH}>New subgraph</option>
+          {props.subgraphSources?.map((g) => (
+            <option key={g.id} value={g.id}>
+              Copy of {g.name}
+            </option>
+          ))}
+        </select>
+      )}
       <button
         type="button"
         disabled={!props.onDelete}
@@ -54,17 +85,19 @@ export function CanvasToolbar(props: CanvasToolbarProps) {
       <span className="ss-segmented" role="group" aria-label="Layout direction">
         {(
           [
-            ['LR', 'Left to right'],
-            ['TB', 'Top to bottom'],
+            ['LR', 'Left to right', '→'],
+            ['TB', 'Top to bottom', '↓'],
           ] as const
-        ).map(([d, name]) => (
+        ).map(([d, name, arrow]) => (
           <button
             key={d}
             type="button"
             aria-pressed={props.direction === d}
+            aria-label={name}
+            title={`Lay out ${name.toLowerCase()}`}
             onClick={() => props.onDirection(d)}
           >
-            {name}
+            {arrow}
           </button>
         ))}
       </span>
@@ -101,12 +134,57 @@ export function CanvasToolbar(props: CanvasToolbarProps) {
           ))}
         </select>
       )}
+      <button
+        type="button"
+        disabled={props.groupSources.length === 0}
+        aria-expanded={grouping}
+        title={
+          props.groupSources.length
+            ? 'Group the selected nodes into a subgraph, run by one graph node'
+            : 'Select the nodes to group into a subgraph'
+        }
+        onClick={() => setGrouping((g) => !g)}
+      >
+        Group
+      </button>
+      {grouping && props.groupSources.length > 0 && (
+        <GroupName
+          initial={props.groupName}
+          onDone={(name) => {
+            setGrouping(false)
+            if (name) props.onGroup(name)
+          }}
+        />
+      )}
       {layout.error && (
         <span role="alert" className="ss-toolbar-error">
           Auto layout failed: {layout.error}. The graph was not changed.
         </span>
       )}
     </div>
+  )
+}
+
+const NEW_SUBGRAPH = '\u0000new'
+
+/** The new subgraph's name: Enter groups, Escape (or leaving the field) does not. */
+function GroupName(props: { initial: string; onDone(name: string | null): void }) {
+  const [name, setName] = useState(props.initial)
+  return (
+    <input
+      aria-label="Subgraph name"
+      className="ss-group-name"
+      autoFocus
+      value={name}
+      onFocus={(e) => e.currentTarget.select()}
+      onChange={(e) => setName(e.target.value)}
+      onKeyDown={(e) => {
+        e.stopPropagation()
+        if (e.key === 'Enter') props.onDone(name.trim() || null)
+        if (e.key === 'Escape') props.onDone(null)
+      }}
+      onBlur={() => props.onDone(null)}
+    />
   )
 }
 

@@ -20,6 +20,8 @@ import {
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type MouseEvent } from 'react'
 import type { GraphEdit, XY } from '../../core/graph/edits'
 import type { GraphIssue } from '../../core/graph/issues'
+import { freeSubgraphName, groupNodeId } from '../../core/graph/editSubgraphs'
+import { addSubgraphEdit } from './subgraphEdits'
 import type { GraphSpec } from '../../core/graph/schema'
 import { CanvasActionsContext, type CanvasActions } from './canvasActions'
 import { edgeTypes } from './CanvasEdge'
@@ -66,6 +68,10 @@ export interface GraphCanvasProps {
   colorMode?: 'light' | 'dark' | 'system'
   /** Show the canvas's own toolbar (default true); off when the app's top bar has the actions. */
   toolbar?: boolean
+  /** Opens the subgraph a graph node runs (absent: graph nodes do not open). */
+  onOpenSubgraph?: (name: string) => void
+  /** The library's graphs "Add subgraph" may copy. */
+  subgraphSources?: { id: string; name: string; doc: unknown }[]
 }
 
 /** Above this many nodes only the elements in view are rendered. */
@@ -257,16 +263,15 @@ function CanvasView(props: GraphCanvasProps) {
       setBreakpoint(node, when, on) {
         latest.current.onEdit({ type: 'setBreakpoint', node, when, on })
       },
+      openSubgraph(name) {
+        latest.current.onOpenSubgraph?.(name)
+      },
     }),
     [],
   )
 
   const addNodeInView = () => {
-    const box = root.current?.getBoundingClientRect()
-    const centre = box
-      ? { x: box.left + box.width / 2, y: box.top + box.height / 2 }
-      : { x: 0, y: 0 }
-    props.onEdit(addNodeEdit(doc, freeSpot(doc, screenToFlowPosition(centre))))
+    props.onEdit(addNodeEdit(doc, freeSpot(doc, screenToFlowPosition(centreOf(root.current)))))
   }
   const sources = joinSources(doc, selection)
   const deletion = deletionEdit(doc, selection)
@@ -361,6 +366,24 @@ function CanvasView(props: GraphCanvasProps) {
                   joinTargets={sources.length >= 2 ? joinTargets(doc, sources) : []}
                   onJoin={(to) => props.onEdit({ type: 'addJoin', from: sources, to })}
                   onDelete={deletion ? deleteSelection : undefined}
+                  subgraphSources={props.subgraphSources}
+                  onAddSubgraph={(from) => {
+                    const source = from ? props.subgraphSources?.find((g) => g.id === from) : null
+                    const edit = addSubgraphEdit(
+                      doc,
+                      source ?? null,
+                      freeSpot(doc, screenToFlowPosition(centreOf(root.current))),
+                    )
+                    if (edit) props.onEdit(edit)
+                  }}
+                  groupSources={sources}
+                  groupName={freeSubgraphName(doc)}
+                  onGroup={(name) => {
+                    const before = latest.current.doc
+                    props.onEdit({ type: 'groupIntoSubgraph', ids: sources, name })
+                    // The graph node that took their place is selected.
+                    props.onSelect({ nodes: [groupNodeId(before, sources, name)], edges: [] })
+                  }}
                 />
               </Panel>
             )}
@@ -403,4 +426,10 @@ function MapIcon() {
       <rect x="8" y="8" width="5" height="3.5" fill="currentColor" />
     </svg>
   )
+}
+
+/** The middle of an element, in window pixels. */
+function centreOf(el: HTMLElement | null): XY {
+  const box = el?.getBoundingClientRect()
+  return box ? { x: box.left + box.width / 2, y: box.top + box.height / 2 } : { x: 0, y: 0 }
 }

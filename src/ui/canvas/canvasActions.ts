@@ -9,9 +9,12 @@ export interface CanvasActions {
   rename(from: string, to: string): string | null
   /** Turns "pause before" / "pause after" of a node on or off (a setBreakpoint edit). */
   setBreakpoint(node: string, when: 'before' | 'after', on: boolean): void
+  /** Opens a subgraph on the canvas (a graph node's double-click, or Enter on it). */
+  openSubgraph(name: string): void
 }
 
 export const CanvasActionsContext = createContext<CanvasActions>({
   rename: () => null,
   setBreakpoint: () => undefined,
+  openSubgraph: () => undefined,
 })

@@ -34,7 +34,7 @@ export type StepData = {
   docId: string
   index: number
   /** What the node is: code, model, tools or human. */
-  nodeKind: 'code' | 'model' | 'tools' | 'human'
+  nodeKind: 'code' | 'model' | 'tools' | 'human' | 'graph'
   /** The code calls `interrupt(...)`: a human-in-the-loop node. */
   hitl: boolean
   /** Has `ends`: it may return `Command({ goto })`. */
@@ -46,6 +46,8 @@ export type StepData = {
   pauseBefore: boolean
   pauseAfter: boolean
   issues?: IssueBadge
+  /** Graph nodes: the subgraph they run, and its nodes (null: not a subgraph of this level's). */
+  subgraph?: { name: string; nodes: string[] | null }
 }
 
 /** START or END. */

@@ -2,7 +2,13 @@ import type { IssueBadge, StepData } from './flowTypes'
 import type { NodeOverlay } from './overlay'
 
 /** A node's kind as a screen reader says it. */
-const KIND_WORD = { code: 'code', model: 'model', tools: 'tools', human: 'human' } as const
+const KIND_WORD = {
+  code: 'code',
+  model: 'model',
+  tools: 'tools',
+  human: 'human',
+  graph: 'subgraph',
+} as const
 
 /** "1 problem", "3 problems", or nothing. */
 function problems(badge: IssueBadge | undefined): string[] {

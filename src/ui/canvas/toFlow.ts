@@ -100,7 +100,9 @@ export function toFlow(
     const pauseBefore = breaksOn(doc.interruptBefore, n.id)
     const pauseAfter = breaksOn(doc.interruptAfter, n.id)
     const branch = branchSources.has(n.id)
+    const subgraph = n.kind === 'graph' ? subgraphPreview(doc, n.graph ?? '') : undefined
     const key = memoKey(
+      subgraph && `${subgraph.name}\u0000${subgraph.nodes?.join('\u0000') ?? '-'}`,
       i,
       id,
       position.x,
@@ -132,6 +134,7 @@ export function toFlow(
         pauseBefore,
         pauseAfter,
         ...issuesOf(id),
+        ...(subgraph && { subgraph }),
       },
       ariaLabel: `Node ${showBidiControls(n.id)}`,
       ...boxOf(lr),
@@ -331,3 +334,9 @@ function describedAs(text: string): FlowEdge['domAttributes'] {
 
 export const breaksOn = (list: readonly string[] | undefined, id: string): boolean =>
   list?.includes('*') === true || list?.includes(id) === true
+
+/** What a graph node's preview shows: its subgraph's node ids (null: not found at this level). */
+function subgraphPreview(doc: GraphSpec, name: string): { name: string; nodes: string[] | null } {
+  const sub = Object.hasOwn(doc.subgraphs ?? {}, name) ? doc.subgraphs?.[name] : undefined
+  return { name, nodes: sub ? sub.nodes.map((n) => n.id) : null }
+}

@@ -17,6 +17,7 @@ export interface CanvasKeyState {
   selection: CanvasSelection
   onEdit(edit: GraphEdit): void
   onSelect(selection: CanvasSelection): void
+  onOpenSubgraph?: (name: string) => void
 }
 
 /**

@@ -21,7 +21,7 @@ const ARROWS: Record<string, { x: number; y: number; word: string }> = {
 /**
  * The keyboard of a node's own element (React Flow's wrapper, which holds the focus):
  * its accessible name is the element `nameId` (kind, run state, problems), F2 renames it in
- * place, and the arrow keys move it (Shift: four grid steps) as a drag would: through
+ * place, Enter opens a graph node's subgraph (`open`), and the arrow keys move it (Shift: four grid steps) as a drag would: through
  * `onNodeDragStop`, so the document changes and is saved. React Flow's own arrow handling
  * only announces a move and throws it away (its nodes are controlled here), so the keys are
  * taken before it sees them.
@@ -32,11 +32,14 @@ export function useNodeKeys(
   docId: string,
   nameId: string,
   rename?: () => void,
+  open?: () => void,
 ): void {
   const store = useStoreApi<FlowNode>()
   const onRename = useRef(rename)
+  const onOpen = useRef(open)
   useLayoutEffect(() => {
     onRename.current = rename
+    onOpen.current = open
   })
   useLayoutEffect(() => {
     const wrapper = box.current?.closest<HTMLElement>('.react-flow__node')
@@ -48,6 +51,12 @@ export function useNodeKeys(
     }
     const onKeyDown = (e: KeyboardEvent) => {
       if (e.target !== wrapper || e.altKey || e.ctrlKey || e.metaKey) return
+      if (e.key === 'Enter' && !e.shiftKey && onOpen.current) {
+        e.preventDefault()
+        e.stopPropagation()
+        onOpen.current()
+        return
+      }
       if (e.key === 'F2' && onRename.current) {
         e.preventDefault()
         e.stopPropagation()

@@ -7,6 +7,7 @@ import {
   NODE_KINDS,
   type GraphSpec,
   type ModelSettings,
+  type AnyNodeKind,
   type NodeKind,
   type NodeSpec,
   type ScriptedReply,
@@ -179,7 +180,7 @@ function ModelForm(props: {
 }
 
 /** The settings as JSON, for what the forms do not show: applied on blur or Ctrl/Cmd+Enter. */
-function SettingsJson(props: { node: NodeSpec; kind: NodeKind; onEdit(e: GraphEdit): void }) {
+function SettingsJson(props: { node: NodeSpec; kind: AnyNodeKind; onEdit(e: GraphEdit): void }) {
   const { node, kind, onEdit } = props
   const shown = JSON.stringify(kindSettingsOf(node), null, 2)
   const [text, setText] = useState(shown)
