@@ -4,6 +4,8 @@ import counter from '../examples/counter.json'
 import fanoutJoin from '../examples/fanout-join.json'
 import mapReduce from '../examples/map-reduce.json'
 import reactAgent from '../examples/react-agent.json'
+import supervisor from '../examples/supervisor.json'
+import handoff from '../examples/handoff.json'
 
 import type { Template } from './store/appTypes'
 
@@ -32,6 +34,18 @@ export const TEMPLATES: readonly Template[] = [
     id: 'react-agent',
     name: reactAgent.name,
     doc: reactAgent,
+    input: { messages: [{ role: 'user', content: 'What is the weather in Paris?' }] },
+  },
+  {
+    id: 'supervisor',
+    name: supervisor.name,
+    doc: supervisor,
+    input: { messages: [{ role: 'user', content: 'Write a short note about owls.' }] },
+  },
+  {
+    id: 'handoff',
+    name: handoff.name,
+    doc: handoff,
     input: { messages: [{ role: 'user', content: 'What is the weather in Paris?' }] },
   },
 ]

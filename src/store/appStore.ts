@@ -1,6 +1,7 @@
 import { temporal } from 'zundo'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { GraphIssue } from '../core/graph/issues'
+import { levelOf } from '../core/graph/levels'
 import type { WorkerEvent } from '../worker/protocol'
 import type {
   AppActions,
@@ -19,6 +20,7 @@ import {
 } from './debugSlice'
 import { createDocumentSlice, deriveDocument, INITIAL_DOCUMENT } from './documentSlice'
 import { attachDocSync, type DocSync } from './docSync'
+import { EMPTY_SELECTION } from './documents'
 import { attachRunPresence } from './runPresence'
 import { createLibrarySlice, INITIAL_LIBRARY } from './librarySlice'
 import { loadModelKeys } from './modelKeys'
@@ -126,7 +128,14 @@ export function createAppStore(deps: AppDeps) {
             get().timeline.some((t) => t.checkpointId === checkpoint)
           )
             await get().selectCheckpoint(checkpoint)
-          const nodes = new Set(get().spec?.nodes.map((n) => n.id))
+          // The subgraph open before, if it is still there (its selection is its own).
+          const spec = get().spec
+          const level =
+            spec && Array.isArray(view.level) && view.level.every((n) => typeof n === 'string')
+              ? levelOf(spec, view.level)
+              : null
+          if (level && untouched() && get().level.length === 0) get().openLevel(level.path)
+          const nodes = new Set(level?.spec.nodes.map((n) => n.id) ?? spec?.nodes.map((n) => n.id))
           const kept = (view.selection?.nodes ?? []).filter((n) => nodes.has(n))
           if (kept.length && get().current?.id === id && get().selection.nodes.length === 0)
             set({ selection: { nodes: kept, edges: [] } })
@@ -292,8 +301,12 @@ export function createAppStore(deps: AppDeps) {
   // Every change of the document, an undo included: its spec and problems, worked out once
   // here for every view.
   store.subscribe((s, prev) => {
-    if (s.doc !== prev.doc && s.current?.id === prev.current?.id)
-      store.setState(deriveDocument(s.doc))
+    if (s.doc !== prev.doc && s.current?.id === prev.current?.id) {
+      const derived = deriveDocument(s.doc)
+      // A subgraph gone from the document (an undo, another tab's change): the root shows.
+      const gone = s.level.length > 0 && !(derived.spec && levelOf(derived.spec, s.level))
+      store.setState(gone ? { ...derived, level: [], selection: EMPTY_SELECTION } : derived)
+    }
   })
 
   // Every change of the document, an undo included: saved (over this tab's revision, merged
@@ -332,7 +345,8 @@ export function createAppStore(deps: AppDeps) {
       id === prev.current?.id &&
       s.threadId === prev.threadId &&
       s.selectedCheckpointId === prev.selectedCheckpointId &&
-      s.selection === prev.selection
+      s.selection === prev.selection &&
+      s.level === prev.level
     )
       return
     saveView(
@@ -340,6 +354,7 @@ export function createAppStore(deps: AppDeps) {
         thread: s.threadId,
         checkpoint: s.selectedCheckpointId,
         selection: s.selection,
+        ...(s.level.length > 0 && { level: s.level }),
       }),
     )
   })

@@ -145,6 +145,8 @@ export interface DocumentSliceState extends DocumentState {
   fieldFocus: { index: number; seq: number } | null
   /** The run input (JSON text), kept per graph. */
   input: string
+  /** The graph the canvas shows and edits: subgraph names from the root down (`[]`: the root). */
+  level: string[]
 }
 
 /** The run on the open thread, as the worker reported it. */
@@ -208,8 +210,10 @@ export interface LibraryActions {
 }
 
 export interface DocumentActions {
-  /** Applies an edit to the open document (autosaved; undoable). */
+  /** Applies an edit to the open level of the document (autosaved; undoable). */
   edit(edit: GraphEdit): void
+  /** Shows a level of the document on the canvas (a subgraph, or `[]` for the root). */
+  openLevel(path: string[]): void
   setSelection(selection: Selection): void
   /** Clears the selection, so the inspector shows the state schema, and focuses `state[index]`. */
   focusField(index: number): void

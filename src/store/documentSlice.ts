@@ -12,6 +12,7 @@ export const INITIAL_DOCUMENT: DocumentSliceState = {
   saveState: 'saved',
   fieldFocus: null,
   input: '{}',
+  level: [],
 }
 
 /**
@@ -38,7 +39,7 @@ export function createDocumentSlice(
   const { set, get } = ctx
   return {
     edit(e) {
-      const r = editDocument(get().doc, e)
+      const r = editDocument(get().doc, e, get().level)
       if (r.error) return set({ editError: r.error })
       if (r.doc !== get().doc) set({ doc: r.doc, editError: null })
       else if (get().editError) set({ editError: null })
@@ -48,6 +49,12 @@ export function createDocumentSlice(
         const nodes = selection.nodes.map((n) => (n === e.from ? e.to : n))
         set({ selection: { ...selection, nodes } })
       }
+    },
+
+    openLevel(path) {
+      const { level } = get()
+      if (path.length === level.length && path.every((p, i) => p === level[i])) return
+      set({ level: path, selection: EMPTY_SELECTION, fieldFocus: null, editError: null })
     },
 
     setSelection(selection) {

@@ -1,6 +1,7 @@
 import type { GraphEdit } from '../core/graph/edits'
 import { applyEdit } from '../core/graph/edits'
 import type { GraphIssue } from '../core/graph/issues'
+import { levelOf, setLevel, type Level } from '../core/graph/levels'
 import type { GraphSpec } from '../core/graph/schema'
 import { parseGraph, type ParseResult } from '../core/graph/validate'
 
@@ -108,6 +109,7 @@ function withSharedItems(doc: object, parsed: ParseResult): ParseResult {
 export function editDocument(
   doc: unknown,
   edit: GraphEdit,
+  level: readonly string[] = [],
 ): { doc: unknown; error: string | null } {
   const parsed = parseDocument(doc)
   if (
@@ -117,9 +119,31 @@ export function editDocument(
     return { doc, error: 'The document does not match the graph format; fix its problems first.' }
   }
   const spec = parsed.ok ? parsed.spec : (doc as Parameters<typeof applyEdit>[0])
-  const r = applyEdit(spec, edit)
-  return r.ok ? { doc: r.doc === spec ? doc : r.doc, error: null } : { doc, error: r.error }
+  if (level.length === 0) {
+    const r = applyEdit(spec, edit)
+    return r.ok ? { doc: r.doc === spec ? doc : r.doc, error: null } : { doc, error: r.error }
+  }
+  // A subgraph is edited as a document of its own, then written back where it is.
+  const at = levelOf(spec, level)
+  if (!at) return { doc, error: `The subgraph ${level.join(' › ')} is not in the document.` }
+  const r = applyEdit(at.spec, edit)
+  if (!r.ok) return { doc, error: r.error }
+  return { doc: r.doc === at.spec ? doc : setLevel(spec, level, r.doc), error: null }
 }
+
+/** The open level of a document's spec (the root when the path no longer resolves). */
+export function openLevelOf(spec: GraphSpec | null, level: readonly string[]): Level | null {
+  if (!spec) return null
+  let byPath = levels.get(spec)
+  if (!byPath) levels.set(spec, (byPath = new Map()))
+  const key = level.join('\u0000')
+  let found = byPath.get(key)
+  if (found === undefined) byPath.set(key, (found = levelOf(spec, level)))
+  return found ?? openLevelOf(spec, [])
+}
+
+/** Levels by spec and path: a subgraph handed to the canvas keeps its identity between renders. */
+const levels = new WeakMap<GraphSpec, Map<string, Level | null>>()
 
 /** The problems of a document, as the problems list and the canvas badges show them. */
 export function issuesOf(doc: unknown): GraphIssue[] {

@@ -2,7 +2,8 @@ import type { Selection } from './documents'
 
 /**
  * Where the user was, so a reload opens the same place: the graph, and per graph the thread,
- * the checkpoint shown, the selected nodes and edges, and the run drawer's tab. It is view
+ * the checkpoint shown, the subgraph open on the canvas, the selected nodes and edges, and
+ * the run drawer's tab. It is view
  * state, never the user's work (that is in IndexedDB), so the browser's localStorage holds
  * it, and a damaged or missing entry just means starting from the defaults.
  */
@@ -10,6 +11,8 @@ export interface GraphView {
   thread?: string
   checkpoint?: string | null
   selection?: Selection
+  /** The subgraph the canvas showed (names from the root down). */
+  level?: string[]
 }
 
 export interface ViewMemory {

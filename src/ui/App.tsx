@@ -1,9 +1,13 @@
 import { useMemo, type DragEvent } from 'react'
+import type { GraphIssue } from '../core/graph/issues'
+import { issuesAt, type Level } from '../core/graph/levels'
 import type { GraphSpec } from '../core/graph/schema'
+import { openLevelOf } from '../store/documents'
 import type { CheckpointInspection } from '../core/debug/types'
 import type { TimelineEntry } from '../worker/protocol'
 import { firedEdges, lastRunSteps } from './canvas/runPicture'
 import { GraphCanvas } from './canvas/GraphCanvas'
+import { LevelBar } from './canvas/LevelBar'
 import type { RunOverlay } from './canvas/overlay'
 import { Inspector } from './inspector/Inspector'
 import { RunDrawer } from './panels/RunDrawer'
@@ -21,18 +25,23 @@ import { Workbench } from './layout/Workbench'
 
 /** The screen of PRODUCT.md: graphs and problems, the document, the inspector, the run drawer. */
 export function App() {
-  const graph = useApp((s) => s.spec)
+  const root = useApp((s) => s.spec)
+  // The canvas and the inspector show the open level: the graph, or one of its subgraphs.
+  const level = openLevelOf(
+    root,
+    useApp((s) => s.level),
+  )
   return (
     <>
       <Workbench
         top={<TopBar />}
-        sidebar={<LeftColumn graph={graph} />}
+        sidebar={<LeftColumn graph={root} />}
         canvas={
-          graph ? <CanvasPanel graph={graph} /> : <main className="canvas" aria-label="Canvas" />
+          level ? <CanvasPanel level={level} /> : <main className="canvas" aria-label="Canvas" />
         }
         inspector={
           <aside className="right panel" aria-label="Inspector">
-            {graph && <InspectorPanel graph={graph} />}
+            {level && <InspectorPanel level={level} />}
           </aside>
         }
         drawer={<RunDrawer />}
@@ -44,10 +53,11 @@ export function App() {
 }
 
 /** The canvas with the document, its problems, the selection and the selected checkpoint's run. */
-function CanvasPanel({ graph }: { graph: GraphSpec }) {
-  const { issues, selection, edit, setSelection, editError, inspection, timeline, live, runError } =
-    useApp((s) => ({
-      issues: s.issues,
+function CanvasPanel({ level }: { level: Level }) {
+  const graph = level.spec
+  const inner = level.path.length > 0
+  const { selection, edit, setSelection, editError, inspection, timeline, live, runError } = useApp(
+    (s) => ({
       selection: s.selection,
       edit: s.edit,
       setSelection: s.setSelection,
@@ -56,17 +66,25 @@ function CanvasPanel({ graph }: { graph: GraphSpec }) {
       timeline: s.timeline,
       live: s.runState === 'running',
       runError: s.runState === 'failed' ? s.error : null,
-    }))
+    }),
+  )
+  const issues = useLevelIssues(level)
   const failedNode = runError?.node
   const failedMessage = runError?.message
   const runOverlay = useMemo(() => {
+    // The run's picture is the root graph's: a subgraph's canvas shows none of it.
+    if (inner) return undefined
     const failed =
       failedNode !== undefined ? { node: failedNode, message: failedMessage ?? '' } : undefined
     return overlayOf(graph, inspection, timeline, live, failed)
-  }, [graph, inspection, timeline, live, failedNode, failedMessage])
+  }, [inner, graph, inspection, timeline, live, failedNode, failedMessage])
+  const graphId = useApp((s) => s.current?.id)
+  const openLevel = useApp((s) => s.openLevel)
+  const library = useApp((s) => s.graphs)
+  // The other graphs of the library: "Add subgraph" may copy one in.
+  const subgraphSources = useMemo(() => library.filter((g) => g.id !== graphId), [library, graphId])
   const importDocument = useApp((s) => s.importDocument)
   const importThreadFile = useApp((s) => s.importThreadFile)
-  const graphId = useApp((s) => s.current?.id)
   const onDrop = async (e: DragEvent) => {
     const file = e.dataTransfer.files[0]
     if (!file) return
@@ -86,9 +104,10 @@ function CanvasPanel({ graph }: { graph: GraphSpec }) {
       <h1 className="visually-hidden">
         <Name>{graph.name}</Name>
       </h1>
-      {/* Another graph is another canvas: its own viewport, fitted to it as it opens. */}
+      <LevelBar level={level} />
+      {/* Another graph (or level) is another canvas: its own viewport, fitted as it opens. */}
       <GraphCanvas
-        key={graphId}
+        key={`${graphId}\u0000${level.path.join('\u0000')}`}
         doc={graph}
         issues={issues}
         onEdit={edit}
@@ -96,6 +115,8 @@ function CanvasPanel({ graph }: { graph: GraphSpec }) {
         onSelect={setSelection}
         runOverlay={runOverlay}
         colorMode="system"
+        onOpenSubgraph={(name) => openLevel([...level.path, name])}
+        subgraphSources={subgraphSources}
       />
       <FirstRunHint
         done={timeline.length > 0}
@@ -110,9 +131,9 @@ function CanvasPanel({ graph }: { graph: GraphSpec }) {
   )
 }
 
-function InspectorPanel({ graph }: { graph: GraphSpec }) {
-  const { issues, selection, edit, focus, runError, fieldFocus } = useApp((s) => ({
-    issues: s.issues,
+function InspectorPanel({ level }: { level: Level }) {
+  const issues = useLevelIssues(level)
+  const { selection, edit, focus, runError, fieldFocus } = useApp((s) => ({
     selection: s.selection,
     edit: s.edit,
     focus: s.focusCode,
@@ -121,7 +142,7 @@ function InspectorPanel({ graph }: { graph: GraphSpec }) {
   }))
   return (
     <Inspector
-      doc={graph}
+      doc={level.spec}
       issues={issues}
       selection={selection}
       onEdit={edit}
@@ -130,6 +151,12 @@ function InspectorPanel({ graph }: { graph: GraphSpec }) {
       fieldFocus={fieldFocus}
     />
   )
+}
+
+/** The document's problems on the open level, placed as the level's own. */
+function useLevelIssues(level: Level): GraphIssue[] {
+  const all = useApp((s) => s.issues)
+  return useMemo(() => issuesAt(all, level.at), [all, level.at])
 }
 
 /**

@@ -128,6 +128,18 @@ export const COMMANDS: readonly WorkbenchCommand[] = [
     scope: 'canvas',
   },
   {
+    id: 'level-up',
+    group: 'Canvas',
+    name: 'Back from a subgraph to the graph that uses it',
+    keys: [
+      { key: 'Enter', shift: true },
+      { key: 'ArrowUp', mod: true },
+    ],
+    scope: 'notTyping',
+    enabled: (c) => c.state.level.length > 0,
+    run: (c) => c.state.openLevel(c.state.level.slice(0, -1)),
+  },
+  {
     id: 'help',
     group: 'Help',
     name: 'This list',
@@ -142,6 +154,7 @@ export const GESTURES: readonly [string, string][] = [
   ['↑ / ↓ (timeline focused)', 'Select the newer / older checkpoint'],
   ['Double-click the canvas', 'Add a node there'],
   ['Double-click a node name', 'Rename it'],
+  ['Double-click a graph node, or Enter on it', 'Open its subgraph on the canvas'],
   ['Ctrl+M (in a code editor)', 'Tab moves focus instead of indenting'],
 ]
 

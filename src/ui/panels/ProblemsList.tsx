@@ -1,6 +1,7 @@
 import './problems.css'
 import { useMemo } from 'react'
 import type { GraphIssue } from '../../core/graph/issues'
+import { issuesAt, levelOf, levelOfIssue } from '../../core/graph/levels'
 import type { GraphSpec } from '../../core/graph/schema'
 import type { RunWarning } from '../../store/appStore'
 import { docNodeFlowIds, issueCulprit, type IssueCulprit } from '../canvas/issueTargets'
@@ -21,16 +22,34 @@ export function ProblemsList({ graph }: { graph: GraphSpec | null }) {
     timeline: s.timeline,
     setSelection: s.setSelection,
     focusField: s.focusField,
+    openLevel: s.openLevel,
     selectCheckpoint: s.selectCheckpoint,
     setDrawerTab: s.setDrawerTab,
   }))
   const { issues, runWarnings } = s
   const count = issues.length + runWarnings.length
   const flowIds = useMemo(() => (graph ? docNodeFlowIds(graph) : []), [graph])
-  const culpritOf = (issue: GraphIssue) => (graph ? issueCulprit(graph, issue, flowIds) : undefined)
+  /** Where a problem is: its level (a subgraph's problems are on their own canvas) and culprit. */
+  const locate = (issue: GraphIssue): Located => {
+    const path = levelOfIssue(issue)
+    if (!graph || path.length === 0)
+      return { path, spec: graph, culprit: graph ? issueCulprit(graph, issue, flowIds) : undefined }
+    const level = levelOf(graph, path)
+    const relative = level && issuesAt([issue], level.at)[0]
+    return {
+      path,
+      spec: level?.spec ?? null,
+      culprit:
+        level && relative
+          ? issueCulprit(level.spec, relative, docNodeFlowIds(level.spec))
+          : undefined,
+    }
+  }
   const workbench = useWorkbench()
-  // A problem shows its culprit: the node or edge selected on the canvas, a field's row focused.
-  const show = (culprit: IssueCulprit | undefined) => {
+  // A problem shows its culprit: its level opened, the node or edge selected on the canvas, a
+  // field's row focused.
+  const show = ({ path, culprit }: Located) => {
+    s.openLevel(path)
     if (culprit) workbench?.expand('inspector')
     if (culprit?.kind === 'field') s.focusField(culprit.index)
     else if (culprit?.kind === 'node') s.setSelection({ nodes: [culprit.id], edges: [] })
@@ -38,6 +57,7 @@ export function ProblemsList({ graph }: { graph: GraphSpec | null }) {
   }
   // A runtime warning shows the step's writes (where it happened) and its node.
   const showWarning = (w: RunWarning) => {
+    s.openLevel([])
     const entry = s.timeline.find((t) => t.step === w.step && t.source === 'loop')
     workbench?.expand('drawer')
     s.setDrawerTab('Writes')
@@ -55,15 +75,16 @@ export function ProblemsList({ graph }: { graph: GraphSpec | null }) {
         {issues.length > 0 && (
           <ul className="plain-list problems">
             {issues.map((issue, i) => {
-              const culprit = culpritOf(issue)
+              const located = locate(issue)
+              const { culprit } = located
               return (
                 <li key={i} className={issue.severity}>
                   <button
                     type="button"
                     className="link problem"
-                    onClick={() => show(culprit)}
+                    onClick={() => show(located)}
                     title={showBidiControls(
-                      [issue.message, culprit && culpritTitle(graph, culprit)]
+                      [issue.message, culprit && culpritTitle(located.spec, culprit)]
                         .filter(Boolean)
                         .join('\n'),
                     )}
@@ -112,6 +133,13 @@ export function ProblemsList({ graph }: { graph: GraphSpec | null }) {
       </div>
     </>
   )
+}
+
+interface Located {
+  /** The level the problem is on (subgraph names; `[]`: the root). */
+  path: string[]
+  spec: GraphSpec | null
+  culprit: IssueCulprit | undefined
 }
 
 /** A problem's code and where it stands (`formatIssue` without the severity and message). */

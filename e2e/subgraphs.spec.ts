@@ -1,0 +1,203 @@
+import { expect, test, type Page } from '@playwright/test'
+import { importGraph } from './graphFiles'
+import { storedGraphs } from './storedRows'
+
+/**
+ * Subgraphs on the canvas: a graph node shows what it holds and opens it on a canvas of its
+ * own (double-click, Enter, breadcrumbs, Shift+Enter and Ctrl+↑ back), edits there land in the subgraph,
+ * a selection becomes a subgraph, and a problem inside one opens where it is.
+ */
+
+const SUPERVISOR = {
+  superstep: 1,
+  name: 'supervisor',
+  state: [{ name: 'notes', reducer: 'append', default: [] }],
+  nodes: [
+    { id: 'plan', code: "() => ({ notes: ['plan'] })", position: { x: 0, y: 0 } },
+    { id: 'team', kind: 'graph', graph: 'team', position: { x: 260, y: 0 } },
+    { id: 'review', code: "() => ({ notes: ['review'] })", position: { x: 520, y: 0 } },
+  ],
+  edges: [
+    { from: '__start__', to: 'plan' },
+    { from: 'plan', to: 'team' },
+    { from: 'team', to: 'review' },
+    { from: 'review', to: '__end__' },
+  ],
+  subgraphs: {
+    team: {
+      state: [{ name: 'notes', reducer: 'append', default: [] }],
+      nodes: [
+        { id: 'research', code: "() => ({ notes: ['research'] })", position: { x: 0, y: 0 } },
+        { id: 'write', code: "() => ({ notes: ['write'] })", position: { x: 260, y: 0 } },
+      ],
+      edges: [
+        { from: '__start__', to: 'research' },
+        { from: 'research', to: 'write' },
+        { from: 'write', to: '__end__' },
+      ],
+    },
+  },
+}
+
+type Doc = {
+  nodes: { id: string; kind?: string; graph?: string }[]
+  subgraphs?: Record<string, { nodes: { id: string }[] }>
+}
+
+async function storedDoc(page: Page, name: string): Promise<Doc | undefined> {
+  return (await storedGraphs(page)).find((g) => g.name === name)?.doc as Doc | undefined
+}
+
+const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`)
+const crumbs = (page: Page) => page.getByRole('navigation', { name: 'Subgraph path' })
+
+test('a graph node opens its subgraph; an edit there is saved in it; back by breadcrumbs, Shift+Enter or Ctrl+↑', async ({
+  page,
+}) => {
+  await page.goto('/')
+  await importGraph(page, SUPERVISOR)
+  const preview = page.getByRole('button', { name: 'Open subgraph team' })
+  await expect(preview).toContainText('research · write')
+  await expect(crumbs(page)).toHaveCount(0)
+
+  // Double-click on the graph node: its subgraph, on a canvas of its own.
+  await node(page, 'team').locator('.ss-kind').dblclick()
+  await expect(crumbs(page)).toContainText('supervisor›team')
+  await expect(node(page, 'research')).toBeVisible()
+  await expect(node(page, 'plan')).toHaveCount(0)
+
+  // Renamed here: the subgraph changes, the parent does not.
+  await node(page, 'write').locator('.ss-label').dblclick()
+  await page.getByLabel('Node name').fill('draft')
+  await page.getByLabel('Node name').press('Enter')
+  await expect(node(page, 'draft')).toBeVisible()
+  await expect(page.getByLabel('Save state')).toHaveText('Saved')
+  await expect
+    .poll(async () =>
+      (await storedDoc(page, 'supervisor'))?.subgraphs?.team?.nodes.map((n) => n.id),
+    )
+    .toEqual(['research', 'draft'])
+  expect((await storedDoc(page, 'supervisor'))?.nodes.map((n) => n.id)).toEqual([
+    'plan',
+    'team',
+    'review',
+  ])
+
+  // A reload opens the same subgraph.
+  await page.reload()
+  await expect(crumbs(page)).toContainText('supervisor›team')
+  await expect(node(page, 'draft')).toBeVisible()
+
+  // Shift+Enter: back to the graph, whose node shows the change.
+  await node(page, 'draft').click()
+  await page.keyboard.press('Shift+Enter')
+  await expect(crumbs(page)).toHaveCount(0)
+  await expect(preview).toContainText('research · draft')
+
+  // Enter on the focused graph node opens it; the breadcrumb goes back.
+  await node(page, 'team').focus()
+  await page.keyboard.press('Enter')
+  await expect(crumbs(page)).toContainText('team')
+  await crumbs(page).getByRole('button', { name: 'supervisor' }).click()
+  await expect(crumbs(page)).toHaveCount(0)
+  await expect(node(page, 'plan')).toBeVisible()
+  // Ctrl+↑ goes up too, with the focus anywhere but in a field.
+  await page.getByRole('button', { name: 'Open subgraph team' }).click()
+  await expect(crumbs(page)).toContainText('team')
+  await page.keyboard.press('Control+ArrowUp')
+  await expect(crumbs(page)).toHaveCount(0)
+})
+
+test('Group turns the selected nodes into a subgraph run by one graph node; Undo takes it back', async ({
+  page,
+}) => {
+  const chain = {
+    superstep: 1,
+    name: 'chain',
+    state: [{ name: 'n', reducer: 'add', default: 0 }],
+    nodes: ['a', 'b', 'c', 'd'].map((id, i) => ({
+      id,
+      code: '() => ({ n: 1 })',
+      position: { x: i * 240, y: 0 },
+    })),
+    edges: [
+      { from: '__start__', to: 'a' },
+      { from: 'a', to: 'b' },
+      { from: 'b', to: 'c' },
+      { from: 'c', to: 'd' },
+      { from: 'd', to: '__end__' },
+    ],
+  }
+  await page.goto('/')
+  await importGraph(page, chain)
+  await node(page, 'b').click()
+  await node(page, 'c').click({ modifiers: ['Shift'] })
+  await page.getByRole('button', { name: 'Group', exact: true }).click()
+  await page.getByLabel('Subgraph name').fill('middle')
+  await page.getByLabel('Subgraph name').press('Enter')
+
+  await expect(node(page, 'middle')).toBeVisible()
+  await expect(node(page, 'b')).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Open subgraph middle' })).toContainText('b · c')
+  await expect(node(page, 'middle')).toHaveClass(/selected/)
+  await expect(page.getByRole('heading', { name: /Problems/ })).toContainText('0')
+  await expect
+    .poll(async () => (await storedDoc(page, 'chain'))?.subgraphs?.middle?.nodes.map((n) => n.id))
+    .toEqual(['b', 'c'])
+
+  await page.keyboard.press('Control+z')
+  await expect(node(page, 'b')).toBeVisible()
+  await expect(node(page, 'middle')).toHaveCount(0)
+
+  // A part with two ways in is refused, saying why, and nothing changes.
+  await node(page, 'a').click()
+  await node(page, 'c').click({ modifiers: ['Shift'] })
+  await page.getByRole('button', { name: 'Group', exact: true }).click()
+  await page.getByLabel('Subgraph name').press('Enter')
+  await expect(page.getByRole('alert')).toContainText('one way in')
+  await expect(node(page, 'a')).toBeVisible()
+  await expect(node(page, 'c')).toBeVisible()
+})
+
+test('a problem inside a subgraph is listed; a click opens its subgraph with the node selected', async ({
+  page,
+}) => {
+  await page.goto('/')
+  await importGraph(page, { ...SUPERVISOR, name: 'growing team' })
+  await page.getByRole('button', { name: 'Open subgraph team' }).click()
+  await expect(crumbs(page)).toContainText('team')
+  // A node added inside, with nothing leading to it yet: a problem of the subgraph's.
+  await page.getByRole('button', { name: 'Add node', exact: true }).click()
+  await expect(page.locator('.react-flow__node')).toHaveCount(5)
+  await crumbs(page).getByRole('button', { name: 'Up' }).click()
+  await expect(crumbs(page)).toHaveCount(0)
+  const problem = page.getByRole('button', {
+    name: /In subgraph `team`: Node `\w+` is not reachable/,
+  })
+  await expect(problem).toBeVisible()
+  const added = /Node `(\w+)`/.exec((await problem.textContent()) ?? '')?.[1] ?? ''
+  await problem.click()
+  await expect(crumbs(page)).toContainText('team')
+  await expect(node(page, added)).toHaveClass(/selected/)
+})
+
+test('Add subgraph copies a library graph in, with a note of where it came from', async ({
+  page,
+}) => {
+  await page.goto('/')
+  await importGraph(page, SUPERVISOR)
+  await page.getByLabel('Add subgraph').selectOption({ label: 'Copy of counter' })
+  const preview = page.getByRole('button', { name: 'Open subgraph counter' })
+  await expect(preview).toBeVisible()
+  await expect
+    .poll(async () => {
+      const doc = (await storedDoc(page, 'supervisor')) as
+        (Doc & { subgraphs?: Record<string, { description?: string }> }) | undefined
+      return doc?.subgraphs?.counter?.description ?? ''
+    })
+    .toMatch(/^Copied from the library graph "counter" on \d{4}-\d{2}-\d{2}\./)
+  // It opens like any subgraph: the counter's own nodes, on a canvas of their own.
+  await preview.click()
+  await expect(crumbs(page)).toContainText('counter')
+  await expect(page.locator('.react-flow__node[data-id="inc"]')).toBeVisible()
+})
