@@ -169,7 +169,7 @@ test('a problem inside a subgraph is listed; a click opens its subgraph with the
   // A node added inside, with nothing leading to it yet: a problem of the subgraph's.
   await page.getByRole('button', { name: 'Add node', exact: true }).click()
   await expect(page.locator('.react-flow__node')).toHaveCount(5)
-  await crumbs(page).getByRole('button', { name: 'Up' }).click()
+  await crumbs(page).getByRole('button', { name: 'Up', exact: true }).click()
   await expect(crumbs(page)).toHaveCount(0)
   const problem = page.getByRole('button', {
     name: /In subgraph `team`: Node `\w+` is not reachable/,
@@ -200,4 +200,36 @@ test('Add subgraph copies a library graph in, with a note of where it came from'
   await preview.click()
   await expect(crumbs(page)).toContainText('counter')
   await expect(page.locator('.react-flow__node[data-id="inc"]')).toBeVisible()
+})
+
+test("a graph node's step opens its subgraph's checkpoints; one picked is drawn on the subgraph's canvas", async ({
+  page,
+}) => {
+  await page.goto('/')
+  await page
+    .getByRole('button', { name: 'New graph from template supervisor with two worker agents' })
+    .click()
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(page.getByLabel('Run status')).toHaveText('Done')
+  const checkpoints = page.getByRole('listbox', { name: 'Checkpoints' })
+  const toggle = checkpoints.locator('.inner-toggle', { hasText: 'researcher' })
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+  await toggle.click()
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true')
+  // The researcher's own six checkpoints, under the step that ran it.
+  const inner = checkpoints.locator('li.inner')
+  await expect(inner).toHaveCount(6)
+  await inner.filter({ hasText: 'tools' }).first().click()
+  await expect(crumbs(page)).toContainText('researcher')
+  await expect(node(page, 'tools').locator('.ss-ran')).toBeVisible()
+  await expect(node(page, 'agent').locator('.ss-next')).toBeVisible()
+  // Its channels are the subgraph's: `done` has no researcher yet at that step.
+  const channels = page.getByRole('table', { name: 'Channels' })
+  await expect(channels.getByRole('row', { name: /^done/ })).not.toContainText('researcher')
+  // Picking a step of the graph again draws the graph.
+  await checkpoints.getByRole('option', { name: /^step 5/ }).click()
+  await crumbs(page).getByRole('button', { name: 'Up', exact: true }).click()
+  await expect(node(page, 'supervisor').locator('.ss-ran')).toBeVisible()
+  await toggle.click()
+  await expect(inner).toHaveCount(0)
 })

@@ -22,6 +22,7 @@ import {
   writeRowDamage,
 } from './checkpointRows'
 import { DamagedCheckpointError, type CheckpointDamage } from './damage'
+import { afterNamespaces, NS_SEPARATOR, storedThreadId, threadOfStored } from './namespaces'
 import { toStorageError } from './storageError'
 
 /** Checkpoints read per transaction while `list` pages through a history. */
@@ -195,7 +196,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
       ],
       [
         [`${threadId}${NS_SEPARATOR}`, Dexie.minKey],
-        [`${threadId}${NS_SEPARATOR}\uffff`, Dexie.maxKey],
+        [afterNamespaces(threadId), Dexie.maxKey],
       ],
     ] as const
     try {
@@ -234,13 +235,13 @@ export class DexieCheckpointSaver implements CheckpointSaver {
         const { threadId } = first
         // A subgraph's namespace is part of its thread, not a thread: skipped, with the
         // thread's other namespaces (their keys follow the thread's own).
-        const base = threadId.split(NS_SEPARATOR)[0] as string
+        const base = threadOfStored(threadId)
         if (base === threadId) {
           const summary = await this.summarise(first)
           if (summary) found.push(summary)
         }
         first = await index()
-          .above([`${base}${NS_SEPARATOR}\uffff`, Dexie.maxKey])
+          .above([afterNamespaces(base), Dexie.maxKey])
           .first()
       }
       return found
@@ -343,18 +344,8 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-/**
- * A subgraph's checkpoints (LangGraph's `checkpoint_ns`) are stored as those of a thread of
- * their own, `<thread>\u0000<namespace>`: every read, put and page of one namespace is the
- * same as a thread's, and the root graph's history never sees them. Thread ids never hold the
- * separator. A thread's namespaces sort right after it (`listThreads` skips them,
- * `deleteThread` takes them).
- */
-const NS_SEPARATOR = '\u0000'
-
 function storedThread(config: CheckpointConfig): string {
-  const ns = config.checkpointNs ?? ''
-  return ns === '' ? config.threadId : `${config.threadId}${NS_SEPARATOR}${ns}`
+  return storedThreadId(config.threadId, config.checkpointNs)
 }
 
 function addressOf(config: CheckpointConfig, checkpointId: string): CheckpointAddress {

@@ -10,6 +10,7 @@ import {
   type ReadCheckpoint,
 } from './checkpointRows'
 import { rowDamage, type CheckpointDamage } from './damage'
+import { storedThreadId } from './namespaces'
 
 /** What a timeline of a thread is drawn from, read in one transaction. */
 export interface TimelineRead {
@@ -35,9 +36,11 @@ export class TimelineSource {
   constructor(private readonly db: SuperstepDb) {}
 
   async read(
-    threadId: string,
-    o: { limit?: number; before?: string; channels: ReadonlySet<string> },
+    thread: string,
+    o: { limit?: number; before?: string; channels: ReadonlySet<string>; checkpointNs?: string },
   ): Promise<TimelineRead> {
+    // A subgraph's namespace is read as a thread of its own (namespaces.ts).
+    const threadId = storedThreadId(thread, o.checkpointNs)
     const { checkpoints, blobs, writes, taskRuns } = this.db
     const whole = o.limit === undefined && o.before === undefined
     const lo = [threadId, Dexie.minKey]

@@ -12,6 +12,8 @@ import type {
   WorkerError,
 } from '../worker/protocol'
 import { parseStateUpdate } from './stateValues'
+import { levelPathOfNodes } from '../core/graph/levels'
+import { nsNodes } from '../core/pregel/namespace'
 import { suffixOf, threadName } from './threadName'
 import {
   createTransferSlice,
@@ -45,11 +47,22 @@ export interface DebugState extends TransferState {
    * the timeline does not read), with why; null when none was.
    */
   readDamage: { checkpointId: string; reason: string } | null
+  /** The namespace of the shown checkpoint: `''` the root graph's, else a subgraph's. */
+  selectedNs: string
+  /** Subgraph timelines read so far, by namespace (a graph node task's `ns`), newest first. */
+  inner: Record<string, TimelineEntry[]>
+  /** The subgraph timelines shown under their parent steps. */
+  innerOpen: string[]
 }
 
 export interface DebugActions extends TransferActions {
-  /** Shows a checkpoint on the canvas and in every tab (null: follow the newest). */
-  selectCheckpoint(id: string | null): Promise<void>
+  /**
+   * Shows a checkpoint on the canvas and in every tab (null: follow the newest); `ns` is the
+   * namespace of a subgraph's checkpoint (default: the root graph's).
+   */
+  selectCheckpoint(id: string | null, ns?: string): Promise<void>
+  /** Shows or hides, under its parent step, the checkpoints a graph node's subgraph made. */
+  toggleInner(ns: string): Promise<void>
   /** Compares the shown checkpoint with another one (null: its parent). */
   setCompareWith(id: string | null): Promise<void>
   /** Runs again from a checkpoint: the new checkpoints branch from it. */
@@ -98,6 +111,9 @@ export const INITIAL_DEBUG_STATE: DebugState = {
   diffWanted: false,
   focusCode: null,
   readDamage: null,
+  selectedNs: '',
+  inner: {},
+  innerOpen: [],
   ...INITIAL_TRANSFER,
 }
 
@@ -120,6 +136,8 @@ export interface DebugHost extends DebugState, Pick<TransferHost, 'importThread'
   resetRun(): void
   /** Stops this tab's run of the open thread before another thread is shown. */
   leaveRun(): Promise<void>
+  /** Shows a level of the document on the canvas (a subgraph's checkpoint opens its own). */
+  openLevel(path: string[]): void
 }
 
 /** How many checkpoints the timeline reads at once. */
@@ -166,6 +184,7 @@ export function createDebugSlice(
       const { graphId, threadId } = get()
       const view = { ...get(), ...pending }
       const selected = view.selectedCheckpointId
+      const ns = selected === null ? '' : view.selectedNs
       const id = selected ?? view.timeline[0]?.checkpointId
       if (!graphId || !id) return set({ ...pending, inspection: null, diff: null })
       try {
@@ -173,6 +192,7 @@ export function createDebugSlice(
           graphId,
           threadId,
           checkpointId: id,
+          ...(ns && { checkpointNs: ns }),
         })
         // A newer refresh, or another thread: theirs is the one to show.
         if (get().threadId !== threadId || !isCurrent()) return
@@ -183,7 +203,9 @@ export function createDebugSlice(
           return set(rest)
         }
         set({ ...pending, inspection })
-        if (get().diffWanted) await loadDiff(id, inspection)
+        // The diff is the root graph's: a subgraph's checkpoint shows none.
+        if (ns) set({ diff: null })
+        else if (get().diffWanted) await loadDiff(id, inspection)
       } catch (e) {
         const { code, message } = e as WorkerError
         const reason = /is damaged: (.*?)\. Nothing can run/.exec(message)?.[1] ?? message
@@ -202,10 +224,31 @@ export function createDebugSlice(
       if (wanted && to) await loadDiff(to, get().inspection)
     },
 
-    async selectCheckpoint(id) {
+    async selectCheckpoint(id, ns = '') {
+      // A subgraph's checkpoint is drawn on its subgraph's canvas.
+      const spec = get().spec
+      const level = ns && spec ? levelPathOfNodes(spec, nsNodes(ns)) : null
+      if (level) get().openLevel(level)
       const newest = get().timeline[0]?.checkpointId
-      set({ selectedCheckpointId: id === newest ? null : id, compareWith: null })
+      set({
+        selectedCheckpointId: id === newest && !ns ? null : id,
+        selectedNs: id === null ? '' : ns,
+        compareWith: null,
+      })
       await actions.refreshInspection()
+    },
+
+    async toggleInner(ns) {
+      const { graphId, threadId, innerOpen } = get()
+      if (innerOpen.includes(ns)) return set({ innerOpen: innerOpen.filter((n) => n !== ns) })
+      if (!graphId) return
+      try {
+        const entries = await client.request('getTimeline', { graphId, threadId, checkpointNs: ns })
+        if (get().threadId !== threadId) return
+        set({ inner: { ...get().inner, [ns]: entries }, innerOpen: [...get().innerOpen, ns] })
+      } catch (e) {
+        set({ message: `Could not read the subgraph's checkpoints: ${(e as Error).message}` })
+      }
     },
 
     async setCompareWith(id) {
@@ -374,6 +417,9 @@ export const RESET_VIEW: Partial<DebugState> = {
   inspection: null,
   compareWith: null,
   diff: null,
+  selectedNs: '',
+  inner: {},
+  innerOpen: [],
 }
 
 /** What a repair removed, in words. */

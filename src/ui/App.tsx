@@ -1,6 +1,7 @@
 import { useMemo, type DragEvent } from 'react'
 import type { GraphIssue } from '../core/graph/issues'
-import { issuesAt, type Level } from '../core/graph/levels'
+import { issuesAt, levelPathOfNodes, type Level } from '../core/graph/levels'
+import { nsNodes } from '../core/pregel/namespace'
 import type { GraphSpec } from '../core/graph/schema'
 import { openLevelOf } from '../store/documents'
 import type { CheckpointInspection } from '../core/debug/types'
@@ -55,7 +56,6 @@ export function App() {
 /** The canvas with the document, its problems, the selection and the selected checkpoint's run. */
 function CanvasPanel({ level }: { level: Level }) {
   const graph = level.spec
-  const inner = level.path.length > 0
   const { selection, edit, setSelection, editError, inspection, timeline, live, runError } = useApp(
     (s) => ({
       selection: s.selection,
@@ -71,13 +71,21 @@ function CanvasPanel({ level }: { level: Level }) {
   const issues = useLevelIssues(level)
   const failedNode = runError?.node
   const failedMessage = runError?.message
+  // The shown checkpoint's picture is drawn on the level it belongs to (a subgraph's
+  // checkpoint on its subgraph's canvas), and on no other.
+  const shownNs = useApp((s) => (s.selectedCheckpointId === null ? '' : s.selectedNs))
+  const root = useApp((s) => s.spec)
+  const shownLevel = useMemo(
+    () => (shownNs && root ? levelPathOfNodes(root, nsNodes(shownNs)) : []),
+    [shownNs, root],
+  )
+  const drawn = shownLevel?.join('\u0000') === level.path.join('\u0000')
   const runOverlay = useMemo(() => {
-    // The run's picture is the root graph's: a subgraph's canvas shows none of it.
-    if (inner) return undefined
+    if (!drawn) return undefined
     const failed =
       failedNode !== undefined ? { node: failedNode, message: failedMessage ?? '' } : undefined
     return overlayOf(graph, inspection, timeline, live, failed)
-  }, [inner, graph, inspection, timeline, live, failedNode, failedMessage])
+  }, [drawn, graph, inspection, timeline, live, failedNode, failedMessage])
   const graphId = useApp((s) => s.current?.id)
   const openLevel = useApp((s) => s.openLevel)
   const library = useApp((s) => s.graphs)

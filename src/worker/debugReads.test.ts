@@ -213,3 +213,53 @@ describe('getTimeline', () => {
     ])
   })
 })
+
+describe('a subgraph in the debugger', () => {
+  it("reads a graph node's subgraph checkpoints by the namespace its timeline task names", async () => {
+    const { default: supervisor } = await import('../../examples/supervisor.json')
+    const t = await setup()
+    const graphId = await t.compile(supervisor)
+    const threadId = 'g:sub'
+    const out = await t.client.request('run', {
+      graphId,
+      threadId,
+      input: { messages: [{ role: 'user', content: 'owls' }] },
+      mode: 'toEnd',
+    })
+    expect(out.status).toBe('done')
+    const timeline = await t.client.request('getTimeline', { graphId, threadId })
+    const task = timeline.flatMap((e) => e.ran).find((r) => r.name === 'researcher')
+    expect(task?.ns).toMatch(/^researcher:/)
+    // The researcher's own steps: input, START, agent, tools, agent, report.
+    const inner = await t.client.request('getTimeline', {
+      graphId,
+      threadId,
+      checkpointNs: task?.ns,
+    })
+    expect(
+      inner
+        .slice()
+        .reverse()
+        .map((e) => [e.step, e.ran.map((r) => r.name).join()]),
+    ).toEqual([
+      [-1, ''],
+      [0, '__start__'],
+      [1, 'agent'],
+      [2, 'tools'],
+      [3, 'agent'],
+      [4, 'report'],
+    ])
+    const last = await t.client.request('inspectCheckpoint', {
+      graphId,
+      threadId,
+      checkpointId: inner[0]?.checkpointId,
+      checkpointNs: task?.ns,
+    })
+    expect(last?.channels.find((c) => c.name === 'done')?.value).toEqual(['researcher'])
+    // The root's own timeline is not mixed with them.
+    expect(timeline.every((e) => !inner.some((i) => i.checkpointId === e.checkpointId))).toBe(true)
+    await expect(
+      t.client.request('getTimeline', { graphId, threadId, checkpointNs: 'supervisor:x' }),
+    ).rejects.toMatchObject({ code: 'UNKNOWN_NAMESPACE' })
+  })
+})

@@ -16,9 +16,11 @@ import {
 import { applyWritesFolded } from '../core/pregel/foldRemote'
 import { INTERRUPT } from '../core/pregel/interrupt'
 import { isTaskOutput } from '../core/pregel/loop'
+import { nsNodes, taskNamespace } from '../core/pregel/namespace'
 import { DamagedCheckpointError } from '../persistence/damage'
 import type { CheckpointRow, TaskRunRow } from '../persistence/db'
 import type { CheckpointDamage } from '../persistence/damage'
+import { WorkerRequestError } from './errors'
 import { toJsonSafe } from './jsonSafe'
 import type { TimelineEntry, TimelineTask } from './protocol'
 import type { WorkerStorage } from './storage'
@@ -34,7 +36,7 @@ const PUSH_ID = new RegExp(`^~${PUSH}, (\\d+), `)
 export async function inspectStored(
   graph: CompiledGraph,
   s: WorkerStorage,
-  p: { threadId: string; checkpointId?: string },
+  p: { threadId: string; checkpointId?: string; checkpointNs?: string },
 ): Promise<CheckpointInspection | null> {
   const tuple = await s.saver.getTuple(p)
   if (!tuple) return null
@@ -46,7 +48,8 @@ export async function inspectStored(
       throw e
     }))
   const inspection = await inspectCheckpoint(graph, tuple, parent)
-  if (parent && inspection.ran.length) {
+  // Task runs are recorded for the root graph's tasks only.
+  if (parent && inspection.ran.length && !p.checkpointNs) {
     const rows = await s.taskRuns.ranFrom(p.threadId, [parent.config.checkpointId])
     const byTask = new Map(rows.map((r) => [r.taskId, r]))
     inspection.ran = inspection.ran.map((t) => {
@@ -66,10 +69,15 @@ export async function inspectStored(
 export async function readTimeline(
   graph: CompiledGraph,
   s: WorkerStorage,
-  p: { threadId: string; limit?: number; before?: string },
+  p: { threadId: string; limit?: number; before?: string; checkpointNs?: string },
 ): Promise<TimelineEntry[]> {
   const channels = schedulingChannels(graph)
-  const read = await s.timeline.read(p.threadId, { limit: p.limit, before: p.before, channels })
+  const read = await s.timeline.read(p.threadId, {
+    limit: p.limit,
+    before: p.before,
+    channels,
+    ...(p.checkpointNs && { checkpointNs: p.checkpointNs }),
+  })
   const runs = groupRuns(read.taskRuns)
   const out: TimelineEntry[] = []
   for (const { row, tuple: t, damage } of read.page) {
@@ -88,7 +96,11 @@ export async function readTimeline(
       next: await nextOf(graph, t, channels),
       ran:
         t.metadata.source === 'loop' && parent
-          ? tasksRanFrom(parent, runs.get(parent.config.checkpointId))
+          ? tasksRanFrom(parent, runs.get(parent.config.checkpointId), (id, name) =>
+              graph.nodes.get(name)?.runsSubgraph
+                ? taskNamespace(p.checkpointNs ?? '', parent.config.checkpointId, id, name)
+                : undefined,
+            )
           : [],
       ...(damage && { damaged: damage }),
     })
@@ -190,6 +202,7 @@ interface WriteSummary {
 function tasksRanFrom(
   parent: CheckpointTuple,
   runs: Map<string, TaskRunRow> | undefined,
+  nsOf: (taskId: string, name: string) => string | undefined,
 ): TimelineTask[] {
   const byTask = new Map<string, WriteSummary>()
   for (const [id, ch] of parent.pendingWrites) {
@@ -209,14 +222,37 @@ function tasksRanFrom(
     const run = runs?.get(w.id)
     const failed = run ? run.error !== undefined : w.error && !w.output
     const interrupted = !failed && w.interrupt && !w.output
+    const name = run?.name ?? taskName(parent, w.id)
+    const ns = nsOf(w.id, name)
     return {
-      name: run?.name ?? taskName(parent, w.id),
+      name,
       ...(run && { durationMs: run.durationMs }),
       ...(failed && { failed }),
       ...(interrupted && { interrupted }),
       ...(run?.warnings?.length && { warnings: run.warnings }),
+      ...(ns && { ns }),
     }
   })
+}
+
+/**
+ * The compiled graph whose checkpoints a namespace holds: the root's for `''`, else the
+ * subgraph each graph node on its path runs. A subgraph called from node code is refused:
+ * its namespace does not say which subgraph it is.
+ */
+export function subgraphAt(graph: CompiledGraph, ns: string | undefined): CompiledGraph {
+  let g = graph
+  for (const id of nsNodes(ns ?? '')) {
+    const node = g.spec.nodes.find((n) => n.id === id)
+    const sub = node?.kind === 'graph' && node.graph ? g.subgraph(node.graph) : undefined
+    if (!sub)
+      throw new WorkerRequestError(
+        'UNKNOWN_NAMESPACE',
+        `No subgraph of graph node \`${id}\` in ${g.spec.name}: the namespace ${ns} cannot be read (a subgraph called from node code is not shown in the debugger).`,
+      )
+    g = sub
+  }
+  return g
 }
 
 /** A task's node without a recorded run: in a PULL task's id, or the Send it came from. */

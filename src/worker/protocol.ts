@@ -48,6 +48,7 @@ export type WorkerErrorCode =
   | 'NOT_INITIALIZED'
   | 'ALREADY_INITIALIZED'
   | 'UNKNOWN_GRAPH'
+  | 'UNKNOWN_NAMESPACE'
   | 'THREAD_BUSY'
   | 'RUNNING_ELSEWHERE'
   | 'NO_PAUSED_RUN'
@@ -147,6 +148,8 @@ export interface TimelineTask {
   interrupted?: boolean
   /** What the runtime warned about it when it ran (as recorded). */
   warnings?: TaskWarning[]
+  /** A graph node's task: the namespace its subgraph's checkpoints are stored under. */
+  ns?: string
 }
 
 /** One checkpoint of a thread's timeline: enough to draw it, without its values. */
@@ -251,12 +254,19 @@ export interface RequestMap {
    * made it (with their recorded durations and logs), folds, schedule. Null: no checkpoint.
    */
   inspectCheckpoint: {
-    params: { graphId: string; threadId: string; checkpointId?: string }
+    params: { graphId: string; threadId: string; checkpointId?: string; checkpointNs?: string }
     result: CheckpointInspection | null
   }
   /** The thread's checkpoints newest first, all branches, without values. */
   getTimeline: {
-    params: { graphId: string; threadId: string; limit?: number; before?: string }
+    params: {
+      graphId: string
+      threadId: string
+      limit?: number
+      before?: string
+      /** A subgraph's checkpoints (a task's `ns`) instead of the root graph's. */
+      checkpointNs?: string
+    }
     result: TimelineEntry[]
   }
   /** One graph's threads (`graph`), or all; oldest first. */

@@ -7,7 +7,7 @@ import type { RuntimeWarning } from '../core/pregel/task'
 import { Command, Send } from '../core/pregel/types'
 import { systemEnv, type RuntimeEnv } from '../lib/env'
 import { checkDocument } from './compile'
-import { inspectStored, readTimeline } from './debugReads'
+import { inspectStored, readTimeline, subgraphAt } from './debugReads'
 import { toWorkerError, WorkerRequestError } from './errors'
 import { EventBatcher } from './eventBatcher'
 import { toJsonSafe } from './jsonSafe'
@@ -251,10 +251,19 @@ export class RuntimeService {
       toJsonSafe(
         await this.runtime(this.graph(graphId)).getStateHistory({ threadId }, { limit, before }),
       ),
-    inspectCheckpoint: ({ graphId, threadId, checkpointId }) =>
-      inspectStored(this.graph(graphId), this.storage(), { threadId, checkpointId }),
-    getTimeline: ({ graphId, threadId, limit, before }) =>
-      readTimeline(this.graph(graphId), this.storage(), { threadId, limit, before }),
+    inspectCheckpoint: ({ graphId, threadId, checkpointId, checkpointNs }) =>
+      inspectStored(subgraphAt(this.graph(graphId), checkpointNs), this.storage(), {
+        threadId,
+        checkpointId,
+        ...(checkpointNs && { checkpointNs }),
+      }),
+    getTimeline: ({ graphId, threadId, limit, before, checkpointNs }) =>
+      readTimeline(subgraphAt(this.graph(graphId), checkpointNs), this.storage(), {
+        threadId,
+        limit,
+        before,
+        ...(checkpointNs && { checkpointNs }),
+      }),
     listThreads: async ({ graph }) => {
       await this.transfers.sweep() // interrupted imports first: they are no thread to list
       return listThreadInfos(this.storage(), graph)

@@ -114,3 +114,18 @@ export function subgraphNamesAt(doc: GraphSpec, path: readonly string[]): string
   const chain = walk(doc, path)
   return chain ? namesInScope(chain.scope) : []
 }
+
+/**
+ * The level (subgraph names) a run's namespace is on, from the graph node ids along it
+ * (`nsNodes`): null when a node is not a graph node of the level it is on.
+ */
+export function levelPathOfNodes(doc: GraphSpec, nodeIds: readonly string[]): string[] | null {
+  const path: string[] = []
+  for (const id of nodeIds) {
+    const level = levelOf(doc, path)
+    const node = level?.spec.nodes.find((n) => n.id === id)
+    if (!node || node.kind !== 'graph' || !node.graph) return null
+    path.push(node.graph)
+  }
+  return levelOf(doc, path) ? path : null
+}

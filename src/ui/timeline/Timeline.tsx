@@ -19,14 +19,48 @@ const NEAR_END = 20
  */
 export function Timeline() {
   // Not deferred: the list and the run status must agree in every frame.
-  const { timeline, selected, selectCheckpoint, olderAvailable, loadOlder } = useApp((s) => ({
+  const {
+    timeline,
+    selected,
+    selectedNs,
+    selectCheckpoint,
+    olderAvailable,
+    loadOlder,
+    inner,
+    innerOpen,
+    toggleInner,
+  } = useApp((s) => ({
     timeline: s.timeline,
     olderAvailable: s.olderAvailable,
     loadOlder: s.loadOlder,
     selected: s.selectedCheckpointId ?? s.timeline[0]?.checkpointId,
+    selectedNs: s.selectedCheckpointId === null ? '' : s.selectedNs,
     selectCheckpoint: s.selectCheckpoint,
+    inner: s.inner,
+    innerOpen: s.innerOpen,
+    toggleInner: s.toggleInner,
   }))
   const rows = useMemo(() => layoutHistoryTree(timeline), [timeline])
+  // The list as shown: each checkpoint, and under a step whose graph node's subgraph is
+  // open, that subgraph's own checkpoints (indented; nested ones further).
+  const shown = useMemo(() => {
+    const out: Shown[] = []
+    const open = new Set(innerOpen)
+    const under = (t: TimelineEntry, depth: number) => {
+      for (const r of t.ran) {
+        if (!r.ns || !open.has(r.ns)) continue
+        for (const entry of inner[r.ns] ?? []) {
+          out.push({ ns: r.ns, entry, depth, node: r.name })
+          under(entry, depth + 1)
+        }
+      }
+    }
+    timeline.forEach((entry, i) => {
+      out.push({ ns: '', entry, depth: 0, row: i })
+      under(entry, 1)
+    })
+    return out
+  }, [timeline, inner, innerOpen])
   const childLanes = useMemo(() => {
     const out = new Map<string, number[]>()
     for (const r of rows)
@@ -38,12 +72,13 @@ export function Timeline() {
   // The virtualizer's functions change every render; this component is not memoized anyway.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtual = useVirtualizer({
-    count: rows.length,
+    count: shown.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW,
     overscan: 12,
   })
-  const index = timeline.findIndex((t) => t.checkpointId === selected)
+  const index = shown.findIndex((r) => r.entry.checkpointId === selected && r.ns === selectedNs)
+  const rootIndex = timeline.findIndex((t) => t.checkpointId === selected)
   useEffect(() => {
     if (index >= 0) virtual.scrollToIndex(index, { align: 'auto' })
   }, [index, virtual])
@@ -53,11 +88,11 @@ export function Timeline() {
   const lastShown = items[items.length - 1]?.index ?? -1
   const askedAt = useRef(-1)
   useEffect(() => {
-    if (!olderAvailable || timeline.length === 0 || lastShown < timeline.length - NEAR_END) return
+    if (!olderAvailable || timeline.length === 0 || lastShown < shown.length - NEAR_END) return
     if (askedAt.current === timeline.length) return
     askedAt.current = timeline.length
     void loadOlder()
-  }, [olderAvailable, lastShown, timeline.length, loadOlder])
+  }, [olderAvailable, lastShown, shown.length, timeline.length, loadOlder])
 
   // The scroller stays mounted while empty: the virtualizer measures it once, not at the
   // first checkpoint of a run (a forced layout of the whole page in the middle of it).
@@ -71,15 +106,19 @@ export function Timeline() {
       </div>
     )
 
-  const pick = (i: number) => {
+  const pickRoot = (i: number) => {
     const t = timeline[Math.max(0, Math.min(timeline.length - 1, i))]
     if (t) void selectCheckpoint(t.checkpointId)
+  }
+  const pick = (i: number) => {
+    const r = shown[Math.max(0, Math.min(shown.length - 1, i))]
+    if (r) void selectCheckpoint(r.entry.checkpointId, r.ns)
   }
   const onKeyDown = (e: KeyboardEvent) => {
     const d = { ArrowDown: 1, ArrowUp: -1, Home: -Infinity, End: Infinity }[e.key]
     if (d === undefined) return
     e.preventDefault()
-    pick(Number.isFinite(d) ? index + d : d > 0 ? timeline.length - 1 : 0)
+    pick(Number.isFinite(d) ? index + d : d > 0 ? shown.length - 1 : 0)
   }
   return (
     <div className="timeline">
@@ -91,8 +130,8 @@ export function Timeline() {
           aria-label="Scrubber"
           min={0}
           max={timeline.length - 1}
-          value={timeline.length - 1 - Math.max(index, 0)}
-          onChange={(e) => pick(timeline.length - 1 - Number(e.target.value))}
+          value={timeline.length - 1 - Math.max(rootIndex, 0)}
+          onChange={(e) => pickRoot(timeline.length - 1 - Number(e.target.value))}
         />
       </label>
       <div className="timeline-scroll" ref={scroller}>
@@ -106,14 +145,28 @@ export function Timeline() {
           style={{ height: virtual.getTotalSize() }}
         >
           {items.map((v) => {
-            const t = timeline[v.index] as TimelineEntry
-            const row = rows[v.index] as TreeRow
+            const item = shown[v.index] as Shown
+            if (item.row === undefined)
+              return (
+                <InnerRow
+                  key={`${item.ns} ${item.entry.checkpointId}`}
+                  id={`cp-${v.index}`}
+                  item={item}
+                  selected={item.entry.checkpointId === selected && item.ns === selectedNs}
+                  top={v.start}
+                  onPick={() => void selectCheckpoint(item.entry.checkpointId, item.ns)}
+                  onToggle={(ns) => void toggleInner(ns)}
+                  open={innerOpen}
+                />
+              )
+            const t = item.entry
+            const row = rows[item.row] as TreeRow
             return (
               <li
                 key={t.checkpointId}
                 id={`cp-${v.index}`}
                 role="option"
-                aria-selected={t.checkpointId === selected}
+                aria-selected={t.checkpointId === selected && selectedNs === ''}
                 className={t.damaged ? 'damaged' : undefined}
                 title={t.damaged && `Damaged: ${t.damaged.reason}`}
                 data-step={Number.isNaN(t.step) ? undefined : t.step}
@@ -135,7 +188,7 @@ export function Timeline() {
                     </span>
                     <span className={`source source-${t.source}`}>{t.source}</span>
                     <span className="ran">
-                      <Ran entry={t} />
+                      <Ran entry={t} open={innerOpen} onToggle={(ns) => void toggleInner(ns)} />
                     </span>
                     <span className="next">
                       next: {t.next.length ? <Names names={t.next} /> : '—'}
@@ -168,15 +221,87 @@ function Damaged({ entry }: { entry: TimelineEntry }) {
   )
 }
 
-/** The tasks a checkpoint's step ran: `name ✗ 1.2 ms, other 3 ms`. */
-function Ran({ entry }: { entry: TimelineEntry }) {
-  return entry.ran.map((r, i) => {
+/** A row of the timeline: a checkpoint of the thread (`row`: its tree row) or of a subgraph. */
+interface Shown {
+  ns: string
+  entry: TimelineEntry
+  depth: number
+  row?: number
+  /** A subgraph's checkpoint: the graph node that ran the subgraph. */
+  node?: string
+}
+
+/** A subgraph's checkpoint, indented under the parent step whose graph node made it. */
+function InnerRow(props: {
+  id: string
+  item: Shown
+  selected: boolean
+  top: number
+  open: readonly string[]
+  onPick(): void
+  onToggle(ns: string): void
+}) {
+  const { item } = props
+  const t = item.entry
+  return (
+    <li
+      id={props.id}
+      role="option"
+      aria-selected={props.selected}
+      className="inner"
+      data-step={t.step}
+      data-checkpoint={t.checkpointId}
+      data-ns={item.ns}
+      data-source={t.source}
+      style={{
+        transform: `translateY(${props.top}px)`,
+        height: ROW,
+        paddingLeft: 10 + item.depth * 14,
+      }}
+      onClick={props.onPick}
+    >
+      <span className="inner-of" title={`A checkpoint of the subgraph run by ${item.node ?? ''}`}>
+        ↳ <Name>{item.node ?? ''}</Name>
+      </span>
+      <span className="step">step {t.step}</span>
+      <span className={`source source-${t.source}`}>{t.source}</span>
+      <span className="ran">
+        <Ran entry={t} open={props.open} onToggle={props.onToggle} />
+      </span>
+      <span className="next">next: {t.next.length ? <Names names={t.next} /> : '—'}</span>
+    </li>
+  )
+}
+
+/**
+ * The tasks a checkpoint's step ran: `name ✗ 1.2 ms, other 3 ms`; a graph node's task is a
+ * button that shows (or hides) its subgraph's checkpoints under the row.
+ */
+function Ran(props: { entry: TimelineEntry; open: readonly string[]; onToggle(ns: string): void }) {
+  return props.entry.ran.map((r, i) => {
     const mark = r.failed ? ' ✗' : r.interrupted ? ' ⏸' : ''
     const ms = r.durationMs === undefined ? '' : ` ${formatMs(r.durationMs)}`
+    const ns = r.ns
+    const expanded = ns !== undefined && props.open.includes(ns)
     return (
       <Fragment key={i}>
         {i > 0 && ', '}
-        <Name>{r.name}</Name>
+        {ns ? (
+          <button
+            type="button"
+            className="link inner-toggle"
+            aria-expanded={expanded}
+            title={`${expanded ? 'Hide' : 'Show'} the checkpoints of the subgraph ${r.name} ran`}
+            onClick={(e) => {
+              e.stopPropagation()
+              props.onToggle(ns)
+            }}
+          >
+            {expanded ? '▾' : '▸'} <Name>{r.name}</Name>
+          </button>
+        ) : (
+          <Name>{r.name}</Name>
+        )}
         {mark}
         {ms}
       </Fragment>
