@@ -233,3 +233,46 @@ test("a graph node's step opens its subgraph's checkpoints; one picked is drawn 
   await toggle.click()
   await expect(inner).toHaveCount(0)
 })
+
+test('an interrupt inside a subgraph pauses the thread, says where, and the reply resumes inside it', async ({
+  page,
+}) => {
+  const gated = {
+    superstep: 1,
+    name: 'gated',
+    state: [{ name: 'answer' }, { name: 'log', reducer: 'append', default: [] }],
+    nodes: [
+      { id: 'review', kind: 'graph', graph: 'review', position: { x: 0, y: 0 } },
+      { id: 'after', code: "() => ({ log: ['after'] })", position: { x: 260, y: 0 } },
+    ],
+    edges: [
+      { from: '__start__', to: 'review' },
+      { from: 'review', to: 'after' },
+      { from: 'after', to: '__end__' },
+    ],
+    subgraphs: {
+      review: {
+        state: [{ name: 'answer' }],
+        nodes: [{ id: 'ask', code: "() => ({ answer: interrupt('Ship it?') })" }],
+        edges: [
+          { from: '__start__', to: 'ask' },
+          { from: 'ask', to: '__end__' },
+        ],
+      },
+    },
+  }
+  await page.goto('/')
+  await importGraph(page, gated)
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(page.getByLabel('Run status')).toContainText('Waiting for a reply')
+  await page.getByRole('tab', { name: 'Interrupt' }).click()
+  const ask = page.locator('.interrupt-ask')
+  await expect(ask).toContainText('review (inside its subgraph review) asks:')
+  await expect(ask).toContainText('Ship it?')
+  await page.getByLabel('Reply').fill('"yes"')
+  await page.getByRole('button', { name: 'Resume', exact: true }).click()
+  await expect(page.getByLabel('Run status')).toHaveText('Done')
+  await page.getByRole('tab', { name: 'State' }).click()
+  await expect(page.getByRole('tabpanel')).toContainText('yes')
+  await expect(page.getByRole('tabpanel')).toContainText('after')
+})

@@ -19,12 +19,19 @@ export function replyProblem(text: string): string | null {
  * paused at a breakpoint says so (nothing asks; Continue goes on).
  */
 export function InterruptPanel({ onEditState }: { onEditState(): void }) {
-  const { interrupts, resume, runState, pausedBy } = useApp((s) => ({
+  const { interrupts, resume, runState, pausedBy, spec, openLevel } = useApp((s) => ({
     interrupts: s.interrupts,
     resume: s.resume,
     runState: s.runState,
     pausedBy: s.pausedBy,
+    spec: s.spec,
+    openLevel: s.openLevel,
   }))
+  // An interrupt raised inside a subgraph comes out of the graph node that runs it.
+  const subgraphOf = (node: string) => {
+    const n = spec?.nodes.find((x) => x.id === node)
+    return n?.kind === 'graph' ? n.graph : undefined
+  }
   const [reply, setReply] = useState('""')
   const problemId = useId()
   if (interrupts.length === 0 || runState !== 'interrupted') {
@@ -56,6 +63,20 @@ export function InterruptPanel({ onEditState }: { onEditState(): void }) {
           <code>
             <Name>{i.node}</Name>
           </code>{' '}
+          {subgraphOf(i.node) !== undefined && (
+            <>
+              (inside its subgraph{' '}
+              <button
+                type="button"
+                className="link"
+                title="Open the subgraph on the canvas"
+                onClick={() => openLevel([subgraphOf(i.node) as string])}
+              >
+                <Name>{subgraphOf(i.node) as string}</Name>
+              </button>
+              ){' '}
+            </>
+          )}
           asks:
           <JsonValue value={i.value} label={`What ${i.node} asks`} />
         </div>
