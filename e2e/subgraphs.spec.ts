@@ -226,6 +226,11 @@ test("a graph node's step opens its subgraph's checkpoints; one picked is drawn 
   // Its channels are the subgraph's: `done` has no researcher yet at that step.
   const channels = page.getByRole('table', { name: 'Channels' })
   await expect(channels.getByRole('row', { name: /^done/ })).not.toContainText('researcher')
+  // Its state is shown; forks start from the graph's own steps.
+  await page.getByRole('tab', { name: 'State' }).click()
+  await expect(page.getByRole('tabpanel')).toContainText('State of the subgraph at its step 2')
+  await expect(page.getByRole('button', { name: 'Fork from here' })).toHaveCount(0)
+  await page.getByRole('tab', { name: 'Channels' }).click()
   // Picking a step of the graph again draws the graph.
   await checkpoints.getByRole('option', { name: /^step 5/ }).click()
   await crumbs(page).getByRole('button', { name: 'Up', exact: true }).click()

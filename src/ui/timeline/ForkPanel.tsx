@@ -18,6 +18,7 @@ export function ForkPanel() {
     runState: s.runState,
     graphId: s.graphId,
     timeline: s.timeline,
+    innerNs: s.selectedCheckpointId === null ? '' : s.selectedNs,
   }))
   const [text, setText] = useState<string | null>(null)
   const [asNode, setAsNode] = useState('')
@@ -25,6 +26,26 @@ export function ForkPanel() {
   const { spec } = s
   if (!s.inspection || !spec) return <NoCheckpoint />
   const { inspection } = s
+  if (s.innerNs)
+    return (
+      <div className="fork">
+        <section aria-label="State at this checkpoint">
+          <h3>State of the subgraph at its step {inspection.step}</h3>
+          <JsonValue
+            value={Object.fromEntries(
+              inspection.channels
+                .filter((c) => c.role === 'field' && c.hasValue)
+                .map((c) => [c.name, c.value]),
+            )}
+            label="State values"
+          />
+        </section>
+        <p className="muted">
+          A subgraph&rsquo;s checkpoint is shown, not forked here: fork or replay from a step of the
+          graph itself (the subgraph runs again inside it).
+        </p>
+      </div>
+    )
   const fields = inspection.channels.filter((c) => c.role === 'field')
   const values = Object.fromEntries(fields.filter((c) => c.hasValue).map((c) => [c.name, c.value]))
   // Overwrite fields are safe to prefill: the value written replaces the one there.
