@@ -58,17 +58,38 @@ function browser() {
   return { graphs, tab, journals }
 }
 
+/** Two tabs of one browser, each with the app started. */
+async function twoTabs() {
+  const b = browser()
+  const A = b.tab()
+  const B = b.tab()
+  await A.getState().init()
+  await B.getState().init()
+  return { b, A, B }
+}
+
+/** A journal in memory (localStorage's stand-in), and what it holds. */
+function memoryJournal() {
+  const kept = new Map<string, JournalEntry>()
+  const journal: DraftJournal = {
+    write: (id, e) => void kept.set(id, e),
+    clear: (id) => void kept.delete(id),
+    take: async (id) => {
+      const e = kept.get(id) ?? null
+      kept.delete(id)
+      return e
+    },
+  }
+  return { kept, journal }
+}
+
 const settle = () => new Promise((r) => setTimeout(r, 20))
 type Doc = { state: { name: string }[]; nodes: { id: string; code?: string }[] }
 const doc = (s: { getState(): { doc: unknown } }) => s.getState().doc as Doc
 
 describe('two tabs on one graph', () => {
   it("keeps both tabs' edits: a field added in one, a node renamed in the other", async () => {
-    const b = browser()
-    const A = b.tab()
-    const B = b.tab()
-    await A.getState().init()
-    await B.getState().init()
+    const { b, A, B } = await twoTabs()
     // Both edit before either has seen the other's save.
     A.getState().edit({ type: 'renameNode', from: 'a', to: 'first' })
     B.getState().edit({ type: 'addField', field: { name: 'log', reducer: 'append' } })
@@ -84,11 +105,7 @@ describe('two tabs on one graph', () => {
   })
 
   it('a change in one tab reaches the other when that one has nothing unsaved', async () => {
-    const b = browser()
-    const A = b.tab()
-    const B = b.tab()
-    await A.getState().init()
-    await B.getState().init()
+    const { b, A, B } = await twoTabs()
     A.getState().edit({ type: 'setNodeCode', id: 'a', code: '() => ({ x: 1 })' })
     await settle()
     expect(doc(B).nodes[0]?.code).toBe('() => ({ x: 1 })')
@@ -98,11 +115,7 @@ describe('two tabs on one graph', () => {
   })
 
   it('the same thing changed differently in both tabs: the user is told where, and chooses', async () => {
-    const b = browser()
-    const A = b.tab()
-    const B = b.tab()
-    await A.getState().init()
-    await B.getState().init()
+    const { b, A, B } = await twoTabs()
     A.getState().edit({ type: 'setNodeCode', id: 'a', code: 'mine' })
     B.getState().edit({ type: 'setNodeCode', id: 'a', code: 'theirs' })
     await settle()
@@ -125,11 +138,7 @@ describe('two tabs on one graph', () => {
   })
 
   it("undo in a tab never takes another tab's change back out", async () => {
-    const b = browser()
-    const A = b.tab()
-    const B = b.tab()
-    await A.getState().init()
-    await B.getState().init()
+    const { b, A, B } = await twoTabs()
     // B: an edit of its own, saved; then A's change arrives and is taken in.
     B.getState().edit({ type: 'addField', field: { name: 'mine' } })
     await settle()
@@ -152,11 +161,7 @@ describe('two tabs on one graph', () => {
   })
 
   it("undo after a merge of edits made at once keeps the other tab's part", async () => {
-    const b = browser()
-    const A = b.tab()
-    const B = b.tab()
-    await A.getState().init()
-    await B.getState().init()
+    const { A, B } = await twoTabs()
     A.getState().edit({ type: 'renameNode', from: 'a', to: 'first' })
     B.getState().edit({ type: 'addField', field: { name: 'log', reducer: 'append' } })
     await settle()
@@ -179,16 +184,7 @@ describe('two tabs on one graph', () => {
 
   it('a conflict left open while another graph is opened is asked again on return', async () => {
     const b = browser()
-    const kept = new Map<string, JournalEntry>()
-    const journal: DraftJournal = {
-      write: (id, e) => void kept.set(id, e),
-      clear: (id) => void kept.delete(id),
-      take: async (id) => {
-        const e = kept.get(id) ?? null
-        kept.delete(id)
-        return e
-      },
-    }
+    const { kept, journal } = memoryJournal()
     const A = b.tab()
     const B = b.tab(journal)
     await A.getState().init()
@@ -216,11 +212,7 @@ describe('two tabs on one graph', () => {
   })
 
   it('a graph moved to the bin in one tab is not brought back by the other tab saving', async () => {
-    const b = browser()
-    const A = b.tab()
-    const B = b.tab()
-    await A.getState().init()
-    await B.getState().init()
+    const { b, A, B } = await twoTabs()
     await A.getState().newGraph(undefined, 'other')
     await A.getState().select('ex')
     await A.getState().deleteGraph()
@@ -241,16 +233,7 @@ describe('two tabs on one graph', () => {
 describe('saving', () => {
   it('an edit whose save never finished (the tab closed) comes back from the journal', async () => {
     const b = browser()
-    const kept = new Map<string, JournalEntry>()
-    const journal: DraftJournal = {
-      write: (id, e) => void kept.set(id, e),
-      clear: (id) => void kept.delete(id),
-      take: async (id) => {
-        const e = kept.get(id) ?? null
-        kept.delete(id)
-        return e
-      },
-    }
+    const { kept, journal } = memoryJournal()
     const A = b.tab(journal)
     await A.getState().init()
     // The write never lands: the tab "closes" with it under way.
