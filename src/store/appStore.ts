@@ -25,7 +25,7 @@ import { attachRunPresence } from './runPresence'
 import { createLibrarySlice, INITIAL_LIBRARY } from './librarySlice'
 import { loadModelKeys } from './modelKeys'
 import { createRunSlice, INITIAL_RUN, onRunEvent, threadWarnings } from './runSlice'
-import { createSettingsSlice, initialSettings, threadRunSettings } from './settingsSlice'
+import { createSettingsSlice, followRunSettings, initialSettings } from './settingsSlice'
 import { loadView, withGraphView, saveView, type GraphView } from './viewMemory'
 
 export type {
@@ -332,9 +332,8 @@ export function createAppStore(deps: AppDeps) {
   // shows the recursion limit and timeout kept with it.
   store.subscribe((s, prev) => {
     if (s.threadId === prev.threadId && s.threads === prev.threads) return
-    const kept = threadRunSettings(s.threads.find((t) => t.threadId === s.threadId))
-    if (kept.recursionLimit !== s.recursionLimit || kept.timeoutMs !== s.timeoutMs)
-      store.setState(kept)
+    const next = followRunSettings(s)
+    if (next) store.setState(next)
   })
 
   // Where the user is, remembered for the next load (view state only, never their work).

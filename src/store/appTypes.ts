@@ -172,6 +172,11 @@ export interface SettingsState {
   timeoutMs: number
   /** The run drawer's tab (kept across reloads). */
   drawerTab: string
+  /**
+   * Run settings set in this page and not yet seen back in a thread list, by thread: a list
+   * read before the save landed does not undo them.
+   */
+  localRunSettings: Record<string, { recursionLimit: number; timeoutMs: number }>
 }
 
 /** What ties the slices together: the open graph, its compile and thread, the message line. */

@@ -1,5 +1,5 @@
 import type { ThreadInfo } from '../worker/protocol'
-import type { SettingsActions, SettingsState, SliceContext } from './appTypes'
+import type { AppState, SettingsActions, SettingsState, SliceContext } from './appTypes'
 import { saveModelKeys } from './modelKeys'
 import { loadView, saveView } from './viewMemory'
 
@@ -8,7 +8,32 @@ export const DEFAULT_RUN_SETTINGS = { recursionLimit: 25, timeoutMs: 0 }
 
 /** The settings as a page load starts them (the drawer's tab is remembered). */
 export function initialSettings(): SettingsState {
-  return { ...DEFAULT_RUN_SETTINGS, drawerTab: loadView().tab ?? 'Channels' }
+  return { ...DEFAULT_RUN_SETTINGS, drawerTab: loadView().tab ?? 'Channels', localRunSettings: {} }
+}
+
+/**
+ * What the open thread's run settings are once its list arrives: the ones it keeps, unless
+ * this page set others the list does not show yet (it was read before they were saved).
+ * Null when nothing changes.
+ */
+export function followRunSettings(
+  s: Pick<AppState, 'threadId' | 'threads' | 'recursionLimit' | 'timeoutMs' | 'localRunSettings'>,
+): Partial<AppState> | null {
+  const info = s.threads.find((t) => t.threadId === s.threadId)
+  const kept = threadRunSettings(info)
+  const local = s.localRunSettings[s.threadId]
+  if (local) {
+    const confirmed =
+      kept.recursionLimit === local.recursionLimit && kept.timeoutMs === local.timeoutMs
+    if (!confirmed) {
+      if (local.recursionLimit === s.recursionLimit && local.timeoutMs === s.timeoutMs) return null
+      return { ...local }
+    }
+    const { [s.threadId]: _seen, ...rest } = s.localRunSettings
+    return { localRunSettings: rest, ...kept }
+  }
+  if (kept.recursionLimit === s.recursionLimit && kept.timeoutMs === s.timeoutMs) return null
+  return kept
 }
 
 /** The run settings a thread keeps (the defaults where it keeps none). */
@@ -34,6 +59,7 @@ export function createSettingsSlice(ctx: SliceContext): SettingsActions {
     set({
       ...patch,
       threads: threads.map((t) => (t.threadId === threadId ? { ...t, settings } : t)),
+      localRunSettings: { ...get().localRunSettings, [threadId]: settings },
     })
     if (!threadId || !get().current?.trusted) return
     ctx.deps.client
