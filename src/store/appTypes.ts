@@ -75,6 +75,11 @@ export interface TabBus {
 export interface JournalEntry {
   baseRev: number
   doc: unknown
+  /**
+   * The document a save over `baseRev` was writing when this was journaled: if it landed (the
+   * stored revision is `baseRev + 1` with this document), `doc` is an edit on top of it.
+   */
+  landing?: unknown
 }
 
 /**

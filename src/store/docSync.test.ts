@@ -257,6 +257,37 @@ describe('saving', () => {
     expect(kept.size).toBe(0)
   })
 
+  it('typed on while a save was being written, and that save landed: the rest comes back too', async () => {
+    const b = browser()
+    const { kept, journal } = memoryJournal()
+    const A = b.tab(journal)
+    await A.getState().init()
+    // The first save is written to the table but the page goes before it hears so.
+    const save = b.graphs.saveOver.bind(b.graphs)
+    b.graphs.saveOver = (e, rev) => {
+      void save(e, rev)
+      return new Promise(() => undefined)
+    }
+    A.getState().edit({ type: 'addField', field: { name: 'first' } })
+    A.getState().edit({ type: 'addField', field: { name: 'second' } })
+    expect(kept.get('ex')).toMatchObject({ baseRev: 1 })
+    expect((b.graphs.rows.get('ex')?.doc as Doc).state.map((f) => f.name)).toEqual(['x', 'first'])
+    const b2 = memoryGraphs()
+    b2.rows.set('ex', structuredClone(b.graphs.rows.get('ex') as GraphEntry))
+    const reopened = createAppStore({ client, graphs: b2, examples: [], newId: () => 'n', journal })
+    await reopened.getState().init()
+    await settle()
+    // Not a conflict: the edit was made on top of the save that landed.
+    expect(reopened.getState().conflict).toBeNull()
+    expect(doc(reopened).state.map((f) => f.name)).toEqual(['x', 'first', 'second'])
+    expect(reopened.getState().message).toMatch(/Recovered the last changes to ex/)
+    expect((b2.rows.get('ex')?.doc as Doc).state.map((f) => f.name)).toEqual([
+      'x',
+      'first',
+      'second',
+    ])
+  })
+
   it('a full disk: says so with the usage, keeps the edit, and saves it once there is room', async () => {
     const b = browser()
     let full = true

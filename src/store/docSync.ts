@@ -46,6 +46,8 @@ export function attachDocSync(store: Store, deps: AppDeps, host: DocSyncHost): D
   /** Per graph: the document last journaled (the journal is cleared once it is saved). */
   const journaled = new Map<string, unknown>()
   let running: Promise<void> | null = null
+  /** The save being written now: its graph, the revision it writes over, and its document. */
+  let writing: { graphId: string; baseRev: number; doc: unknown } | null = null
   let dirty = false
   let retry: ReturnType<typeof setTimeout> | undefined
   /** A save failed since the last one that went through (the next success says so). */
@@ -64,7 +66,15 @@ export function attachDocSync(store: Store, deps: AppDeps, host: DocSyncHost): D
     if (!g) return
     if (s.doc === baseOf(g).doc) return
     if (journal && journaled.get(g.id) !== s.doc) {
-      journal.write(g.id, { baseRev: baseOf(g).rev, doc: s.doc })
+      const base = baseOf(g)
+      // A save under way may land before the page goes: the journal says what it wrote.
+      const landing =
+        writing?.graphId === g.id && writing.baseRev === base.rev ? writing.doc : undefined
+      journal.write(g.id, {
+        baseRev: base.rev,
+        doc: s.doc,
+        ...(landing !== undefined && { landing }),
+      })
       journaled.set(g.id, s.doc)
     }
     if (s.conflict?.graphId === g.id) return // the user chooses first; the journal keeps it
@@ -91,10 +101,13 @@ export function attachDocSync(store: Store, deps: AppDeps, host: DocSyncHost): D
     if (doc === base.doc) return settle()
     const name = nameOf(doc, g)
     let r: Awaited<ReturnType<typeof graphs.saveOver>>
+    writing = { graphId: g.id, baseRev: base.rev, doc }
     try {
       r = await graphs.saveOver({ ...g, doc, name }, base.rev)
     } catch (e) {
       return failed(e)
+    } finally {
+      writing = null
     }
     clearTimeout(retry)
     if (r.ok) {
@@ -171,7 +184,13 @@ export function attachDocSync(store: Store, deps: AppDeps, host: DocSyncHost): D
     const j = await journal?.take(g.id).catch(() => null)
     const s = store.getState()
     if (!j || s.current?.id !== g.id || s.doc !== g.doc || same(j.doc, g.doc)) return
-    if (j.baseRev === (g.rev ?? 0)) {
+    const rev = g.rev ?? 0
+    // Journaled over this revision, or over the one before while the save that made this
+    // one was being written (it landed): the edit goes on top of what is stored.
+    const onTop =
+      j.baseRev === rev ||
+      (j.landing !== undefined && j.baseRev + 1 === rev && same(j.landing, g.doc))
+    if (onTop) {
       set({
         doc: j.doc,
         message: `Recovered the last changes to ${g.name}, which were still being saved when the page closed.`,

@@ -59,7 +59,13 @@ export function localJournal(tabId: string, storage: Storage = localStorage): Dr
         }
         storage.removeItem(k)
       }
-      return best && { baseRev: best.baseRev, doc: best.doc }
+      return (
+        best && {
+          baseRev: best.baseRev,
+          doc: best.doc,
+          ...(best.landing !== undefined && { landing: best.landing }),
+        }
+      )
     },
   }
 }
