@@ -39,6 +39,16 @@ const CHECKS: { template: string; ops: SessionOp[] }[] = [
     ],
   },
   {
+    // Subgraphs: two worker agents, each its own StateGraph added as a node.
+    template: 'supervisor',
+    ops: [
+      {
+        op: 'invoke',
+        input: { messages: [{ role: 'user', content: 'Write a short note about owls.' }] },
+      },
+    ],
+  },
+  {
     template: 'react-agent',
     ops: [
       {

@@ -88,7 +88,7 @@ describe('superstep export', () => {
     expect((await cli('run', html)).code).toBe(2)
   })
 
-  it('refuses a graph with subgraphs with a clear message, writing nothing', async () => {
+  it('exports a graph with subgraphs: each its own StateGraph, added as a node', async () => {
     const withSubgraph = join(dir, 'crew.json')
     writeFileSync(
       withSubgraph,
@@ -107,11 +107,15 @@ describe('superstep export', () => {
         },
       }),
     )
-    for (const lang of ['ts', 'py', 'project']) {
+    const expected: Record<string, string[]> = {
+      ts: ['const teamGraph = teamBuilder.compile()', ".addNode('team', teamGraph)"],
+      py: ['team_graph = team_builder.compile()', 'builder.add_node("team", team_graph)'],
+      project: ['==> src/graph.ts <==', '==> python/graph.py <==', 'teamGraph', 'team_graph'],
+    }
+    for (const [lang, texts] of Object.entries(expected)) {
       const r = await cli('export', '--lang', lang, withSubgraph)
-      expect(r.code).toBe(1)
-      expect(r.stdout).toBe('')
-      expect(r.stderr).toContain('uses subgraphs, which the')
+      expect(r).toMatchObject({ code: 0, stderr: '' })
+      for (const text of texts) expect(r.stdout).toContain(text)
     }
   })
 })

@@ -9,7 +9,6 @@
  * are errors. `export` prints the module (or, for a project, each file under a header) or
  * writes it into DIR (a project as a tree, or as the app's zip when the path ends in .zip).
  */
-import { usesSubgraphs } from '../codegen/subgraphGuard'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { emitProject, projectSlug, type ProjectFile } from '../codegen/project'
@@ -136,13 +135,6 @@ async function exportGraph(
   out: string | undefined,
 ): Promise<number> {
   const slug = projectSlug(spec.name)
-  if (usesSubgraphs(spec) && (lang === 'ts' || lang === 'py' || lang === 'project')) {
-    const target = lang === 'py' ? 'Python' : 'TypeScript'
-    io.stderr(
-      `Graph \`${spec.name}\` uses subgraphs, which the ${target} export does not write yet; \`superstep run\` and \`session\` run it.\n`,
-    )
-    return 1
-  }
   let files: ProjectFile[]
   if (lang === 'ts') files = [{ path: `${slug}.ts`, text: emitTypeScript(spec) }]
   else if (lang === 'py') files = [{ path: `${slug}.py`, text: emitPython(spec) }]

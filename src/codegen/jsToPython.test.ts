@@ -246,6 +246,10 @@ const TRANSLATED: Case[] = [
     ['return Command(goto=[END, Send("w", {"n": 1})])'],
   ],
   [
+    "(s) => new Command({ graph: Command.PARENT, goto: 'b', update: { log: ['up'] } })",
+    ['return Command(graph=Command.PARENT, goto="b", update={"log": ["up"]})'],
+  ],
+  [
     "(s) => [new Command({ update: { log: ['cmd'] } }), { log: ['dict'] }]",
     ['return [Command(update={"log": ["cmd"]}), {"log": ["dict"]}]'],
   ],
@@ -453,6 +457,9 @@ const FALLBACKS: [code: string, reason: RegExp, options?: Partial<TranslateOptio
   ['(s) => ({ x: new Date() })', /`new Date`/],
   ["(s) => ({ x: Send('a', {}) })", /a call of `Send`/],
   ['(s) => new Command({ resume: 1 })', /`resume` in a Command/],
+  ["(s) => new Command({ graph: 'main', goto: 'a' })", /`graph` is not `Command.PARENT`/],
+  ['async (s) => ({ x: await subgraphs.team.invoke({}) })', /subgraph `team`, which this graph/],
+  ['async (s) => ({ x: await subgraphs.team.stream({}) })', /`await` of anything but/],
   ["(s) => new Command({ goto: 'a', goto: 'b' })", /twice/],
   ['(s) => s.log', /a node returning something other/],
   ["(s) => [{ x: 1 }, 'str']", /returned array/],
@@ -604,6 +611,7 @@ class JsSend {
   }
 }
 class JsCommand {
+  static PARENT = '__parent__'
   __command: unknown
   constructor(params: unknown) {
     this.__command = params ?? {}
@@ -639,6 +647,8 @@ def Send(node, arg):
 
 def Command(**params):
     return {"__command": params}
+
+Command.PARENT = "__parent__"
 
 def RemoveMessage(id):
     return {"type": "remove", "id": id}

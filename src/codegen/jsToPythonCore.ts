@@ -73,6 +73,8 @@ export interface ExprContext {
   helper(name: JsHelper): string
   /** What a guard's TypeError names: `node write`, `router of inc`. */
   where: string
+  /** The Python name of each compiled subgraph node code may call, by the name it calls. */
+  subgraphs?: ReadonlyMap<string, string>
   /** Translates `new Command({ … })` (it needs the state schema). */
   command(node: Expression & { type: 'NewExpression' }): PyExpr
   /** Translates a sub-expression (`translateExpr` with this context). */

@@ -94,9 +94,38 @@ export function translateExpr(node: AnyNode, ctx: ExprContext): PyExpr {
       return call(node, ctx)
     case 'NewExpression':
       return construct(node, ctx)
+    case 'AwaitExpression':
+      return subgraphCall(node.argument, ctx)
     default:
       return refuse(NOT_TRANSLATED[node.type] ?? `a ${node.type}`)
   }
+}
+
+/**
+ * `await subgraphs.<name>.invoke(input)`: the compiled subgraph called inside the node, its
+ * output a dict (the subgraph's state, as in LangGraph.js). Any other `await` is refused.
+ */
+function subgraphCall(arg: Expression, ctx: ExprContext): PyExpr {
+  const refused = '`await` of anything but `subgraphs.<name>.invoke(input)`'
+  if (arg.type !== 'CallExpression' || arg.optional || arg.arguments.length !== 1)
+    return refuse(refused)
+  const invoke = arg.callee
+  if (invoke.type !== 'MemberExpression' || invoke.optional) return refuse(refused)
+  if (staticKey(invoke.property, invoke.computed) !== 'invoke') return refuse(refused)
+  const sub = invoke.object
+  if (sub.type !== 'MemberExpression' || sub.optional || sub.property.type === 'PrivateIdentifier')
+    return refuse(refused)
+  const name = staticKey(sub.property, sub.computed)
+  const isScope = sub.object.type === 'Identifier' && sub.object.name === 'subgraphs'
+  if (!isScope || name === null || ctx.lookup('subgraphs')) return refuse(refused)
+  const graph = ctx.subgraphs?.get(name)
+  if (graph === undefined)
+    return refuse(`a call of subgraph \`${name}\`, which this graph does not see`)
+  const [input] = args(arg.arguments, ctx)
+  // The compiled subgraph by its module-level name, so LangGraph Python finds it in the
+  // node's globals (its state, its checkpoints' namespace).
+  const py = `${graph}.invoke(${wrap(input as PyExpr, PREC.ternary)})`
+  return atom(py, DICT, false)
 }
 
 const LONE_SURROGATE = /\p{Cs}/u

@@ -34,6 +34,11 @@ export interface TranslateOptions {
   reserved?: Iterable<string>
   /** What a guard's TypeError names, `node write` or `router of inc`. */
   where?: string
+  /**
+   * Node code: the Python name of each compiled subgraph its code may call, by the name it
+   * calls it (`await subgraphs.x.invoke(input)` is `x_graph.invoke(input)`).
+   */
+  subgraphs?: ReadonlyMap<string, string>
 }
 
 export type Translation =
@@ -125,6 +130,7 @@ export function exprContext(fn: FnState, scope: Scope): ExprContext {
       return name
     },
     where: fn.options.where ?? `${kind} function`,
+    ...(fn.options.subgraphs !== undefined && { subgraphs: fn.options.subgraphs }),
     command: (node) => translateCommand(node, ctx, fn.fields),
     translate: (node) => translateExpr(node, ctx),
     withParams: (params) => {

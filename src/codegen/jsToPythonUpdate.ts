@@ -77,7 +77,7 @@ function plainProperties(node: ObjectExpression, what: string): Map<string, Expr
   return out
 }
 
-/** `new Command({ update, goto })` as `Command(update=…, goto=…)`. */
+/** `new Command({ update, goto, graph: Command.PARENT })` as `Command(update=…, goto=…, graph=…)`. */
 export function translateCommand(
   node: AnyNode & { type: 'NewExpression' },
   ctx: ExprContext,
@@ -103,7 +103,21 @@ export function translateCommand(
               )
             : gotoTarget(value, ctx)
         kwargs.push(`goto=${wrap(goto, PREC.ternary)}`)
-      } else refuse(`\`${key}\` in a Command (only \`update\` and \`goto\` are translated)`)
+      } else if (key === 'graph') {
+        // A handoff to the parent graph (from inside a subgraph): LangGraph Python's own words.
+        const parent =
+          value.type === 'MemberExpression' &&
+          !value.computed &&
+          value.object.type === 'Identifier' &&
+          value.object.name === 'Command' &&
+          value.property.type === 'Identifier' &&
+          value.property.name === 'PARENT'
+        if (!parent) refuse('a Command whose `graph` is not `Command.PARENT`')
+        kwargs.push('graph=Command.PARENT')
+      } else
+        refuse(
+          `\`${key}\` in a Command (only \`update\`, \`goto\` and \`graph: Command.PARENT\` are translated)`,
+        )
     }
   }
   ctx.use('Command')

@@ -122,6 +122,29 @@ describe('the exported project', () => {
     expect(file(files, 'python/graph.py')).toContain('OPENAI_API_KEY')
   })
 
+  it('finds model nodes inside subgraphs: the key, the package, the README', () => {
+    const crew = specOf({
+      superstep: 1,
+      name: 'crew',
+      state: openai.state,
+      nodes: [{ id: 'team', kind: 'graph', graph: 'team' }],
+      edges: [
+        { from: '__start__', to: 'team' },
+        { from: 'team', to: '__end__' },
+      ],
+      subgraphs: { team: { ...openai, name: undefined, superstep: undefined } },
+    })
+    const files = emitProject(crew)
+    expect(JSON.parse(file(files, 'package.json')).dependencies).toHaveProperty('@langchain/openai')
+    expect(file(files, 'python/requirements.txt')).toContain('langchain-openai')
+    expect(file(files, '.env.example').split('\n')).toContain('OPENAI_API_KEY=')
+    expect(file(files, 'README.md')).toContain(
+      '- team / agent: gpt-4o-mini at https://api.openai.com/v1',
+    )
+    expect(file(files, 'src/graph.ts')).toContain(".addNode('team', teamGraph)")
+    expect(file(files, 'python/graph.py')).toContain('builder.add_node("team", team_graph)')
+  })
+
   it('writes no text of the document into an env file', () => {
     const hostile = specOf({
       ...reactDoc,

@@ -1,4 +1,5 @@
-import type { GraphSpec } from '../core/graph/schema'
+import type { GraphSpec, NodeSpec } from '../core/graph/schema'
+import { subgraphLevels } from './subgraphLevels'
 import { emitPython } from './python'
 import { jsLineComment, jsString, markdownLine, tomlString } from './text'
 import { emitTypeScript } from './typescript'
@@ -16,9 +17,22 @@ export const LANGGRAPH_PY_REQUIREMENT = 'langgraph>=1.0,<2'
 export const LANGCHAIN_OPENAI_VERSION = '1.6.0'
 export const LANGCHAIN_OPENAI_PY_REQUIREMENT = 'langchain-openai>=1.0,<2'
 
-/** The graph has a model node on OpenAI (the export then needs LangChain's OpenAI package). */
+/** The graph (or one of its subgraphs) has a model node on OpenAI (the export then needs LangChain's OpenAI package). */
 export function usesOpenAI(graph: GraphSpec): boolean {
-  return graph.nodes.some((n) => n.kind === 'model' && n.model?.provider === 'openai')
+  return openAINodes(graph).length > 0
+}
+
+/** Every model node on OpenAI at every level, named `id` at the root and `subgraph / id` inside one. */
+function openAINodes(graph: GraphSpec): { label: string; node: NodeSpec }[] {
+  const levels = [
+    { label: '', graph },
+    ...subgraphLevels(graph).map((l) => ({ label: `${l.name} / `, graph: l.spec })),
+  ]
+  return levels.flatMap(({ label, graph: g }) =>
+    g.nodes
+      .filter((n) => n.kind === 'model' && n.model?.provider === 'openai')
+      .map((node) => ({ label: `${label}${node.id}`, node })),
+  )
 }
 
 /** A name fit for a package, a file and a `langgraph.json` graph id: `my-graph`. */
@@ -276,10 +290,10 @@ version ranges allow, and an image built without one runs \`npm i\`. Commit the
 
 /** The README's section on keys: which variable the model nodes read, and where it goes. */
 function keysSection(graph: GraphSpec): string {
-  const models = graph.nodes.flatMap((n) =>
-    n.kind === 'model' && n.model?.provider === 'openai'
+  const models = openAINodes(graph).flatMap(({ label, node: n }) =>
+    n.model?.provider === 'openai'
       ? [
-          `- ${markdownLine(n.id)}: ${markdownLine(n.model.model)} at ${markdownLine(n.model.baseUrl)}`,
+          `- ${markdownLine(label)}: ${markdownLine(n.model.model)} at ${markdownLine(n.model.baseUrl)}`,
         ]
       : [],
   )

@@ -4,7 +4,6 @@
  * `interrupt`, an OpenAI model is `ChatOpenAI`, a scripted model a node function that picks
  * its reply from the state as Superstep does, `tools_condition` the prebuilt router.
  */
-import { graphNodeNotExported } from './subgraphGuard'
 import { messagesFieldOf, nodeKind } from '../core/graph/nodeKinds'
 import type { FieldSpec, NodeSpec } from '../core/graph/schema'
 import { translateFunction, type Translation } from './jsToPython'
@@ -98,7 +97,7 @@ export function kindBlocks(m: PyModule, k: PyKindNode): string[] {
       ]
     }
     case 'graph':
-      return graphNodeNotExported(n)
+      return [] // the builder adds the compiled subgraph itself
     case 'human': {
       use(m, 'langgraph.types', 'interrupt')
       return [

@@ -30,6 +30,12 @@ export interface PyModule {
   /** What `add_node` and `add_conditional_edges` name, by node and by branch. */
   nodeNames: string[]
   routerNames: string[]
+  /** The names of its `State`, builder and compiled graph (`State`, `builder`, `graph` at the root). */
+  stateName: string
+  builderName: string
+  graphName: string
+  /** On a subgraph's module: its key in the `subgraphs` that defines it. */
+  levelName?: string
 }
 
 /** Records that the module imports `name` from `module` (or `import name` for ''). */

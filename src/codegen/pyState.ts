@@ -111,7 +111,7 @@ export function emitState(m: PyModule): string {
     f.description ? pyProse(f.description, indent) : []
   const trailing = (comment: string) => (comment ? `  # ${comment}` : '')
   if (fields.every((f) => isPlainFieldName(f.name))) {
-    const lines = ['class State(TypedDict, total=False):']
+    const lines = [`class ${m.stateName}(TypedDict, total=False):`]
     for (const { f, type, comment } of entries) {
       lines.push(...described(f, '    '), `    ${f.name}: ${type}${trailing(comment)}`)
     }
@@ -119,9 +119,9 @@ export function emitState(m: PyModule): string {
     return lines.join('\n')
   }
   const lines = [
-    '# Some field names are no Python identifiers, so State is built from a dict of the names.',
-    'State = TypedDict(',
-    '    "State",',
+    `# Some field names are no Python identifiers, so ${m.stateName} is built from a dict of the names.`,
+    `${m.stateName} = TypedDict(`,
+    `    "${m.stateName}",`,
     '    {',
   ]
   for (const { f, type, comment } of entries) {

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { END, START } from '../core/graph/constants'
 import type { FieldSpec, GraphSpec } from '../core/graph/schema'
 import { parseGraph } from '../core/graph/validate'
-import { usesSubgraphs } from './subgraphGuard'
 import { runGraph } from '../core/run'
 import { createCountingEnv } from '../lib/env'
 import { NAMED_REDUCERS } from '../core/reducers'
@@ -29,9 +28,7 @@ function repoGraphs(): { file: string; spec: GraphSpec }[] {
         const parsed = parseGraph(doc.graph ?? doc)
         if (!parsed.ok) throw new Error(`${dir}/${f} is not a valid graph`)
         return { file: `${dir}/${f}`, spec: parsed.spec }
-      })
-      // Documents with subgraphs are not exported yet (subgraphGuard.ts).
-      .filter((g) => !usesSubgraphs(g.spec)),
+      }),
   )
 }
 
@@ -61,7 +58,11 @@ class StateGraph:
     def compile(self, **options):
         if "checkpointer" in options:
             options["checkpointer"] = type(options["checkpointer"]).__name__
-        return {"calls": self.calls, "compile": options}
+        return _Compiled(calls=self.calls, compile=options)
+
+class _Compiled(dict):
+    # A compiled subgraph is added as a node: the builder records it by this name.
+    __name__ = "CompiledStateGraph"
 `,
   'langgraph/graph/message.py': 'def add_messages(left, right):\n    return right\n',
   'langgraph/types.py': String.raw`
@@ -70,6 +71,8 @@ class Send:
         self.node, self.arg = node, arg
 
 class Command:
+    PARENT = "__parent__"
+
     def __init__(self, **params):
         self.params = params
 

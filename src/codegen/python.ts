@@ -6,14 +6,13 @@
  * function that raises NotImplementedError beside the original code. Pure and deterministic:
  * the same document gives the same bytes.
  */
-import { refuseSubgraphs } from './subgraphGuard'
-import { nodeKind, prebuiltRouter } from '../core/graph/nodeKinds'
+import { nodeKind } from '../core/graph/nodeKinds'
 import { END, START } from '../core/graph/constants'
-import type { BranchSpec, FieldSpec, GraphSpec } from '../core/graph/schema'
-import { findSendTargets, translateFunction, type CodeKind } from './jsToPython'
-import { kindBlocks, planKindNode, scriptedHelper, toolHelpers } from './pyKinds'
+import type { BranchSpec, GraphSpec } from '../core/graph/schema'
+import type { CodeKind } from './jsToPython'
+import { createModules } from './pyLevels'
+import { kindBlocks, scriptedHelper, toolHelpers } from './pyKinds'
 import { use, type PyFunction, type PyModule, type PyTool } from './pyModule'
-import { PY_MODULE_NAMES, PyNamer } from './pyNames'
 import { preludeFor } from './pyPrelude'
 import { emitState } from './pyState'
 import { pyCall, pyDisplay } from './pyText'
@@ -27,11 +26,13 @@ import { pyComment, pyCommentText, pyProse, pyString } from './text'
  * The header lists every function whose JavaScript must be translated by hand.
  */
 export function emitPython(graph: GraphSpec): string {
-  refuseSubgraphs(graph, 'Python')
-  const m = createModule(graph)
-  const functions = [...m.reducers.values(), ...m.nodes, ...m.routers]
-  const state = emitState(m) // first: the fields decide which helpers the module needs
-  const tools = m.kinds.flatMap((k) => k.tools)
+  const modules = createModules(graph)
+  const m = modules[modules.length - 1] as PyModule // the root, after its subgraphs
+  const levels = modules.slice(0, -1)
+  const all: PyModule = { ...m, kinds: modules.flatMap((l) => l.kinds) }
+  const functions = modules.flatMap((l) => [...l.reducers.values(), ...l.nodes, ...l.routers])
+  const states = new Map(modules.map((l) => [l, emitState(l)])) // first: the fields decide the helpers
+  const tools = all.kinds.flatMap((k) => k.tools)
   for (const f of [...functions, ...tools])
     if (f.translation.ok) for (const h of f.translation.helpers) m.helpers.add(h)
   const prelude = preludeFor(m.helpers)
@@ -39,23 +40,41 @@ export function emitPython(graph: GraphSpec): string {
   if (prelude.blocks.length > 0) use(m, 'typing', 'Any')
   for (const f of [...functions, ...tools])
     if (f.translation.ok) for (const i of f.translation.imports) useLangGraph(m, i)
+  const shared = [...scriptedHelper(all), ...toolHelpers(all)]
+  const body = [
+    ...prelude.blocks,
+    ...(levels.length > 0 ? shared : []),
+    ...levels.flatMap((l) => [subgraphComment(l), ...levelBlocks(l, states.get(l) ?? '', [])]),
+    ...(levels.length > 0 ? ['# The graph itself.'] : []),
+    ...levelBlocks(m, states.get(m) ?? '', levels.length > 0 ? [] : shared),
+  ]
+  // The import section last: the builder's START and END are imports too.
+  return `${header(m, functions, tools)}\n\n${[importSection(m), ...body].join('\n\n\n')}\n`
+}
+
+/** One graph's blocks: reducers, state, kind nodes, node and router functions, builder. */
+function levelBlocks(m: PyModule, state: string, afterState: string[]): string[] {
   // Tools first: a model binds the tools of its tools node.
   const kinds = [...m.kinds].sort(
     (a, b) => Number(nodeKind(b.node) === 'tools') - Number(nodeKind(a.node) === 'tools'),
   )
-  const body = [
-    ...prelude.blocks,
+  return [
     ...[...m.reducers.values()].map((f) => functionBlock(m, f)),
     state,
-    ...scriptedHelper(m),
-    ...toolHelpers(m),
+    ...afterState,
     ...kinds.flatMap((k) => kindBlocks(m, k)),
     ...m.nodes.map((f) => functionBlock(m, f)),
     ...m.routers.map((f) => functionBlock(m, f)),
     builderSection(m),
   ]
-  // The import section last: the builder's START and END are imports too.
-  return `${header(m, functions, tools)}\n\n${[importSection(m), ...body].join('\n\n\n')}\n`
+}
+
+function subgraphComment(m: PyModule): string {
+  return [
+    `# Subgraph ${pyString(m.levelName ?? '')}: a StateGraph of its own, with its own state, compiled`,
+    "# without a checkpointer: run inside its parent, it keeps its checkpoints in the parent's.",
+    ...(m.graph.description ? pyProse(m.graph.description) : []),
+  ].join('\n')
 }
 
 const IMPORT_FROM: Record<string, string> = {
@@ -71,115 +90,6 @@ const IMPORT_FROM: Record<string, string> = {
 
 function useLangGraph(m: PyModule, name: string): void {
   use(m, IMPORT_FROM[name] ?? 'langgraph.types', name)
-}
-
-function createModule(graph: GraphSpec): PyModule {
-  const names = new PyNamer()
-  const m: PyModule = {
-    graph,
-    helpers: new Set(),
-    imports: new Map(),
-    reducers: new Map(),
-    nodes: [],
-    routers: [],
-    kinds: [],
-    nodeNames: [],
-    routerNames: [],
-  }
-  const fields = graph.state
-  const branches = graph.branches ?? []
-  const reducerNames = fields
-    .filter((f) => f.reducer === 'custom' && !f.channel)
-    .map((f) => [f, names.take(f.name, 'reduce', true)] as const)
-  const nodeNames = graph.nodes.map((n) => names.take(n.id, 'node'))
-  const routerNames = branches.map((b) =>
-    prebuiltRouter(b)
-      ? 'tools_condition'
-      : names.take(b.from === START ? 'start' : b.from, 'route', true),
-  )
-  m.nodeNames = nodeNames
-  m.routerNames = routerNames
-  const reserved = [
-    ...PY_MODULE_NAMES,
-    ...reducerNames.map(([, n]) => n),
-    ...nodeNames,
-    ...routerNames,
-  ]
-  const sends = findSendTargets([
-    ...graph.nodes.flatMap((n) => (nodeKind(n) === 'code' ? [n.code ?? ''] : [])),
-    ...branches.flatMap((b) => (prebuiltRouter(b) ? [] : [b.router])),
-  ])
-
-  for (const [f, name] of reducerNames) {
-    const code = f.code ?? ''
-    const where = `reducer of ${f.name}`
-    const translation = translateFunction(code, { kind: 'reducer', fields, reserved, where })
-    m.reducers.set(f.name, { kind: 'reducer', owner: f.name, name, code, translation, notes: [] })
-  }
-  graph.nodes.forEach((n, i) => {
-    if (nodeKind(n) !== 'code') {
-      m.kinds.push(planKindNode(n, nodeNames[i] as string, names, reserved))
-      return
-    }
-    const code = n.code ?? ''
-    const sendTarget = sends.computed || sends.targets.has(n.id)
-    const translation = translateFunction(code, {
-      kind: 'node',
-      fields,
-      sendTarget,
-      reserved,
-      where: `node ${n.id}`,
-    })
-    const notes = sendTarget ? ["A Send may start it: `state` is then the Send's argument."] : []
-    m.nodes.push({
-      kind: 'node',
-      owner: n.id,
-      name: nodeNames[i] as string,
-      code,
-      translation,
-      notes,
-    })
-  })
-  branches.forEach((b, i) => {
-    if (prebuiltRouter(b)) use(m, 'langgraph.prebuilt', 'tools_condition')
-    else m.routers.push(routerFunction(b, routerNames[i] as string, fields, reserved))
-  })
-  return m
-}
-
-function isEmptyPathMap(paths: BranchSpec['paths']): boolean {
-  return (
-    paths !== undefined &&
-    (Array.isArray(paths) ? paths.length === 0 : Object.keys(paths).length === 0)
-  )
-}
-
-function routerFunction(
-  b: BranchSpec,
-  name: string,
-  fields: FieldSpec[],
-  reserved: string[],
-): PyFunction {
-  const hasPaths = b.paths !== undefined
-  const translation = translateFunction(b.router, {
-    kind: 'router',
-    fields,
-    hasPaths,
-    reserved,
-    where: `router of ${b.from}`,
-  })
-  const f: PyFunction = {
-    kind: 'router',
-    owner: b.from,
-    name,
-    code: b.router,
-    translation,
-    notes: [],
-  }
-  if (isEmptyPathMap(b.paths))
-    f.forced =
-      'its path map is empty, so every route fails (LangGraph Python would read an empty path map as none)'
-  return f
 }
 
 const KIND_LABEL: Record<CodeKind, string> = {
@@ -328,7 +238,8 @@ function leavesStart(g: GraphSpec): boolean {
 function builderSection(m: PyModule): string {
   const g = m.graph
   use(m, 'langgraph.graph', 'StateGraph')
-  const lines = ['builder = StateGraph(State)']
+  const builder = m.builderName
+  const lines = [`${builder} = StateGraph(${m.stateName})`]
   g.nodes.forEach((n, i) => {
     const args = [pyString(n.id), m.nodeNames[i] as string]
     if (n.defer) args.push('defer=True')
@@ -337,15 +248,15 @@ function builderSection(m: PyModule): string {
       const ends = n.ends.map((e) => nodeRef(m, e))
       args.push(`destinations=${ends.length === 1 ? `(${ends[0]},)` : pyDisplay('(', ends, ')')}`)
     }
-    lines.push(pyCall('builder.add_node', args))
+    lines.push(pyCall(`${builder}.add_node`, args))
   })
   for (const e of g.edges) {
     const from = Array.isArray(e.from) ? nodeList(m, e.from) : nodeRef(m, e.from)
-    lines.push(pyCall('builder.add_edge', [from, nodeRef(m, e.to)]))
+    lines.push(pyCall(`${builder}.add_edge`, [from, nodeRef(m, e.to)]))
   }
   ;(g.branches ?? []).forEach((b, i) => {
     const args = [nodeRef(m, b.from), m.routerNames[i] as string, ...pathMap(m, b.paths)]
-    lines.push(pyCall('builder.add_conditional_edges', args))
+    lines.push(pyCall(`${builder}.add_conditional_edges`, args))
   })
   if (!leavesStart(g)) {
     // LangGraph.js runs nothing when nothing leaves START; LangGraph Python refuses to
@@ -353,7 +264,7 @@ function builderSection(m: PyModule): string {
     use(m, 'langgraph.graph', 'START')
     lines.push(
       '# Nothing leaves START, so a run does nothing; LangGraph Python needs an entry point.',
-      'builder.add_conditional_edges(START, lambda state: [])',
+      `${builder}.add_conditional_edges(START, lambda state: [])`,
     )
   }
   const breakpoints: string[] = []
@@ -361,6 +272,10 @@ function builderSection(m: PyModule): string {
   const after = interruptArg(m, g.interruptAfter)
   if (before) breakpoints.push(`interrupt_before=${before}`)
   if (after) breakpoints.push(`interrupt_after=${after}`)
+  if (m.levelName !== undefined) {
+    const compile = pyCall(`${m.graphName} = ${builder}.compile`, breakpoints)
+    return `${lines.join('\n')}\n${compile}`
+  }
   const server = [
     "# The graph LangGraph's server runs (langgraph.json): the server keeps the checkpoints",
     '# and refuses a graph compiled with a checkpointer of its own.',

@@ -6,7 +6,9 @@
  */
 import { messagesFieldOf, nodeKind, prebuiltRouter } from '../core/graph/nodeKinds'
 import { END, START } from '../core/graph/constants'
-import type { FieldSpec, GraphSpec } from '../core/graph/schema'
+import type { FieldSpec, GraphSpec, SubgraphSpec } from '../core/graph/schema'
+import { scopeOf, type SubgraphScope } from '../core/graph/subgraphScope'
+import { codeCalls, flattenLevels, resolveSubgraph, subgraphLevels } from './subgraphLevels'
 import { isHelperReducer, type HelperReducer } from './tsReducers'
 import { MESSAGE_TYPE_IMPORTS, typeImportsOf } from './tsTypes'
 import { Namer, readCodeNames, toIdentifier, upperFirst, type CodeNames } from './tsNames'
@@ -25,6 +27,24 @@ export interface Context {
   typeImports: Set<string>
   /** Local names of State, builder, graph, the function types and the named reducers. */
   local: Map<string, string>
+  /** The subgraph names this level's nodes see. */
+  scope: SubgraphScope
+  /** The local name of each subgraph definition's compiled graph (shared by every level). */
+  compiled: Map<SubgraphSpec, string>
+  /** On the root: a context per subgraph definition, dependencies first. */
+  levels: Context[]
+  /** On a subgraph's level: its key in the `subgraphs` that defines it. */
+  levelName?: string
+  /** The object node code of this level sees as `subgraphs` (when its code calls one). */
+  subgraphsObject?: SubgraphsObject
+}
+
+/** The compiled subgraphs node code calls, by name, as one object. */
+export interface SubgraphsObject {
+  /** `subgraphs` itself when one module-level object serves every level. */
+  name: string
+  entries: [string, SubgraphSpec][]
+  moduleLevel: boolean
 }
 
 /**
@@ -33,6 +53,8 @@ export interface Context {
  * types, and the functions' names, the document's own first.
  */
 export function createContext(graph: GraphSpec): Context {
+  const subgraphs = subgraphLevels(graph)
+  const flat = flattenLevels(graph, subgraphs)
   const code = new Map<string, CodeNames>()
   const mentioned = new Set<string>()
   for (const c of userCode(graph)) {
@@ -47,23 +69,89 @@ export function createContext(graph: GraphSpec): Context {
     imports: new Map(),
     typeImports: new Set(),
     local: new Map(),
+    scope: scopeOf(graph, undefined),
+    compiled: new Map(),
+    levels: [],
   }
-  claimImports(ctx, mentioned)
+  claimImports(ctx, mentioned, flat)
   for (const name of ['State', 'builder', 'graph']) ctx.local.set(name, ctx.names.claim(name))
-  if (graph.nodes.length > 0) ctx.local.set('NodeFn', ctx.names.claim('NodeFn'))
-  if (graph.branches?.some((b) => !prebuiltRouter(b)))
+  if (flat.nodes.some((n) => nodeKind(n) !== 'graph'))
+    ctx.local.set('NodeFn', ctx.names.claim('NodeFn'))
+  if (flat.branches?.some((b) => !prebuiltRouter(b)))
     ctx.local.set('RouterFn', ctx.names.claim('RouterFn'))
-  if (graph.state.some(isCustom)) ctx.local.set('ReducerFn', ctx.names.claim('ReducerFn'))
-  for (const name of kindNeeds(graph).locals) ctx.local.set(name, ctx.names.claim(name))
+  if (flat.state.some(isCustom)) ctx.local.set('ReducerFn', ctx.names.claim('ReducerFn'))
+  for (const name of kindNeeds(flat).locals) ctx.local.set(name, ctx.names.claim(name))
   claimFunctions(ctx)
+  for (const r of usedHelpers(flat)) ctx.local.set(r, ctx.names.claim(r))
+  for (const level of subgraphs) {
+    const sub: Context = {
+      ...ctx,
+      graph: level.spec,
+      local: new Map(ctx.local),
+      scope: level.scope,
+      levels: [],
+      levelName: level.name,
+    }
+    const id = toIdentifier(level.name, 'subgraph')
+    for (const [key, suffix] of [
+      ['State', 'State'],
+      ['builder', 'Builder'],
+      ['graph', 'Graph'],
+    ] as const) {
+      sub.local.set(key, ctx.names.claim(`${id}${suffix}`))
+    }
+    ctx.compiled.set(level.def, local(sub, 'graph'))
+    claimFunctions(sub)
+    ctx.levels.push(sub)
+  }
+  planSubgraphsObjects(ctx)
   return ctx
+}
+
+/**
+ * The `subgraphs` object of every level whose node code calls a subgraph: one module-level
+ * `const subgraphs` when every such level resolves each name it calls to the same
+ * definition, else one object per level, which its node code receives as `subgraphs`.
+ */
+function planSubgraphsObjects(root: Context): void {
+  const users = [root, ...root.levels].flatMap((ctx) => {
+    const entries: [string, SubgraphSpec][] = []
+    for (const name of new Set(ctx.graph.nodes.flatMap(codeCalls))) {
+      const def = resolveSubgraph(ctx.scope, name)
+      if (def) entries.push([name, def])
+    }
+    return entries.length > 0 ? [{ ctx, entries }] : []
+  })
+  const union = new Map<string, SubgraphSpec>()
+  let consistent = true
+  for (const { entries } of users) {
+    for (const [name, def] of entries) {
+      if (union.has(name) && union.get(name) !== def) consistent = false
+      union.set(name, def)
+    }
+  }
+  for (const { ctx, entries } of users) {
+    ctx.subgraphsObject = consistent
+      ? { name: 'subgraphs', entries: [...union], moduleLevel: true }
+      : {
+          name: root.names.claim(
+            ctx.levelName === undefined
+              ? 'rootSubgraphs'
+              : `${toIdentifier(ctx.levelName, 'subgraph')}Subgraphs`,
+          ),
+          entries,
+          moduleLevel: false,
+        }
+  }
 }
 
 /** Names for the functions, the document's own first: nodes, routers, custom reducers. */
 function claimFunctions(ctx: Context): void {
   const { graph, names } = ctx
-  for (const n of graph.nodes)
+  for (const n of graph.nodes) {
+    if (nodeKind(n) === 'graph') continue // added as its compiled subgraph
     ctx.local.set(`node:${n.id}`, names.claim(toIdentifier(n.id, 'node')))
+  }
   for (const n of graph.nodes) {
     const id = toIdentifier(n.id, 'node')
     n.tools?.forEach((t, j) => {
@@ -89,7 +177,6 @@ function claimFunctions(ctx: Context): void {
       names.claim(`reduce${upperFirst(toIdentifier(f.name, 'field'))}`),
     )
   }
-  for (const r of usedHelpers(graph)) ctx.local.set(r, names.claim(r))
 }
 
 /** The named reducers the fields use, in order of first use. */
@@ -101,8 +188,9 @@ export function usedHelpers(graph: GraphSpec): HelperReducer[] {
   return used
 }
 
-/** The document's own code: code nodes', tools', code routers', custom reducers'. */
-export function userCode(graph: GraphSpec): string[] {
+/** The document's own code (at every level): code nodes', tools', code routers', custom reducers'. */
+export function userCode(root: GraphSpec): string[] {
+  const graph = flattenLevels(root, subgraphLevels(root))
   return [
     ...graph.nodes.flatMap((n) =>
       nodeKind(n) === 'code'
@@ -119,8 +207,7 @@ export function userCode(graph: GraphSpec): string[] {
 export const isCustom = (f: FieldSpec) => !f.channel && f.reducer === 'custom'
 
 /** Decides every import up front, so names are claimed in one fixed order. */
-function claimImports(ctx: Context, mentioned: ReadonlySet<string>): void {
-  const { graph } = ctx
+function claimImports(ctx: Context, mentioned: ReadonlySet<string>, graph: GraphSpec): void {
   const use = (module: string, name: string, local = ctx.names.claim(name)) => {
     const m = ctx.imports.get(module) ?? new Map<string, string>()
     ctx.imports.set(module, m)

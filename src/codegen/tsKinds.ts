@@ -3,7 +3,6 @@
  * LangChain `tool()`s, a human node calls `interrupt`, an OpenAI model is `ChatOpenAI`, and a
  * scripted model is a node function that picks its reply from the state as Superstep does.
  */
-import { graphNodeNotExported } from './subgraphGuard'
 import { messagesFieldOf, nodeKind } from '../core/graph/nodeKinds'
 import type { NodeSpec } from '../core/graph/schema'
 import { jsKey, jsLiteral } from './jsLiteral'
@@ -134,7 +133,7 @@ export function kindNodeValue(ctx: Context, node: NodeSpec): string {
       ].join('\n')
     }
     case 'graph':
-      return graphNodeNotExported(node)
+      throw new Error(`BUG: ${node.id} is a graph node (the builder adds its subgraph)`)
     case 'human': {
       const write = jsKey(node.writeTo ?? '')
       return `(state) => ({ ${write}: interrupt(${stateOf(node.show ?? '')}) })`

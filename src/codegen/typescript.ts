@@ -3,10 +3,10 @@
  * the same StateGraph the differential suite's oracle builds (`src/differential/oracle.ts`),
  * written as source. Pure and deterministic: the same document gives the same bytes.
  */
-import { refuseSubgraphs } from './subgraphGuard'
 import { nodeKind, prebuiltRouter } from '../core/graph/nodeKinds'
 import { END, START } from '../core/graph/constants'
-import type { BranchSpec, FieldSpec, GraphSpec, NodeSpec } from '../core/graph/schema'
+import type { BranchSpec, FieldSpec, GraphSpec, NodeSpec, SubgraphSpec } from '../core/graph/schema'
+import { codeCalls, resolveSubgraph } from './subgraphLevels'
 import { jsKey, jsLiteral } from './jsLiteral'
 import { reducerSource } from './tsReducers'
 import {
@@ -16,7 +16,15 @@ import {
   jsLineComment,
   jsString,
 } from './text'
-import { createContext, imported, isCustom, local, usedHelpers, type Context } from './tsContext'
+import {
+  createContext,
+  imported,
+  isCustom,
+  local,
+  usedHelpers,
+  type Context,
+  type SubgraphsObject,
+} from './tsContext'
 import { kindNodeValue, kindSetup, scriptedHelpers } from './tsKinds'
 import {
   annotationTypeArgs,
@@ -36,24 +44,74 @@ import { fieldTypeOf, typeLabel } from '../core/graph/fieldTypes'
  * Imports only what the graph uses, from `@langchain/langgraph` alone.
  */
 export function emitTypeScript(graph: GraphSpec): string {
-  refuseSubgraphs(graph, 'TypeScript')
   const ctx = createContext(graph)
+  const levels = [ctx, ...ctx.levels]
+  const shared = levels.find((c) => c.subgraphsObject?.moduleLevel)?.subgraphsObject
+  // With subgraphs, the scripted model's player comes before every graph that may use it.
+  const scriptedFirst = ctx.levels.length > 0
   const body = [
     typeAliases(ctx),
     ...helperReducers(ctx),
+    ...(scriptedFirst ? [scriptedHelpers(ctx)] : []),
+    ...ctx.levels.flatMap((sub) => [subgraphComment(sub), ...levelSections(sub)]),
+    ...(shared ? [subgraphsObjectSection(ctx, shared)] : []),
+    ...(ctx.levels.length > 0 ? ['// The graph itself.'] : []),
+    ...levelSections(ctx, scriptedFirst ? '' : scriptedHelpers(ctx)),
+    compileSection(ctx),
+  ]
+  return `${[header(ctx), importSection(ctx), ...body].filter((s) => s !== '').join('\n\n')}\n`
+}
+
+/** One graph's sections: its reducers, state, kind setup, node and router functions, builder. */
+function levelSections(ctx: Context, afterState = ''): string[] {
+  const { graph } = ctx
+  const own = ctx.subgraphsObject
+  return [
     ...graph.state.flatMap((f) => customReducer(ctx, f)),
     stateSection(ctx),
-    scriptedHelpers(ctx),
+    afterState,
+    ...(own && !own.moduleLevel ? [subgraphsObjectSection(ctx, own)] : []),
     // Tools first: a model binds the tools of its tools node.
     ...[...graph.nodes]
       .sort((a, b) => Number(nodeKind(b) === 'tools') - Number(nodeKind(a) === 'tools'))
       .flatMap((n) => kindSetup(ctx, n, (name, type, code) => codeConst(ctx, name, type, code))),
-    ...graph.nodes.map((n) => nodeFunction(ctx, n)),
+    ...graph.nodes.flatMap((n) => nodeFunction(ctx, n)),
     ...(graph.branches ?? []).flatMap((b, i) => routerFunction(ctx, b, i)),
     builderSection(ctx),
-    compileSection(ctx),
+    ...(ctx.levelName === undefined ? [] : [subgraphCompileSection(ctx)]),
   ]
-  return `${[header(ctx), importSection(ctx), ...body].filter((s) => s !== '').join('\n\n')}\n`
+}
+
+function subgraphComment(ctx: Context): string {
+  const lines = [
+    `// Subgraph ${jsString(ctx.levelName ?? '')}: a StateGraph of its own, with its own state. It is`,
+    '// compiled without a checkpointer: run inside its parent, it keeps its checkpoints in the',
+    "// parent's, under the node's namespace.",
+  ]
+  if (typeof ctx.graph.description === 'string') lines.push(jsLineComment(ctx.graph.description))
+  return lines.join('\n')
+}
+
+/** `const subgraphs = { name: compiledGraph }`: what node code calls as `subgraphs.<name>`. */
+function subgraphsObjectSection(ctx: Context, object: SubgraphsObject): string {
+  const entries = object.entries.map(([name, def]) => `${jsKey(name)}: ${compiledName(ctx, def)}`)
+  return [
+    '// The compiled subgraphs node code calls: `subgraphs.<name>.invoke(input)`.',
+    `const ${object.name} = { ${entries.join(', ')} }`,
+  ].join('\n')
+}
+
+function compiledName(ctx: Context, def: SubgraphSpec): string {
+  const name = ctx.compiled.get(def)
+  if (name === undefined) throw new Error('BUG: a subgraph with no compiled graph')
+  return name
+}
+
+/** A subgraph compiles with its own breakpoints and no checkpointer (it uses its parent's). */
+function subgraphCompileSection(ctx: Context): string {
+  const options = breakpointOptions(ctx)
+  const args = options.length === 0 ? '' : `{ ${options.join(', ')} }`
+  return `const ${local(ctx, 'graph')} = ${local(ctx, 'builder')}.compile(${args})`
 }
 
 function header(ctx: Context): string {
@@ -62,7 +120,7 @@ function header(ctx: Context): string {
     (graph.interruptBefore?.length ?? 0) > 0 ||
     (graph.interruptAfter?.length ?? 0) > 0 ||
     [...ctx.code.values()].some((c) => c.names.has('interrupt')) ||
-    graph.nodes.some((n) => nodeKind(n) === 'human')
+    [ctx, ...ctx.levels].some((c) => c.graph.nodes.some((n) => nodeKind(n) === 'human'))
   const lines = [
     `Graph ${jsString(graph.name)}: a LangGraph.js graph generated by Superstep from its`,
     'graph document (format v1).',
@@ -132,7 +190,8 @@ function typeAliases(ctx: Context): string {
 
 /** The named reducers the fields use, as function declarations. */
 function helperReducers(ctx: Context): string[] {
-  return usedHelpers(ctx.graph).map((r) => reducerSource(r, local(ctx, r)))
+  const used = new Set([ctx, ...ctx.levels].flatMap((c) => usedHelpers(c.graph)))
+  return [...used].map((r) => reducerSource(r, local(ctx, r)))
 }
 
 function customReducer(ctx: Context, f: FieldSpec): string[] {
@@ -147,10 +206,13 @@ function customReducer(ctx: Context, f: FieldSpec): string[] {
  * lone surrogate (only ever in a string or a comment) written as its `\uXXXX` escape.
  */
 function codeConst(ctx: Context, name: string, type: string, code: string): string {
-  const text = escapeLoneSurrogates(code)
-  const value = ctx.code.get(code)?.sequence ? `(${text}\n)` : text
   // A trailing line comment in the code ends at the newline that always follows it.
-  return `const ${name}: ${type} = ${value}`
+  return `const ${name}: ${type} = ${codeText(ctx, code)}`
+}
+
+function codeText(ctx: Context, code: string): string {
+  const text = escapeLoneSurrogates(code)
+  return ctx.code.get(code)?.sequence ? `(${text}\n)` : text
 }
 
 function stateSection(ctx: Context): string {
@@ -235,19 +297,24 @@ const KIND_COMMENT = {
   graph: ': runs a subgraph',
 } as const
 
-function nodeFunction(ctx: Context, node: NodeSpec): string {
-  const name = local(ctx, `node:${node.id}`)
+function nodeFunction(ctx: Context, node: NodeSpec): string[] {
   const kind = nodeKind(node)
+  if (kind === 'graph') return [] // the builder adds the compiled subgraph itself
+  const name = local(ctx, `node:${node.id}`)
   const comments = [`// Node ${jsString(node.id)}${KIND_COMMENT[kind]}.`]
   if (typeof node.description === 'string') comments.push(jsLineComment(node.description))
   const nodeFn = local(ctx, 'NodeFn')
+  const object = ctx.subgraphsObject
   const value =
-    kind === 'code'
-      ? codeConst(ctx, name, nodeFn, node.code ?? '')
-      : kind === 'tools' && (node.messagesField ?? 'messages') === 'messages'
-        ? `const ${name} = ${kindNodeValue(ctx, node)}`
-        : `const ${name}: ${nodeFn} = ${kindNodeValue(ctx, node)}`
-  return `${comments.join('\n')}\n${value}`
+    kind === 'code' && object && !object.moduleLevel && codeCalls(node).length > 0
+      ? // This level's subgraphs differ from another's: its code gets its own as `subgraphs`.
+        `const ${name}: ${nodeFn} = ((subgraphs: typeof ${object.name}): ${nodeFn} =>\n  ${codeText(ctx, node.code ?? '')})(${object.name})`
+      : kind === 'code'
+        ? codeConst(ctx, name, nodeFn, node.code ?? '')
+        : kind === 'tools' && (node.messagesField ?? 'messages') === 'messages'
+          ? `const ${name} = ${kindNodeValue(ctx, node)}`
+          : `const ${name}: ${nodeFn} = ${kindNodeValue(ctx, node)}`
+  return [`${comments.join('\n')}\n${value}`]
 }
 
 function routerFunction(ctx: Context, branch: BranchSpec, index: number): string[] {
@@ -269,7 +336,8 @@ function builderSection(ctx: Context): string {
   const { graph } = ctx
   const calls: string[] = []
   for (const n of graph.nodes) {
-    const args = [jsString(n.id), local(ctx, `node:${n.id}`)]
+    const sub = nodeKind(n) === 'graph' ? resolveSubgraph(ctx.scope, n.graph ?? '') : undefined
+    const args = [jsString(n.id), sub ? compiledName(ctx, sub) : local(ctx, `node:${n.id}`)]
     const options = nodeOptions(ctx, n)
     if (options) args.push(options)
     calls.push(`.addNode(${args.join(', ')})`)
@@ -286,7 +354,8 @@ function builderSection(ctx: Context): string {
     calls.push(`.addConditionalEdges(${args.join(', ')})`)
   })
   const name = local(ctx, 'builder')
-  const head = `${name === 'builder' ? 'export ' : ''}const ${name} = new ${imported(ctx, 'StateGraph')}(${local(ctx, 'State')})`
+  const exported = name === 'builder' && ctx.levelName === undefined
+  const head = `${exported ? 'export ' : ''}const ${name} = new ${imported(ctx, 'StateGraph')}(${local(ctx, 'State')})`
   return [head, ...calls.map((c) => `  ${c}`)].join('\n')
 }
 
@@ -294,6 +363,12 @@ function nodeOptions(ctx: Context, node: NodeSpec): string | null {
   const options: string[] = []
   if (node.ends) options.push(`ends: [${node.ends.map((t) => endpoint(ctx, t)).join(', ')}]`)
   if (node.defer) options.push('defer: true')
+  // The subgraphs its code calls, so that LangGraph finds their state (getState, getSubgraphs).
+  const called = codeCalls(node).flatMap((n) => {
+    const def = resolveSubgraph(ctx.scope, n)
+    return def ? [compiledName(ctx, def)] : []
+  })
+  if (called.length > 0) options.push(`subgraphs: [${called.join(', ')}]`)
   return options.length > 0 ? `{ ${options.join(', ')} }` : null
 }
 
@@ -303,16 +378,20 @@ function pathMap(ctx: Context, paths: NonNullable<BranchSpec['paths']>): string 
   return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`
 }
 
-function compileSection(ctx: Context): string {
-  const { graph } = ctx
-  const options = [`checkpointer: new ${imported(ctx, 'MemorySaver')}()`]
+function breakpointOptions(ctx: Context): string[] {
+  const options: string[] = []
   for (const key of ['interruptBefore', 'interruptAfter'] as const) {
-    const list = graph[key]
+    const list = ctx.graph[key]
     if (!list || list.length === 0) continue
     // A document writes "every node" as ["*"]; LangGraph takes the string "*".
     const value = list.includes('*') ? "'*'" : `[${list.map(jsString).join(', ')}]`
     options.push(`${key}: ${value}`)
   }
+  return options
+}
+
+function compileSection(ctx: Context): string {
+  const options = [`checkpointer: new ${imported(ctx, 'MemorySaver')}()`, ...breakpointOptions(ctx)]
   const builder = local(ctx, 'builder')
   const graphName = local(ctx, 'graph')
   const flat = `{ ${options.join(', ')} }`

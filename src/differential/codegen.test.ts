@@ -20,8 +20,18 @@ import { parseGraph } from '../core/graph/validate'
 import type { RunReport } from '../core/report'
 import { runGraph, runSession, type SessionReport } from '../core/run'
 import { createCountingEnv } from '../lib/env'
+import { lookupSubgraph, scopeOf, subgraphsCalledBy } from '../core/graph/subgraphScope'
+import type { SubgraphScope } from '../core/graph/subgraphScope'
+import { nsNodes } from '../core/pregel/namespace'
 import { canonicalizeReport, hasSubgraphs, loadCases } from './compare'
-import { runOnLangGraph, type BuiltLangGraph, type CompiledLangGraph } from './oracle'
+import { TEMPLATES } from '../templates'
+import {
+  runOnLangGraph,
+  type BuiltLangGraph,
+  type CompiledLangGraph,
+  type DiffCase,
+  type GraphDocumentJson,
+} from './oracle'
 import { canonicalizeSession, loadSessions, runSessionOnLangGraph } from './session'
 import type { SessionCase } from './session'
 
@@ -41,6 +51,8 @@ function comparableRun(r: RunReport) {
     checkpoints: c.checkpoints,
     interrupts: c.interrupts,
     error: c.error && { name: c.error.name, code: c.error.code },
+    subgraphCheckpoints: c.subgraphCheckpoints,
+    interruptNs: c.interruptNs,
   }
 }
 
@@ -54,6 +66,7 @@ function comparableSession(r: Omit<SessionReport, 'warnings'>) {
     checkpoints: c.checkpoints,
     error: err(c.error),
     opErrors: c.opErrors.map((o) => ({ op: o.op, error: err(o.error) })),
+    subgraphCheckpoints: c.subgraphCheckpoints,
   }
 }
 
@@ -195,15 +208,81 @@ const SCRIPTED_FROM_STATE: SessionCase = {
   ],
 }
 
-// Documents with subgraphs are not exported yet (src/codegen/subgraphGuard.ts).
-const cases = loadCases()
-  .filter((c) => !hasSubgraphs(c.graph))
-  .map((c) => ({ c, spec: specOf(c.graph) }))
-const sessions = [
-  ...loadSessions().filter((s) => !hasSubgraphs(s.graph)),
-  KITCHEN_SINK,
-  SCRIPTED_FROM_STATE,
-].map((s) => ({
+/**
+ * One name, two subgraphs: the root's code and the code of its subgraph `inner` both call
+ * `subgraphs.step`, which is the root's `step` for the one and `inner`'s own `step` for the
+ * other (the nearest definition). The module then gives each graph's code its own `subgraphs`.
+ */
+const SHADOWED_SUBGRAPH: DiffCase = {
+  description: 'a subgraph name that means another subgraph one level down',
+  file: 'shadowed-subgraph-name',
+  graph: {
+    superstep: 1,
+    name: 'shadowed subgraph name',
+    state: [{ name: 'log', reducer: 'append', default: [] }],
+    nodes: [
+      {
+        id: 'outer',
+        code: "async (s) => { const r = await subgraphs.step.invoke({ tag: 'outer' }); return { log: r.out } }",
+      },
+      { id: 'inner', kind: 'graph', graph: 'inner' },
+    ],
+    edges: [
+      { from: '__start__', to: 'outer' },
+      { from: 'outer', to: 'inner' },
+      { from: 'inner', to: '__end__' },
+    ],
+    subgraphs: {
+      step: {
+        state: [{ name: 'tag' }, { name: 'out', reducer: 'append', default: [] }],
+        nodes: [{ id: 'mark', code: "(s) => ({ out: ['root step:' + s.tag] })" }],
+        edges: [
+          { from: '__start__', to: 'mark' },
+          { from: 'mark', to: '__end__' },
+        ],
+      },
+      inner: {
+        state: [{ name: 'log', reducer: 'append', default: [] }],
+        nodes: [
+          {
+            id: 'call',
+            code: "async (s) => { const r = await subgraphs.step.invoke({ tag: 'inner' }); return { log: r.out } }",
+          },
+        ],
+        edges: [
+          { from: '__start__', to: 'call' },
+          { from: 'call', to: '__end__' },
+        ],
+        subgraphs: {
+          step: {
+            state: [{ name: 'tag' }, { name: 'out', reducer: 'append', default: [] }],
+            nodes: [{ id: 'mark', code: "(s) => ({ out: ['inner step:' + s.tag] })" }],
+            edges: [
+              { from: '__start__', to: 'mark' },
+              { from: 'mark', to: '__end__' },
+            ],
+          },
+        },
+      },
+    },
+  },
+  input: {},
+}
+
+// The templates with subgraphs run too, with their first input (their runs are no case's).
+const subgraphTemplates = TEMPLATES.filter((t) => hasSubgraphs(t.doc as DiffCase['graph'])).map(
+  (t): DiffCase => ({
+    description: `template ${t.id}`,
+    file: `template-${t.id}`,
+    graph: t.doc as DiffCase['graph'],
+    input: t.input,
+  }),
+)
+const cases = [...loadCases(), ...subgraphTemplates, SHADOWED_SUBGRAPH].map((c) => ({
+  c,
+  spec: specOf(c.graph),
+}))
+const sessions = [...loadSessions(), KITCHEN_SINK, SCRIPTED_FROM_STATE].map((s) => ({
   s,
   spec: specOf(s.graph),
 }))
@@ -216,9 +295,7 @@ const EXAMPLES = join(ROOT, 'examples')
 for (const f of readdirSync(EXAMPLES)
   .filter((f) => f.endsWith('.json'))
   .sort()) {
-  const example = specOf(JSON.parse(readFileSync(join(EXAMPLES, f), 'utf8')))
-  // Documents with subgraphs are not exported yet (src/codegen/subgraphGuard.ts).
-  if (!hasSubgraphs(example)) moduleFor(example, `example-${f}`)
+  moduleFor(specOf(JSON.parse(readFileSync(join(EXAMPLES, f), 'utf8'))), `example-${f}`)
 }
 
 // Typechecked, not run: a model on OpenAI (bound to its tools), and tools and human nodes on
@@ -297,16 +374,50 @@ function withoutStars(s: SessionCase): SessionCase {
 /** The emitted module, freshly instantiated (a new MemorySaver) for every run. */
 let runs = 0
 interface EmittedModule {
-  graph: CompiledLangGraph & { checkpointer?: unknown }
+  graph: CompiledLangGraph & {
+    checkpointer?: unknown
+    getSubgraphs(ns: string, recurse: boolean): Iterable<[string, CompiledLangGraph]>
+  }
   builder: { nodes: Record<string, unknown> }
   State: { spec: Record<string, unknown> }
 }
-async function importFresh(file: string): Promise<() => BuiltLangGraph> {
+
+/**
+ * The subgraph document whose checkpoints a namespace holds, found by the node ids from the
+ * root down: a graph node's subgraph, or the one subgraph a code node calls.
+ */
+function docAtNamespace(root: GraphDocumentJson, ns: string): GraphDocumentJson {
+  let doc = root
+  let scope: SubgraphScope | undefined = scopeOf(root as unknown as GraphSpec, undefined)
+  for (const id of nsNodes(ns)) {
+    const node = doc.nodes.find((n) => n.id === id)
+    const called = node ? subgraphsCalledBy(node.code ?? '') : []
+    const name = node?.kind === 'graph' ? node.graph : called.length === 1 ? called[0] : undefined
+    const hit = name === undefined ? undefined : lookupSubgraph(scope, name)
+    if (!hit) throw new Error(`codegen harness: no subgraph at namespace "${ns}"`)
+    doc = { ...(hit.spec as unknown as GraphDocumentJson), superstep: 1 }
+    scope = scopeOf(hit.spec, hit.scope)
+  }
+  return doc
+}
+
+/**
+ * Imports the module; the build gives its `graph` and, for a subgraph's checkpoints, the
+ * module's own compiled subgraph at that namespace (LangGraph's `getSubgraphs`).
+ */
+async function importFresh(file: string, doc?: GraphDocumentJson): Promise<() => BuiltLangGraph> {
   try {
     const mod = (await import(/* @vite-ignore */ `${file}?run=${++runs}`)) as EmittedModule
     const checkpointer = mod.graph.checkpointer
     expect(checkpointer).toBeInstanceOf(MemorySaver)
-    return () => ({ graph: mod.graph, checkpointer: checkpointer as MemorySaver })
+    const subgraphAt = (ns: string) => {
+      const path = nsNodes(ns).join('|')
+      for (const [found, compiled] of mod.graph.getSubgraphs(path, true)) {
+        if (found === path && doc) return { doc: docAtNamespace(doc, ns), compiled }
+      }
+      throw new Error(`codegen harness: the module has no subgraph at namespace "${ns}"`)
+    }
+    return () => ({ graph: mod.graph, checkpointer: checkpointer as MemorySaver, subgraphAt })
   } catch (err) {
     // A module that throws on import is a graph LangGraph refused: the runner reports it.
     return () => {
@@ -316,9 +427,19 @@ async function importFresh(file: string): Promise<() => BuiltLangGraph> {
 }
 
 describe('codegen: emitted TypeScript runs every case as Superstep does', () => {
+  it('gives each graph its own `subgraphs` where one name means two subgraphs', () => {
+    const source = emitTypeScript(specOf(SHADOWED_SUBGRAPH.graph))
+    expect(source).toContain('((subgraphs: typeof innerSubgraphs): NodeFn =>')
+    expect(source).not.toMatch(/^const subgraphs = /m)
+  })
+  it('runs the supervisor and handoff templates (subgraphs) too', () => {
+    expect(subgraphTemplates.map((t) => t.file)).toEqual(
+      expect.arrayContaining(['template-supervisor', 'template-handoff']),
+    )
+  })
   cases.forEach(({ c, spec }, i) => {
     it(c.file ?? c.description, async () => {
-      const build = await importFresh(caseFiles[i] as string)
+      const build = await importFresh(caseFiles[i] as string, c.graph)
       const theirs = comparableRun(await runOnLangGraph(c, build))
       const ours = await runGraph(spec, {
         input: structuredClone(c.input),
@@ -333,7 +454,7 @@ describe('codegen: emitted TypeScript runs every case as Superstep does', () => 
 describe('codegen: emitted TypeScript runs every session as Superstep does', () => {
   sessions.forEach(({ s, spec }, i) => {
     it(s.file ?? s.description, async () => {
-      const build = await importFresh(sessionFiles[i] as string)
+      const build = await importFresh(sessionFiles[i] as string, s.graph)
       // The runner would also pass a `"*"` breakpoint list in every invoke's config; left
       // out, the emitted module's own `compile({ interruptBefore: '*' })` is what runs.
       const theirs = comparableSession(await runSessionOnLangGraph(withoutStars(s), build))

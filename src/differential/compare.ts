@@ -73,10 +73,7 @@ export function callsSubgraphsFromCode(doc: Omit<GraphDocumentJson, 'superstep'>
   return nodes || Object.values(doc.subgraphs ?? {}).some(callsSubgraphsFromCode)
 }
 
-/**
- * Whether a document has subgraphs: the exports refuse those for now
- * (`SubgraphsNotExportedError`), so the export suites leave them out.
- */
+/** Whether a document has subgraphs (a `subgraphs` map with at least one graph). */
 export function hasSubgraphs(doc: Pick<GraphDocumentJson, 'subgraphs'>): boolean {
   return Object.keys(doc.subgraphs ?? {}).length > 0
 }

@@ -5,7 +5,8 @@ Input (stdin): a JSON list of {"name", "source", "input", "recursionLimit"}, or 
 JSON list, one report per module in Superstep's report shape (src/core/report.ts) without the
 versions (LangGraph Python's are strings of its own): status, error (type and message),
 values, pending interrupts, and every checkpoint oldest first with its step, source, next and
-values. Each module runs on its `local_graph()`, the graph with an in-memory checkpointer. Messages
+values (and with `"subgraphs": true`, every subgraph checkpoint with its `ns`, as
+`subgraphCheckpoints`). Each module runs on its `local_graph()`, the graph with an in-memory checkpointer. Messages
 are written in Superstep's JSON vocabulary (src/core/reducers/addMessages.ts).
 
 Used by src/differential/python.test.ts; LangGraph Python comes from
@@ -61,6 +62,42 @@ def pending_interrupts(snapshot):
     return [plain(i.value) for t in snapshot.tasks for i in t.interrupts]
 
 
+def ns_nodes(ns):
+    """The node ids of a namespace from the root down (task ids and call counters dropped)."""
+    return [part.split(":")[0] for part in ns.split("|") if not part.isdigit()]
+
+
+def subgraph_checkpoints(graph, thread_id, full):
+    """Every checkpoint of every subgraph on the thread, oldest first by id (uuid6, time-ordered),
+    each read through the subgraph at its namespace (`get_state` with `checkpoint_ns`); `full`
+    adds the parent (an index into this list) and the pending interrupts, as sessions report."""
+    inner = [
+        t
+        for t in graph.checkpointer.list({"configurable": {"thread_id": thread_id}})
+        if t.config["configurable"].get("checkpoint_ns", "") != ""
+    ]
+    inner.sort(key=lambda t: t.config["configurable"]["checkpoint_id"])
+    index_of = {t.config["configurable"]["checkpoint_id"]: i for i, t in enumerate(inner)}
+    out = []
+    for t in inner:
+        c = t.config["configurable"]
+        config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": c["checkpoint_ns"], "checkpoint_id": c["checkpoint_id"]}}
+        s = graph.get_state(config)
+        report = {
+            "step": s.metadata.get("step"),
+            "source": s.metadata.get("source"),
+            "next": list(s.next),
+            "values": plain(s.values),
+            "ns": ns_nodes(c["checkpoint_ns"]),
+        }
+        if full:
+            parent = (t.parent_config or {}).get("configurable", {}).get("checkpoint_id")
+            report["parent"] = index_of.get(parent)
+            report["interrupts"] = pending_interrupts(s)
+        out.append(report)
+    return out
+
+
 def run(case):
     graph = load_graph(case)
     config = {"configurable": {"thread_id": "1"}}
@@ -88,6 +125,8 @@ def run(case):
     if report["status"] == "done" and history and history[-1].next:
         report["status"] = "interrupted"
         report["interrupts"] = pending_interrupts(history[-1])
+    if case.get("subgraphs"):
+        report["subgraphCheckpoints"] = subgraph_checkpoints(graph, "1", False)
     return report
 
 
@@ -134,10 +173,30 @@ def session(case):
             out[pending[a.get("index", 0)].id] = a["value"]
         return out
 
+    def subgraph_checkpoint(index):
+        """The config of the subgraphs' checkpoint `index`: every checkpoint of a non-root
+        namespace on the thread, oldest first by id (uuid6, time-ordered), as the TS harness."""
+        inner = [
+            t.config["configurable"]
+            for t in graph.checkpointer.list(thread)
+            if t.config["configurable"].get("checkpoint_ns", "") != ""
+        ]
+        inner.sort(key=lambda c: c["checkpoint_id"])
+        hit = inner[index]
+        return {
+            "configurable": {
+                "thread_id": thread["configurable"]["thread_id"],
+                "checkpoint_ns": hit["checkpoint_ns"],
+                "checkpoint_id": hit["checkpoint_id"],
+            }
+        }
+
     error, op_errors = None, []
     for index, op in enumerate(case["ops"]):
         config = {"configurable": dict(thread["configurable"])}
-        if op.get("checkpoint") is not None:
+        if op.get("subgraphCheckpoint") is not None:
+            config = subgraph_checkpoint(op["subgraphCheckpoint"])
+        elif op.get("checkpoint") is not None:
             # The snapshot's own config: thread, namespace and checkpoint id.
             config = {"configurable": dict(history()[op["checkpoint"]].config["configurable"])}
         try:
@@ -188,13 +247,16 @@ def session(case):
         )
     newest = checkpoints[-1] if checkpoints else None
     status = "error" if error else "interrupted" if newest and newest["next"] else "done"
-    return {
+    report = {
         "status": status,
         "values": newest["values"] if newest else {},
         "checkpoints": checkpoints,
         "error": error,
         "opErrors": op_errors,
     }
+    if case.get("subgraphs"):
+        report["subgraphCheckpoints"] = subgraph_checkpoints(graph, "session", True)
+    return report
 
 
 def main():

@@ -102,6 +102,11 @@ export interface BuiltLangGraph {
   subgraphs?: SubgraphScope
   /** The document built (to read its subgraphs' checkpoints). */
   doc?: GraphDocumentJson
+  /**
+   * The subgraph whose checkpoints a namespace holds, when the graph was built elsewhere (the
+   * codegen suite: an emitted module's own compiled subgraphs); else found in `subgraphs`.
+   */
+  subgraphAt?: (ns: string) => { doc: GraphDocumentJson; compiled: CompiledLangGraph }
 }
 
 const THREAD_ID = 'diff'
@@ -552,6 +557,7 @@ function subgraphAtNamespace(
   built: BuiltLangGraph,
   ns: string,
 ): { doc: GraphDocumentJson; compiled: CompiledLangGraph } {
+  if (built.subgraphAt) return built.subgraphAt(ns)
   let doc = built.doc
   let scope = built.subgraphs
   let compiled: CompiledLangGraph | undefined
