@@ -6,18 +6,15 @@
  *   Run: npx vite build --outDir /tmp/dist-big && BENCH_DIST=/tmp/dist-big npx tsx bench/bigThreads.bench.ts
  * BENCH_SIZES=2000,10000 picks the runs' lengths (checkpoints = steps + 2).
  */
-import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { launchChromium, takeLongTasks, watchLongTasks } from './browser'
+import { launchChromium, startPreview, takeLongTasks, watchLongTasks } from './browser'
 import { makeThreadFile } from './threadFiles'
 
 const DIST = process.env.BENCH_DIST ?? 'dist'
-const PORT = Number(process.env.BENCH_PORT ?? 4379)
 const SIZES = (process.env.BENCH_SIZES ?? '2000,10000').split(',').map(Number)
-const BASE = `http://localhost:${PORT}`
 
 type Long = { tasks: number[] }
 
@@ -31,30 +28,9 @@ const say = (label: string, ms: number, l: Long) =>
     `  ${label.padEnd(8)} ${String(Math.round(ms)).padStart(7)} ms   long tasks: ${l.tasks.length}, longest ${Math.round(Math.max(0, ...l.tasks))} ms, total ${Math.round(l.tasks.reduce((a, b) => a + b, 0))} ms`,
   )
 
-const server = spawn(
-  process.execPath,
-  [
-    'node_modules/vite/bin/vite.js',
-    'preview',
-    '--port',
-    String(PORT),
-    '--strictPort',
-    '--outDir',
-    DIST,
-  ],
-  { stdio: 'ignore' },
-)
+const server = await startPreview('/', DIST)
+const BASE = server.base
 try {
-  for (let i = 0; i < 100; i++) {
-    if (
-      await fetch(BASE).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break
-    await new Promise((r) => setTimeout(r, 200))
-  }
   const browser = await launchChromium()
   for (const steps of SIZES) {
     const file = await makeThreadFile(steps)
@@ -117,5 +93,5 @@ try {
   }
   await browser.close()
 } finally {
-  server.kill()
+  server.close()
 }

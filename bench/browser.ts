@@ -39,16 +39,26 @@ async function waitForServer(url: string, ms = 20_000) {
 }
 
 /**
- * `vite preview` of the built app on a free port, answering at `page` before this resolves.
+ * `vite preview` of the built app (`outDir`, default `dist`) on a free port, answering at `page` before this resolves.
  * vite itself, not through npx, so that `close()` stops the server and not only a wrapper.
  */
-export async function startPreview(page = '/'): Promise<{ base: string; close(): void }> {
+export async function startPreview(
+  page = '/',
+  outDir?: string,
+): Promise<{ base: string; close(): void }> {
   const port = await freePort()
   const root = fileURLToPath(new URL('..', import.meta.url))
   const vite = fileURLToPath(new URL('../node_modules/vite/bin/vite.js', import.meta.url))
   const server = spawn(
     process.execPath,
-    [vite, 'preview', '--port', String(port), '--strictPort'],
+    [
+      vite,
+      'preview',
+      '--port',
+      String(port),
+      '--strictPort',
+      ...(outDir ? ['--outDir', outDir] : []),
+    ],
     {
       stdio: 'ignore',
       cwd: root,
