@@ -169,6 +169,12 @@ export interface RunSliceState {
   runWarnings: RunWarning[]
 }
 
+export interface LocalRunSettings {
+  recursionLimit: number
+  timeoutMs: number
+  savedBy?: number
+}
+
 /** The user's settings of the workbench. */
 export interface SettingsState {
   /** Super-steps a run may take (LangGraph's recursionLimit); kept per thread. */
@@ -178,10 +184,11 @@ export interface SettingsState {
   /** The run drawer's tab (kept across reloads). */
   drawerTab: string
   /**
-   * Run settings set in this page and not yet seen back in a thread list, by thread: a list
-   * read before the save landed does not undo them.
+   * Run settings set in this page, by thread, until a thread list asked for after their save
+   * landed shows the thread (`savedBy`: `threadsAsked` when it landed): a list asked for
+   * before, whenever it arrives, does not undo them.
    */
-  localRunSettings: Record<string, { recursionLimit: number; timeoutMs: number }>
+  localRunSettings: Record<string, LocalRunSettings>
 }
 
 /** What ties the slices together: the open graph, its compile and thread, the message line. */

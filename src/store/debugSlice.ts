@@ -27,6 +27,9 @@ import {
 export interface DebugState extends TransferState {
   /** The open graph's threads (persisted with the graph). */
   threads: ThreadInfo[]
+  /** Thread lists asked of the worker so far; `threadsRead`: the one `threads` came from. */
+  threadsAsked: number
+  threadsRead: number
   /** The thread's checkpoints, newest first, all branches. */
   timeline: TimelineEntry[]
   /** The thread has checkpoints older than the last one in `timeline`. */
@@ -102,6 +105,8 @@ export interface DebugActions extends TransferActions {
 
 export const INITIAL_DEBUG_STATE: DebugState = {
   threads: [],
+  threadsAsked: 0,
+  threadsRead: 0,
   timeline: [],
   olderAvailable: false,
   selectedCheckpointId: null,
@@ -293,8 +298,11 @@ export function createDebugSlice(
     async refreshThreads(options) {
       const g = get().current
       if (!g) return set({ threads: [] })
+      const asked = get().threadsAsked + 1
+      set({ threadsAsked: asked })
       const threads = await client.request('listThreads', { graph: g.id })
-      if (get().current?.id !== g.id) return
+      // Another graph opened, or a list asked for later already arrived: this one is stale.
+      if (get().current?.id !== g.id || asked < get().threadsRead) return
       const latest = threads
         .filter((t) => t.latestTs)
         .sort((a, b) => ((a.latestTs ?? '') < (b.latestTs ?? '') ? 1 : -1))[0]
@@ -303,7 +311,7 @@ export function createDebugSlice(
       // The open thread is listed even before its first checkpoint.
       if (!threads.some((t) => t.threadId === mine) && mine.startsWith(`${g.id}:`))
         threads.push({ threadId: mine, name: suffixOf(mine), graph: g.id, count: 0 })
-      set({ threads })
+      set({ threads, threadsRead: asked })
     },
 
     async newThread(name) {

@@ -12,7 +12,10 @@ import { memoryGraphs } from './memoryGraphs'
  * Holds the next request of type `held` until `release()`: a slow read, on demand.
  * `hold()` resolves once that request is made.
  */
-function holdRequests(client: RuntimeClient, held: 'inspectCheckpoint' | 'getState') {
+function holdRequests(
+  client: RuntimeClient,
+  held: 'inspectCheckpoint' | 'getState' | 'listThreads',
+) {
   const request = client.request.bind(client)
   let gate: Promise<void> | null = null
   let open = () => {}
@@ -240,5 +243,38 @@ describe('the debugger over the runtime worker', () => {
     const second = store.getState().threads.find((t) => t.name === 'second try')
     await store.getState().deleteThread(second?.threadId as string)
     expect(store.getState().threads.map((t) => t.name)).toEqual(['main'])
+  })
+
+  it('a recursion limit set while an older thread list is on its way stands, and is kept', async () => {
+    const service = await setupService()
+    const store = await setup(counter, service)
+    // A list asked for now (a trust, a run ending) is read before the setting is saved, and
+    // its answer held back until after.
+    const request = service.client.request.bind(service.client)
+    let release = () => {}
+    const held = new Promise<void>((r) => (release = r))
+    service.client.request = ((type, params) => {
+      if (type !== 'listThreads') return request(type, params)
+      service.client.request = request
+      return request(type, params).then(async (answer) => (await held, answer))
+    }) as RuntimeClient['request']
+    const stale = store.getState().refreshThreads()
+    store.getState().setRecursionLimit(1000)
+    const saved = async () => {
+      const { threadId } = store.getState()
+      const listed = await service.client.request('listThreads', { graph: 'g' })
+      return listed.find((t) => t.threadId === threadId)?.settings?.recursionLimit
+    }
+    await expect.poll(saved).toBe(1000)
+    // ...and arrives after the save landed: it shows the thread without settings.
+    release()
+    await stale
+    expect(store.getState().recursionLimit).toBe(1000)
+    // A list asked for after the save shows it; the page's own copy is no longer needed.
+    await store.getState().refreshThreads()
+    expect(store.getState().recursionLimit).toBe(1000)
+    expect(store.getState().localRunSettings).toEqual({})
+    const { threadId, threads } = store.getState()
+    expect(threads.find((t) => t.threadId === threadId)?.settings?.recursionLimit).toBe(1000)
   })
 })

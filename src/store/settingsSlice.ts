@@ -13,21 +13,22 @@ export function initialSettings(): SettingsState {
 
 /**
  * What the open thread's run settings are once its list arrives: the ones it keeps, unless
- * this page set others the list does not show yet (it was read before they were saved).
- * Null when nothing changes.
+ * this page set others and the list was asked for before their save landed (a list read
+ * then, however late it arrives, does not undo them). Null when nothing changes.
  */
 export function followRunSettings(
-  s: Pick<AppState, 'threadId' | 'threads' | 'recursionLimit' | 'timeoutMs' | 'localRunSettings'>,
+  s: Pick<
+    AppState,
+    'threadId' | 'threads' | 'threadsRead' | 'recursionLimit' | 'timeoutMs' | 'localRunSettings'
+  >,
 ): Partial<AppState> | null {
-  const info = s.threads.find((t) => t.threadId === s.threadId)
-  const kept = threadRunSettings(info)
+  const kept = threadRunSettings(s.threads.find((t) => t.threadId === s.threadId))
   const local = s.localRunSettings[s.threadId]
   if (local) {
-    const confirmed =
-      kept.recursionLimit === local.recursionLimit && kept.timeoutMs === local.timeoutMs
-    if (!confirmed) {
+    const seen = local.savedBy !== undefined && s.threadsRead > local.savedBy
+    if (!seen) {
       if (local.recursionLimit === s.recursionLimit && local.timeoutMs === s.timeoutMs) return null
-      return { ...local }
+      return { recursionLimit: local.recursionLimit, timeoutMs: local.timeoutMs }
     }
     const { [s.threadId]: _seen, ...rest } = s.localRunSettings
     return { localRunSettings: rest, ...kept }
@@ -64,6 +65,21 @@ export function createSettingsSlice(ctx: SliceContext): SettingsActions {
     if (!threadId || !get().current?.trusted) return
     ctx.deps.client
       .request('setThreadSettings', { threadId, settings })
+      .then(() => {
+        // Landed: a thread list asked for from now on shows it (or another tab's later one).
+        const mine = get().localRunSettings[threadId]
+        if (
+          mine?.recursionLimit !== settings.recursionLimit ||
+          mine.timeoutMs !== settings.timeoutMs
+        )
+          return // set again since: that save says when
+        set({
+          localRunSettings: {
+            ...get().localRunSettings,
+            [threadId]: { ...settings, savedBy: get().threadsAsked },
+          },
+        })
+      })
       .catch((e: unknown) =>
         set({ message: `Keeping the run settings failed: ${(e as Error).message}` }),
       )
