@@ -350,6 +350,8 @@ export type WorkerResponse<K extends RequestType = RequestType> =
 interface RunEventBase {
   threadId: string
   runId: string
+  /** The subgraph run's checkpoint namespace a step, task or checkpoint event is from. */
+  ns?: string
 }
 
 /** Pushed by the worker as runs progress (never a reply). Values in them are JSON-safe. */

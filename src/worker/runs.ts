@@ -285,6 +285,13 @@ export class RunRegistry {
 
   private observe(entry: RunEntry, e: LoopEvent): void {
     if (entry.closed) return
+    if (e.ns !== undefined) {
+      // A subgraph's: shown live, never the root's task runs or latest checkpoint.
+      const base = { threadId: entry.threadId, runId: entry.runId }
+      const event = toWorkerEvent(e, base, () => this.timer.now() - entry.stepStartedAt)
+      this.o.emit({ ...event, ns: e.ns } as WorkerEvent)
+      return
+    }
     if (e.type === 'step_started') {
       entry.stepStartedAt = this.timer.now()
       entry.recorder.flush()

@@ -51,8 +51,13 @@ export function isTaskOutput(channel: string): boolean {
   )
 }
 
-/** What the loop reports as it runs; the worker turns these into UI events. */
-export type LoopEvent =
+/**
+ * What the loop reports as it runs; the worker turns these into UI events. `ns`: the checkpoint
+ * namespace of the subgraph run it happened in (absent: the root graph's run).
+ */
+export type LoopEvent = LoopEventBody & { ns?: string }
+
+type LoopEventBody =
   | { type: 'step_started'; step: number; tasks: { id: string; name: string }[] }
   | {
       type: 'task_finished'
@@ -87,6 +92,11 @@ export interface RuntimeOptions {
   saver: CheckpointSaver
   env: RuntimeEnv
   onEvent?: (e: LoopEvent) => void
+  /**
+   * Called after each super-step of a subgraph's run that leaves it running, before its next
+   * (the debugger's "step into" waits here); `ns` is the subgraph run's namespace.
+   */
+  betweenInnerSteps?: (ns: string) => Promise<void>
 }
 
 /** Addresses a run: the thread, optionally a checkpoint to run from (replay / fork). */
@@ -181,9 +191,12 @@ export class Run {
     return this.step
   }
 
-  /** Runs super-steps until the graph finishes or pauses. */
-  async toEnd(): Promise<RunStatus> {
-    while (this.status === 'running') await this.tick()
+  /** Runs super-steps until the graph finishes or pauses; `between` runs between two. */
+  async toEnd(between?: () => Promise<void>): Promise<RunStatus> {
+    while (this.status === 'running') {
+      await this.tick()
+      if (between && this.status === 'running') await between()
+    }
     return this.status
   }
 
@@ -492,9 +505,10 @@ export class Run {
       ...(interruptBefore !== undefined && { interruptBefore }),
       ...(interruptAfter !== undefined && { interruptAfter }),
     }
-    // Only the warnings of a subgraph's run reach the parent's listener for now: its steps
-    // and checkpoints are in its own namespace (see the reports' `subgraphCheckpoints`).
-    const onEvent = (e: LoopEvent) => e.type === 'warning' && emit?.(e)
+    // A subgraph's events reach the parent's listener marked with the namespace they
+    // happened in (the innermost run marks them; outer runs pass them on as they are).
+    const ns = config.checkpointNs as string
+    const onEvent = emit && ((e: LoopEvent) => emit(e.ns === undefined ? { ...e, ns } : e))
     // A graph node hands its subgraph the parent's whole state: the keys the subgraph has no
     // field for are not its input (LangGraph maps only its input channels), and no mistake.
     const given =
@@ -506,7 +520,8 @@ export class Run {
       nullResume: pad.nullResume,
       resumeMap: this.resumeMap,
     })
-    const status = await run.toEnd()
+    const between = this.o.betweenInnerSteps
+    const status = await run.toEnd(between && (() => between(ns)))
     if (status === 'interrupted') {
       throw new GraphInterrupt(run.interrupts.map(({ id, value }) => ({ id, value })))
     }

@@ -8,7 +8,10 @@ import { parseGraph } from '../graph/validate'
 import { GraphRuntime } from './runtime'
 import { Command } from './types'
 
-function runtimeFor(doc: Record<string, unknown>) {
+function runtimeFor(
+  doc: Record<string, unknown>,
+  extra: Pick<ConstructorParameters<typeof GraphRuntime>[0], 'onEvent' | 'betweenInnerSteps'> = {},
+) {
   const parsed = parseGraph({ superstep: 1, name: 't', ...doc })
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues))
   const env = createCountingEnv()
@@ -17,7 +20,7 @@ function runtimeFor(doc: Record<string, unknown>) {
     evaluate: evaluateLocally,
     newId: env.newId,
   })
-  return { runtime: new GraphRuntime({ graph, saver, env }), saver }
+  return { runtime: new GraphRuntime({ graph, saver, env, ...extra }), saver }
 }
 
 const chain = {
@@ -151,5 +154,36 @@ describe('updateState and forks', () => {
       x: 'b',
       log: ['a', 'b'],
     })
+  })
+})
+
+describe("a subgraph's run seen from its parent's", () => {
+  it('reports its events with their namespace and waits between its super-steps', async () => {
+    const events: [string, string, number][] = []
+    const waits: string[] = []
+    const { runtime } = runtimeFor(
+      {
+        ...chain,
+        nodes: [{ id: 'team', kind: 'graph', graph: 'inner' }],
+        edges: [{ from: '__start__', to: 'team' }],
+        subgraphs: { inner: chain },
+      },
+      {
+        onEvent: (e) => {
+          if (e.type === 'checkpoint_saved') events.push([e.ns ?? '', e.type, e.step])
+        },
+        betweenInnerSteps: async (ns) => {
+          // The subgraph's latest checkpoint is stored before it waits.
+          waits.push(`${ns.split(':')[0]} after ${events[events.length - 1]?.[2]}`)
+        },
+      },
+    )
+    await runtime.invoke({ x: 'in' }, { threadId: 't' })
+    const inner = events.filter(([ns]) => ns !== '')
+    expect(inner.map(([, , step]) => step)).toEqual([-1, 0, 1, 2])
+    expect(new Set(inner.map(([ns]) => ns.split(':')[0]))).toEqual(new Set(['team']))
+    expect(events.filter(([ns]) => ns === '').map(([, , step]) => step)).toEqual([-1, 0, 1])
+    // It waits after each of its super-steps (its end is found by the tick after the last).
+    expect(waits).toEqual(['team after 0', 'team after 1', 'team after 2'])
   })
 })
