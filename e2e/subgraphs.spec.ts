@@ -281,3 +281,49 @@ test('an interrupt inside a subgraph pauses the thread, says where, and the repl
   await expect(page.getByRole('tabpanel')).toContainText('yes')
   await expect(page.getByRole('tabpanel')).toContainText('after')
 })
+
+test('Step into runs a subgraph one inner super-step at a time, drawn on its canvas; Step out runs the rest', async ({
+  page,
+}) => {
+  await page.goto('/')
+  await importGraph(page, SUPERVISOR)
+  const status = page.getByLabel('Run status')
+  const checkpoints = page.getByRole('listbox', { name: 'Checkpoints' })
+  // Up to the step that runs `team`: input, __start__, plan.
+  await page.keyboard.press('F10')
+  await expect(status).toContainText('next: plan')
+  await page.keyboard.press('F10')
+  await expect(status).toContainText('next: team')
+  const rootRows = checkpoints.locator('li:not(.inner)')
+  await expect(rootRows).toHaveCount(3)
+
+  // Into: the subgraph's first step (its __start__), on its own canvas, research next.
+  await page.getByRole('button', { name: 'Step into' }).click()
+  await expect(status).toContainText('Inside team at its step 0 · next: research')
+  await expect(crumbs(page)).toContainText('supervisor›team')
+  await expect(node(page, 'research').locator('.ss-next')).toBeVisible()
+  // Its checkpoints are listed above the step still in progress; the root has none more.
+  await expect(checkpoints.locator('li.inner')).toHaveCount(2)
+  await expect(rootRows).toHaveCount(3)
+
+  // Step (F10) inside: one inner super-step each, `research` lit, then `write`.
+  await page.keyboard.press('F10')
+  await expect(status).toContainText('at its step 1 · next: write')
+  await expect(node(page, 'research').locator('.ss-ran')).toBeVisible()
+  await expect(node(page, 'write').locator('.ss-next')).toBeVisible()
+  const channels = page.getByRole('table', { name: 'Channels' })
+  await expect(channels.locator('tr[data-channel="notes"] td.value')).toContainText('research')
+  await expect(channels.locator('tr[data-channel="notes"] td.value')).not.toContainText('write')
+
+  // Out (Shift+F11): the rest of the subgraph; the run pauses at the root's barrier.
+  await page.keyboard.press('Shift+F11')
+  await expect(status).toContainText('next: review')
+  await expect(crumbs(page)).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Step out' })).toBeDisabled()
+  await page.keyboard.press('F5')
+  await expect(status).toHaveText('Done')
+  await page.getByRole('tab', { name: 'State' }).click()
+  await expect(page.getByRole('tabpanel')).toContainText('review')
+  // The same end as a run straight through: each note once, in order.
+  await expect(page.getByRole('tabpanel')).toContainText(/plan.*research.*write.*review/s)
+})

@@ -235,7 +235,9 @@ export function createAppStore(deps: AppDeps) {
                 : [...fresh, ...old.filter((t) => !ids.has(t.checkpointId))]
             const latest = timeline[0]
             const selected = get().selectedCheckpointId
-            const gone = selected && !timeline.some((t) => t.checkpointId === selected)
+            // A subgraph's checkpoint stays selected (the root's list does not hold it).
+            const gone =
+              selected && !get().selectedNs && !timeline.some((t) => t.checkpointId === selected)
             await get().refreshInspection(
               {
                 timeline,

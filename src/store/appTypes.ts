@@ -242,6 +242,10 @@ export interface DocumentActions {
 export interface RunActions {
   run(): Promise<void>
   step(): Promise<void>
+  /** One super-step of a subgraph the next step runs (of the paused-in one's, when inside). */
+  stepInto(): Promise<void>
+  /** Paused inside a subgraph: the rest of it, up to its parent's barrier. */
+  stepOut(): Promise<void>
   stop(): Promise<void>
   /** Asks the advancing run to pause at the next barrier. */
   pause(): Promise<void>

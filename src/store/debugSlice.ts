@@ -6,6 +6,7 @@ import type {
   CheckpointDamage,
   Json,
   RowDamage,
+  InnerPause,
   RunMode,
   ThreadInfo,
   TimelineEntry,
@@ -66,6 +67,8 @@ export interface DebugActions extends TransferActions {
   selectCheckpoint(id: string | null, ns?: string): Promise<void>
   /** Shows or hides, under its parent step, the checkpoints a graph node's subgraph made. */
   toggleInner(ns: string): Promise<void>
+  /** A run paused inside a subgraph: its checkpoints read and open, its latest selected. */
+  showInner(at: InnerPause): Promise<void>
   /** Compares the shown checkpoint with another one (null: its parent). */
   setCompareWith(id: string | null): Promise<void>
   /** Runs again from a checkpoint: the new checkpoints branch from it. */
@@ -251,6 +254,23 @@ export function createDebugSlice(
         const entries = await client.request('getTimeline', { graphId, threadId, checkpointNs: ns })
         if (get().threadId !== threadId) return
         set({ inner: { ...get().inner, [ns]: entries }, innerOpen: [...get().innerOpen, ns] })
+      } catch (e) {
+        set({ message: `Could not read the subgraph's checkpoints: ${(e as Error).message}` })
+      }
+    },
+
+    async showInner({ ns, checkpointId }) {
+      const { graphId, threadId } = get()
+      if (!graphId) return
+      try {
+        const entries = await client.request('getTimeline', { graphId, threadId, checkpointNs: ns })
+        if (get().threadId !== threadId) return
+        const open = get().innerOpen
+        set({
+          inner: { ...get().inner, [ns]: entries },
+          innerOpen: open.includes(ns) ? open : [...open, ns],
+        })
+        await actions.selectCheckpoint(checkpointId, ns)
       } catch (e) {
         set({ message: `Could not read the subgraph's checkpoints: ${(e as Error).message}` })
       }

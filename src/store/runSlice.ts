@@ -37,7 +37,7 @@ export function createRunSlice(ctx: SliceContext): RunActions {
   const { client } = ctx.deps
 
   /** What the run's outcome means for the status (a pure read of what the worker said). */
-  const finish = async (outcome: RunOutcome, threadId: string) => {
+  const finish = async (outcome: RunOutcome, threadId: string, wasInside = false) => {
     // A run stopped because the page left its thread: nothing of it is shown here.
     if (get().threadId !== threadId) return
     if (outcome.status === 'done') set({ runState: 'done', resumable: false })
@@ -47,7 +47,11 @@ export function createRunSlice(ctx: SliceContext): RunActions {
     else {
       const inPlace = outcome.reason === 'step' || outcome.reason === 'pause'
       set({
-        pausedBy: { reason: outcome.reason, next: outcome.next },
+        pausedBy: {
+          reason: outcome.reason,
+          next: outcome.next,
+          ...(outcome.inner && { inner: outcome.inner }),
+        },
         runState:
           outcome.reason === 'interrupt' || outcome.reason === 'breakpoint'
             ? 'interrupted'
@@ -55,6 +59,13 @@ export function createRunSlice(ctx: SliceContext): RunActions {
         resumable: inPlace,
         interrupts: outcome.interrupts,
       })
+      // Inside a subgraph: its checkpoints shown under the step, its latest on its canvas.
+      if (outcome.inner) {
+        await get().refreshHistory()
+        return get().showInner(outcome.inner)
+      }
+      // Out of one: back to the canvas the run is paused on.
+      if (wasInside) get().openLevel([])
     }
     await get().refreshHistory()
     await get().refreshThreads()
@@ -65,6 +76,7 @@ export function createRunSlice(ctx: SliceContext): RunActions {
     const { graphId, threadId, input, timeline, recursionLimit, timeoutMs } = get()
     // A replay or a resume starts a new run; only a plain Run/Step continues in place.
     const resumable = get().resumable && extra.checkpointId === undefined && !extra.command
+    const inside = get().pausedBy?.inner !== undefined
     if (!graphId) return set({ error: cannotRun(get().current, get().issues) })
     // A finished thread runs again from the input: say so, or Step seems to go backwards.
     const restarts =
@@ -81,7 +93,7 @@ export function createRunSlice(ctx: SliceContext): RunActions {
     })
     try {
       if (resumable)
-        return await finish(await client.request('continue', { threadId, mode }), threadId)
+        return await finish(await client.request('continue', { threadId, mode }), threadId, inside)
       // A thread with history continues (resume, retry); a fresh one starts from the input.
       const fresh = timeline.length === 0 || (timeline[0]?.next.length ?? 0) === 0
       const value = fresh ? (JSON.parse(input || '{}') as Json) : null
@@ -105,6 +117,8 @@ export function createRunSlice(ctx: SliceContext): RunActions {
   return {
     run: () => start('toEnd'),
     step: () => start('step'),
+    stepInto: () => start('stepInto'),
+    stepOut: () => start(get().pausedBy?.inner ? 'stepOut' : 'step'),
     startRun: (mode, extra) => start(mode, extra),
 
     resetRun() {

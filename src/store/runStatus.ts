@@ -1,4 +1,5 @@
-import type { InterruptInfo, PauseReason, TimelineEntry } from '../worker/protocol'
+import { nsNodes } from '../core/pregel/namespace'
+import type { InnerPause, InterruptInfo, PauseReason, TimelineEntry } from '../worker/protocol'
 
 /** Why the thread's run stopped advancing, as the worker last reported it. */
 export interface RunPause {
@@ -7,6 +8,8 @@ export interface RunPause {
   next: string[]
   /** The step of the checkpoint it paused at, when known. */
   step?: number
+  /** Paused between two super-steps of a subgraph (a step into it). */
+  inner?: InnerPause
 }
 
 export type RunPhase = 'idle' | 'running' | 'paused' | 'waiting' | 'done' | 'failed' | 'stopped'
@@ -101,6 +104,17 @@ function threadStatus(s: RunStatusInput): RunStatus {
             : 'Waiting for a reply to interrupt()',
           names: askers,
           detail: 'Reply in the Interrupt tab: the reply is what interrupt() returns.',
+        }
+      }
+      const inner = s.pausedBy?.inner
+      if (inner) {
+        const where = nsNodes(inner.ns).join(' › ')
+        return {
+          phase: 'paused',
+          text: `Inside {0} at its step ${inner.step}${inner.next.length ? ` · next: ${list(inner.next, 1)}` : ' · its end'}`,
+          names: [where, ...inner.next],
+          detail:
+            'Step (F10) runs its next super-step; Step into (F11) goes into a subgraph it runs; Step out (Shift+F11) runs the rest of it; Continue (F5) runs on.',
         }
       }
       const step = s.pausedBy?.step ?? s.timeline[0]?.step

@@ -60,6 +60,28 @@ export const COMMANDS: readonly WorkbenchCommand[] = [
     },
   },
   {
+    id: 'stepInto',
+    group: 'Run',
+    name: 'Step into: one super-step of the subgraph the next step runs',
+    keys: [{ key: 'F11' }],
+    scope: 'global',
+    enabled: (c) => Object.keys(c.state.spec?.subgraphs ?? {}).length > 0,
+    run: (c) => {
+      if (selectCanRun(c.state)) void c.state.stepInto()
+    },
+  },
+  {
+    id: 'stepOut',
+    group: 'Run',
+    name: 'Step out: the rest of the subgraph the run is paused in',
+    keys: [{ key: 'F11', shift: true }],
+    scope: 'global',
+    enabled: (c) => c.state.pausedBy?.inner !== undefined,
+    run: (c) => {
+      if (selectCanRun(c.state)) void c.state.stepOut()
+    },
+  },
+  {
     id: 'pause',
     group: 'Run',
     name: 'Pause a run at the next super-step (only while a run advances; else F6 is the browser’s)',

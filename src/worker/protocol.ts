@@ -79,8 +79,23 @@ export interface CommandJson {
   goto?: string | SendJson | (string | SendJson)[]
 }
 
-/** How far a `run` or `continue` advances: one super-step, or until the graph ends or pauses. */
-export type RunMode = 'toEnd' | 'step'
+/**
+ * How far a `run` or `continue` advances: until the graph ends or pauses (`toEnd`), or one
+ * super-step of the graph the run is paused in (`step`: a subgraph a step runs is stepped
+ * over), of a subgraph that step runs (`stepInto`), or of the graph the paused-in subgraph
+ * belongs to (`stepOut`: the subgraph runs to its end).
+ */
+export type RunMode = 'toEnd' | 'step' | 'stepInto' | 'stepOut'
+
+/** Where a run paused inside a subgraph: its namespace and latest checkpoint there. */
+export interface InnerPause {
+  ns: string
+  checkpointId: string
+  /** The step of that checkpoint in the subgraph's own count. */
+  step: number
+  /** What the subgraph runs next. */
+  next: string[]
+}
 
 /** Why a run stopped advancing without finishing. */
 export type PauseReason = 'step' | 'pause' | 'interrupt' | 'breakpoint'
@@ -124,6 +139,8 @@ export type RunOutcome =
       next: string[]
       interrupts: InterruptInfo[]
       checkpointId: string | null
+      /** Paused between two super-steps of a subgraph (a step into it). */
+      inner?: InnerPause
     }
   | { runId: string; status: 'failed'; error: WorkerError }
   | { runId: string; status: 'stopped' }
@@ -399,6 +416,7 @@ export type WorkerEvent =
       next: string[]
       interrupts: InterruptInfo[]
       checkpointId: string | null
+      inner?: InnerPause
     })
   | (RunEventBase & { type: 'run_finished'; checkpointId: string | null })
   | (RunEventBase & { type: 'run_failed'; error: WorkerError })

@@ -30,6 +30,20 @@ export class RunEntry {
   readonly inFlight = new Set<string>()
   stepStartedAt = 0
   lastCheckpointId: string | null = null
+  /**
+   * The deepest subgraph level whose super-steps pause the run (0: only the root's; -1: none,
+   * advancing to the end); set by each advance from its mode.
+   */
+  pauseDepth = -1
+  /** Each subgraph namespace's latest checkpoint in this run. */
+  readonly innerLatest = new Map<string, { checkpointId: string; step: number }>()
+  /** The root super-step in progress, left pending while the run is paused inside it. */
+  pendingTick: Promise<unknown> | undefined = undefined
+  /** Paused between two super-steps of a subgraph: where, and how to go on (or end). */
+  inside: { ns: string; depth: number; go: () => void; end: (e: Error) => void } | undefined =
+    undefined
+  /** Tells the advance waiting in `waitInside` that a subgraph's run paused. */
+  signalInside: () => void = () => {}
   /** The run's own sandbox, released when the run ends. */
   sandbox: RunSandbox | undefined = undefined
   /** The outcome of an abandoned run. */
@@ -49,6 +63,11 @@ export class RunEntry {
   ) {
     this.abandoned = new Promise((resolve) => (this.settle = resolve))
     this.signal = this.abandoned.then(() => ABANDONED)
+  }
+
+  /** Resolves when a subgraph's run pauses next (see `inside`). */
+  waitInside(): Promise<void> {
+    return new Promise((resolve) => (this.signalInside = resolve))
   }
 
   settleAbandoned(o: RunOutcome): void {

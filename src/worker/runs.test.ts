@@ -332,4 +332,84 @@ describe('RunRegistry', () => {
     expect(await t.runs.continue('t', 'toEnd')).toMatchObject({ status: 'done' })
     expect((await t.runtime.getState({ threadId: 't' }))?.values.n).toBe(1000)
   })
+
+  describe('stepping into a subgraph', () => {
+    // The root runs `team` (a subgraph: a, then b) and then `after`.
+    const nested = {
+      ...chain,
+      nodes: [
+        { id: 'team', kind: 'graph', graph: 'inner' },
+        { id: 'after', code: "(s) => ({ log: ['after'] })" },
+      ],
+      edges: [
+        { from: '__start__', to: 'team' },
+        { from: 'team', to: 'after' },
+      ],
+      subgraphs: { inner: chain },
+    }
+    const inner = (o: Awaited<ReturnType<RunRegistry['continue']>>) =>
+      o.status === 'paused' && o.inner ? [o.inner.ns.split(':')[0], o.inner.next] : null
+    const log = async (t: ReturnType<typeof setup>) =>
+      (await t.runtime.getState({ threadId: 't' }))?.values.log
+
+    it('into: one inner super-step at a time, then the parent step ends; same end as a run', async () => {
+      const t = setup(nested)
+      await t.start({ x: 'in' }, 'step') // __start__
+      let o = await t.runs.continue('t', 'stepInto')
+      expect(inner(o)).toEqual(['team', ['a']]) // the subgraph's __start__ step
+      expect(o).toMatchObject({ status: 'paused', reason: 'step', next: ['team'] })
+      const roots = await t.checkpoints()
+      o = await t.runs.continue('t', 'step')
+      expect(inner(o)).toEqual(['team', ['b']])
+      // The subgraph's checkpoint is stored; the root has none more yet.
+      expect(await t.checkpoints()).toBe(roots)
+      if (o.status !== 'paused' || !o.inner) throw new Error('not inside')
+      const at = await t.runtime.getState({ threadId: 't', checkpointNs: o.inner.ns })
+      expect(at?.config.checkpointId).toBe(o.inner.checkpointId)
+      expect(at?.values.log).toEqual(['a'])
+      o = await t.runs.continue('t', 'step')
+      expect(inner(o)).toEqual(['team', []])
+      // The subgraph done, the next step is the root's: `team`'s step ends there.
+      o = await t.runs.continue('t', 'step')
+      expect(o).toMatchObject({ status: 'paused', reason: 'step', next: ['after'] })
+      expect(inner(o)).toBeNull()
+      expect(await t.checkpoints()).toBe(roots + 1)
+      expect(await t.runs.continue('t', 'toEnd')).toMatchObject({ status: 'done' })
+      expect(await log(t)).toEqual(['a', 'b', 'after'])
+      const whole = setup(nested)
+      await whole.start({ x: 'in' })
+      expect(await log(whole)).toEqual(await log(t))
+      // Inner events reached the page marked with their namespace, none as the root's.
+      const innerSaved = t.events.filter((e) => e.type === 'checkpoint_saved' && e.ns)
+      expect(innerSaved.map((e) => e.type === 'checkpoint_saved' && e.step)).toEqual([-1, 0, 1, 2])
+    })
+
+    it('over: a step runs the whole subgraph; out: the rest of it', async () => {
+      const t = setup(nested)
+      await t.start({ x: 'in' }, 'step')
+      let o = await t.runs.continue('t', 'step')
+      expect(o).toMatchObject({ status: 'paused', next: ['after'] })
+      expect(inner(o)).toBeNull()
+      const u = setup(nested)
+      await u.start({ x: 'in' }, 'step')
+      o = await u.runs.continue('t', 'stepInto')
+      expect(inner(o)).toEqual(['team', ['a']])
+      o = await u.runs.continue('t', 'stepOut')
+      expect(o).toMatchObject({ status: 'paused', next: ['after'] })
+      expect(inner(o)).toBeNull()
+    })
+
+    it('stop while paused inside: nothing more runs or is written, and the thread is free', async () => {
+      const t = setup(nested)
+      await t.start({ x: 'in' }, 'step')
+      await t.runs.continue('t', 'stepInto')
+      const calls = t.host.calls.node
+      const written = t.events.filter((e) => e.type === 'checkpoint_saved').length
+      expect(await t.runs.stop('t')).toEqual({ stopped: true, sandboxRestarted: false })
+      await new Promise((r) => setTimeout(r, 20))
+      expect(t.host.calls.node).toBe(calls)
+      expect(t.events.filter((e) => e.type === 'checkpoint_saved').length).toBe(written)
+      expect(() => t.runs.assertIdle('t')).not.toThrow()
+    })
+  })
 })

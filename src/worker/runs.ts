@@ -1,6 +1,7 @@
 import type { CheckpointSaver } from '../core/checkpoint/types'
 import type { CompiledGraph } from '../core/compile/compileGraph'
 import type { LoopEvent, Run, RunConfig } from '../core/pregel/loop'
+import { nsNodes } from '../core/pregel/namespace'
 import { GraphRuntime } from '../core/pregel/runtime'
 import type { RuntimeEnv } from '../lib/env'
 import type { TaskRunRow } from '../persistence/db'
@@ -113,6 +114,7 @@ export class RunRegistry {
       saver: gate,
       env: this.o.env,
       onEvent: (e) => this.observe(entry, e),
+      betweenInnerSteps: (ns): Promise<void> => this.between(entry, ns),
     })
     const entry = new RunEntry(this.o.env.newId(), threadId, runtime, gate, recorder, p.timeoutMs)
     entry.sandbox = p.sandbox
@@ -158,6 +160,7 @@ export class RunRegistry {
     first?: () => Promise<Run>,
   ): Promise<RunOutcome> {
     entry.state = 'advancing'
+    entry.pauseDepth = pauseDepthOf(mode, entry.inside?.depth ?? 0)
     const budget = entry.armBudget(this.timer, (limit) => {
       void this.abandon(entry, {
         name: 'RunTimeoutError',
@@ -173,22 +176,78 @@ export class RunRegistry {
         if (entry.pauseRequested && mode === 'toEnd') return this.paused(entry, 'pause')
       }
       const run = entry.run as Run
+      // Paused inside a subgraph: its run goes on from where it waits.
+      const waiting = entry.inside
+      entry.inside = undefined
+      waiting?.go()
       for (;;) {
-        const status = await this.tick(entry, () => run.tick())
+        const inside = entry.waitInside()
+        const tick = (entry.pendingTick ??= guarded(run.tick()))
+        const status = await this.tick(entry, () => Promise.race([tick, inside.then(() => INSIDE)]))
         if (status === ABANDONED || entry.abandoning) return entry.abandoned
+        if (status === INSIDE) return await this.pausedInside(entry)
+        entry.pendingTick = undefined
         if (status === 'done') return this.finished(entry)
         if (status === 'interrupted') {
           return this.paused(entry, run.interrupts.length ? 'interrupt' : 'breakpoint')
         }
-        if (mode === 'step' || entry.pauseRequested)
+        if (entry.pauseDepth >= 0 || entry.pauseRequested)
           return this.paused(entry, entry.pauseRequested ? 'pause' : 'step')
         await this.yieldNow()
       }
     } catch (e) {
+      entry.pendingTick = undefined
       if (entry.abandoning) return entry.abandoned
       return this.failed(entry, toWorkerError(e))
     } finally {
       budget()
+    }
+  }
+
+  /**
+   * Between two super-steps of a subgraph's run: waits there when the advance steps at its
+   * depth (or a pause was asked for), until the next advance (or the run's end).
+   */
+  private between(entry: RunEntry, ns: string): Promise<void> {
+    const depth = nsNodes(ns).length
+    if (entry.abandoning || (depth > entry.pauseDepth && !entry.pauseRequested)) {
+      return Promise.resolve()
+    }
+    return new Promise((go, end) => {
+      entry.inside = { ns, depth, go: () => go(), end }
+      entry.signalInside()
+    })
+  }
+
+  /** The run waits inside a subgraph: paused, with where it is (the root step goes on later). */
+  private async pausedInside(entry: RunEntry): Promise<RunOutcome> {
+    const { ns } = entry.inside as NonNullable<RunEntry['inside']>
+    const threadId = entry.threadId
+    const nextOf = async (checkpointNs?: string) => {
+      try {
+        const config = checkpointNs ? { threadId, checkpointNs } : { threadId }
+        return (await entry.runtime.getState(config))?.next ?? []
+      } catch {
+        return [] // a subgraph called from node code: the debugger cannot read its graph
+      }
+    }
+    const [next, innerNext] = [await nextOf(), await nextOf(ns)]
+    if (entry.abandoning) return entry.abandoned
+    const reason: PauseReason = entry.pauseRequested ? 'pause' : 'step'
+    entry.pauseRequested = false
+    entry.state = 'paused'
+    const checkpointId = entry.lastCheckpointId
+    const latest = entry.innerLatest.get(ns) ?? { checkpointId: '', step: -1 }
+    const inner = { ns, ...latest, next: innerNext }
+    this.emit(entry, { type: 'run_paused', reason, next, interrupts: [], checkpointId, inner })
+    return {
+      runId: entry.runId,
+      status: 'paused',
+      reason,
+      next,
+      interrupts: [],
+      checkpointId,
+      inner,
     }
   }
 
@@ -252,6 +311,9 @@ export class RunRegistry {
     entry.abandoning ??= (async () => {
       const codeRunning = entry.ticking && (entry.inFlight.size > 0 || !!entry.sandbox?.busy)
       await entry.gate.close()
+      // A subgraph's run waiting between its steps ends there, running nothing more.
+      entry.inside?.end(new Error('The run was stopped.'))
+      entry.inside = undefined
       entry.recorder.discard() // the abandoned step's tasks: nothing of the step is kept
       await entry.recorder.settled()
       this.release(entry)
@@ -287,6 +349,8 @@ export class RunRegistry {
     if (entry.closed) return
     if (e.ns !== undefined) {
       // A subgraph's: shown live, never the root's task runs or latest checkpoint.
+      if (e.type === 'checkpoint_saved')
+        entry.innerLatest.set(e.ns, { checkpointId: e.checkpointId, step: e.step })
       const base = { threadId: entry.threadId, runId: entry.runId }
       const event = toWorkerEvent(e, base, () => this.timer.now() - entry.stepStartedAt)
       this.o.emit({ ...event, ns: e.ns } as WorkerEvent)
@@ -351,3 +415,20 @@ export class RunRegistry {
 
 /** A run event without the fields every run event carries. */
 type DistributiveOmit<T> = T extends unknown ? Omit<T, 'threadId' | 'runId'> : never
+
+/** What an advance's race resolves to when a subgraph's run paused inside the step. */
+const INSIDE = Symbol('inside')
+
+/** The deepest subgraph level an advance in `mode` pauses at, from the level it starts on. */
+function pauseDepthOf(mode: RunMode, depth: number): number {
+  if (mode === 'toEnd') return -1
+  if (mode === 'stepInto') return depth + 1
+  if (mode === 'stepOut') return Math.max(0, depth - 1)
+  return depth
+}
+
+/** A step's promise that may be left waiting: its rejection is handled where it is awaited. */
+function guarded<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined)
+  return p
+}

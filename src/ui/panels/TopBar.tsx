@@ -34,6 +34,11 @@ export function TopBar() {
     edit: s.edit,
     run: s.run,
     step: s.step,
+    stepInto: s.stepInto,
+    stepOut: s.stepOut,
+    // Step into and out are for graphs with subgraphs; paused inside one, out applies.
+    nested: Object.keys(s.spec?.subgraphs ?? {}).length > 0,
+    inside: s.pausedBy?.inner !== undefined && s.runState === 'paused',
     stop: s.stop,
     pause: s.pause,
     issues: s.issues,
@@ -149,16 +154,25 @@ export function TopBar() {
         {deleting && <DeleteGraphDialog onClose={() => setDeleting(false)} />}
       </div>
       <div className="topbar-group" role="toolbar" aria-label="Editing">
-        <button type="button" disabled={!canUndo} onClick={() => s.undo()} title="Undo (Ctrl+Z)">
-          Undo
+        <button
+          type="button"
+          className="icon-button"
+          disabled={!canUndo}
+          onClick={() => s.undo()}
+          title="Undo (Ctrl+Z)"
+          aria-label="Undo"
+        >
+          <UndoIcon />
         </button>
         <button
           type="button"
+          className="icon-button"
           disabled={!canRedo}
           onClick={() => s.redo()}
           title="Redo (Shift+Ctrl+Z)"
+          aria-label="Redo"
         >
-          Redo
+          <UndoIcon redo />
         </button>
       </div>
       <div className="topbar-group" role="toolbar" aria-label="Files">
@@ -245,6 +259,30 @@ export function TopBar() {
         >
           Step
         </button>
+        {s.nested && (
+          <>
+            <button
+              type="button"
+              disabled={!s.canRun}
+              onClick={() => void s.stepInto()}
+              title="Step into: one super-step of the subgraph the next step runs (F11)"
+              aria-label="Step into"
+              className="icon-button"
+            >
+              <StepIcon into />
+            </button>
+            <button
+              type="button"
+              disabled={!s.canRun || !s.inside}
+              onClick={() => void s.stepOut()}
+              title="Step out: the rest of the subgraph the run is paused in (Shift+F11)"
+              aria-label="Step out"
+              className="icon-button"
+            >
+              <StepIcon />
+            </button>
+          </>
+        )}
         <button
           type="button"
           disabled={s.runState !== 'running'}
@@ -314,6 +352,46 @@ function ProblemsIcon({ clean }: { clean: boolean }) {
           <path d="M8 6v4M8 11.6v1.2" stroke="currentColor" strokeWidth="1.6" />
         </>
       )}
+    </svg>
+  )
+}
+
+/** An arrow down into a level (step into) or up out of it (step out), as debuggers draw them. */
+function StepIcon({ into = false }: { into?: boolean }) {
+  return (
+    <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      <circle cx="8" cy="13" r="1.8" fill="currentColor" />
+      <path
+        d={into ? 'M8 1.5v7.5M4.8 6l3.2 3.2L11.2 6' : 'M8 10V2.5M4.8 5.6L8 2.4l3.2 3.2'}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.5"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  )
+}
+
+/** A curved arrow back (undo) or, mirrored, forward (redo). */
+function UndoIcon({ redo = false }: { redo?: boolean }) {
+  return (
+    <svg
+      width="16"
+      height="16"
+      viewBox="0 0 16 16"
+      aria-hidden="true"
+      focusable="false"
+      style={redo ? { transform: 'scaleX(-1)' } : undefined}
+    >
+      <path
+        d="M5.5 3.5L2.5 6.5l3 3M2.8 6.5h6.7a3.8 3.8 0 0 1 0 7.6H7"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.5"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
     </svg>
   )
 }

@@ -1,4 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
+import { nsNodes } from '../../core/pregel/namespace'
 import { Fragment, useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
 import { layoutHistoryTree } from '../../core/debug/tree'
 import type { TreeRow } from '../../core/debug/types'
@@ -59,7 +60,21 @@ export function Timeline() {
       out.push({ ns: '', entry, depth: 0, row: i })
       under(entry, 1)
     })
-    return out
+    // A subgraph whose parent step has not ended (a run paused inside it) is under no step
+    // yet: its checkpoints come first, the newest, deepest subgraph on top.
+    const placed = new Set(out.map((r) => r.ns))
+    const running = innerOpen
+      .filter((ns) => !placed.has(ns) && inner[ns]?.length)
+      .sort((a, b) => nsNodes(b).length - nsNodes(a).length)
+    const top = running.flatMap((ns) =>
+      (inner[ns] ?? []).map((entry) => ({
+        ns,
+        entry,
+        depth: nsNodes(ns).length,
+        node: nsNodes(ns).at(-1) as string,
+      })),
+    )
+    return [...top, ...out]
   }, [timeline, inner, innerOpen])
   const childLanes = useMemo(() => {
     const out = new Map<string, number[]>()
