@@ -327,3 +327,44 @@ test('Step into runs a subgraph one inner super-step at a time, drawn on its can
   // The same end as a run straight through: each note once, in order.
   await expect(page.getByRole('tabpanel')).toContainText(/plan.*research.*write.*review/s)
 })
+
+test("a fork of the subgraph's latest checkpoint, made while paused inside it, is where Continue resumes it", async ({
+  page,
+}) => {
+  await page.goto('/')
+  await importGraph(page, SUPERVISOR)
+  const status = page.getByLabel('Run status')
+  await page.keyboard.press('F10')
+  await expect(status).toContainText('next: plan')
+  await page.keyboard.press('F10')
+  await expect(status).toContainText('next: team')
+  await page.keyboard.press('F11')
+  await expect(status).toContainText('Inside team at its step 0 · next: research')
+  await page.keyboard.press('F10')
+  await expect(status).toContainText('at its step 1 · next: write')
+
+  await page.getByRole('tab', { name: 'State' }).click()
+  const panel = page.getByRole('tabpanel')
+  await expect(panel).toContainText('State of the subgraph at its step 1')
+  await page.getByLabel('State update').fill('{ "notes": ["checked"] }')
+  await page.getByRole('button', { name: 'Fork from here' }).click()
+  await expect(page.getByRole('status', { name: 'Message' })).toContainText(
+    'Forked the subgraph team',
+  )
+  // The fork is the subgraph's newest checkpoint, shown; an older one is only shown.
+  await expect(panel).toContainText('State of the subgraph at its step 2')
+  await expect(panel).toContainText('checked')
+  const checkpoints = page.getByRole('listbox', { name: 'Checkpoints' })
+  await checkpoints.locator('li.inner').nth(1).click()
+  await expect(panel).toContainText('Only the subgraph’s latest checkpoint can be forked')
+  await expect(page.getByRole('button', { name: 'Fork from here' })).toHaveCount(0)
+
+  // Continue: the subgraph resumes from the fork, then the graph runs to its end.
+  await page.keyboard.press('F5')
+  await expect(status).toHaveText('Done')
+  await page.getByRole('tab', { name: 'Channels', exact: true }).click()
+  // The subgraph starts from the parent's notes (plan) and hands back all of its own.
+  await expect(
+    page.getByRole('table', { name: 'Channels' }).locator('tr[data-channel="notes"] td.value'),
+  ).toContainText(/plan.*plan.*research.*checked.*write.*review/s)
+})

@@ -13,7 +13,7 @@ import type {
   WorkerError,
 } from '../worker/protocol'
 import { parseStateUpdate } from './stateValues'
-import { levelPathOfNodes } from '../core/graph/levels'
+import { levelOf, levelPathOfNodes } from '../core/graph/levels'
 import { nsNodes } from '../core/pregel/namespace'
 import { suffixOf, threadName } from './threadName'
 import {
@@ -68,7 +68,7 @@ export interface DebugActions extends TransferActions {
   /** Shows or hides, under its parent step, the checkpoints a graph node's subgraph made. */
   toggleInner(ns: string): Promise<void>
   /** A run paused inside a subgraph: its checkpoints read and open, its latest selected. */
-  showInner(at: InnerPause): Promise<void>
+  showInner(at: Pick<InnerPause, 'ns' | 'checkpointId'>): Promise<void>
   /** Compares the shown checkpoint with another one (null: its parent). */
   setCompareWith(id: string | null): Promise<void>
   /** Runs again from a checkpoint: the new checkpoints branch from it. */
@@ -78,7 +78,8 @@ export interface DebugActions extends TransferActions {
    * `id` as if `asNode` wrote it: a new checkpoint branching from `id`, which is selected.
    * Returns the error, or null.
    */
-  forkFrom(id: string, valuesText: string, asNode?: string): Promise<string | null>
+  /** `ns`: a subgraph's checkpoint (the latest of a subgraph whose step has not ended). */
+  forkFrom(id: string, valuesText: string, asNode?: string, ns?: string): Promise<string | null>
   newThread(name?: string): Promise<void>
   switchThread(threadId: string): Promise<void>
   renameThread(threadId: string, name: string): Promise<void>
@@ -287,24 +288,39 @@ export function createDebugSlice(
       await get().startRun(mode, { input: null, checkpointId: id })
     },
 
-    async forkFrom(id, valuesText, asNode) {
+    async forkFrom(id, valuesText, asNode, ns = '') {
       const { graphId, threadId, spec, runState } = get()
       if (!graphId) return 'The graph is not compiled: fix its problems (or trust it) first.'
       if (runState === 'running') return 'Stop the run before forking.'
       if (!spec) return 'The graph does not match the format.'
-      const r = parseStateUpdate(spec, valuesText)
+      // A subgraph's checkpoint: the update is checked against the subgraph's own fields.
+      const path = ns ? levelPathOfNodes(spec, nsNodes(ns)) : []
+      const at = path && levelOf(spec, path)
+      if (!at) return 'The subgraph of this checkpoint is no longer in the graph.'
+      const r = parseStateUpdate(at.spec, valuesText)
       if (!r.ok) return r.error
       try {
+        // A run paused inside the subgraph holds its state in memory: it ends first (its
+        // checkpoints stay), and Continue resumes the subgraph from the fork.
+        if (ns) await get().leaveRun()
         const out = await client.request('updateState', {
           graphId,
           threadId,
           checkpointId: id,
+          ...(ns && { checkpointNs: ns }),
           values: r.values,
           ...(asNode ? { asNode } : {}),
         })
         // A paused interrupt stays answerable: the reply resumes from the fork.
         if (get().runState !== 'interrupted') get().resetRun()
         await get().refreshHistory()
+        if (ns) {
+          await actions.showInner({ ns, checkpointId: out.checkpointId })
+          set({
+            message: `Forked the subgraph ${nsNodes(ns).join(' › ')} from ${id.slice(0, 8)}: checkpoint ${out.checkpointId.slice(0, 8)}. Continue (F5) runs on from it.`,
+          })
+          return null
+        }
         set({
           message: `Forked from ${id.slice(0, 8)}: checkpoint ${out.checkpointId.slice(0, 8)}.`,
         })

@@ -277,4 +277,65 @@ describe('the debugger over the runtime worker', () => {
     const { threadId, threads } = store.getState()
     expect(threads.find((t) => t.threadId === threadId)?.settings?.recursionLimit).toBe(1000)
   })
+
+  it("a fork of a subgraph's latest checkpoint while paused inside it is where Continue resumes it", async () => {
+    const team = {
+      state: [{ name: 'notes', reducer: 'append', default: [] }],
+      nodes: [
+        { id: 'research', code: "() => ({ notes: ['research'] })" },
+        { id: 'write', code: "() => ({ notes: ['write'] })" },
+      ],
+      edges: [
+        { from: '__start__', to: 'research' },
+        { from: 'research', to: 'write' },
+      ],
+    }
+    const doc = {
+      superstep: 1,
+      name: 'sup',
+      state: [{ name: 'notes', reducer: 'append', default: [] }],
+      nodes: [
+        { id: 'plan', code: "() => ({ notes: ['plan'] })" },
+        { id: 'team', kind: 'graph', graph: 'team' },
+        { id: 'review', code: "() => ({ notes: ['review'] })" },
+      ],
+      edges: [
+        { from: '__start__', to: 'plan' },
+        { from: 'plan', to: 'team' },
+        { from: 'team', to: 'review' },
+      ],
+      subgraphs: { team },
+    }
+    const store = await setup(doc)
+    await store.getState().step()
+    await store.getState().step()
+    await store.getState().stepInto()
+    await store.getState().step()
+    const s = store.getState()
+    expect(s.pausedBy?.inner?.next).toEqual(['write'])
+    const ns = s.selectedNs
+    expect(ns).toMatch(/^team:/)
+    const error = await s.forkFrom(
+      s.selectedCheckpointId as string,
+      '{"notes": ["checked"]}',
+      undefined,
+      ns,
+    )
+    expect(error).toBeNull()
+    expect(store.getState().inner[ns]?.[0]?.checkpointId).toBe(
+      store.getState().selectedCheckpointId,
+    )
+    await store.getState().run()
+    expect(store.getState().runState).toBe('done')
+    await store.getState().selectCheckpoint(null)
+    // The subgraph starts from the parent's notes (plan) and hands back all of its own.
+    expect(field(store.getState(), 'notes')).toEqual([
+      'plan',
+      'plan',
+      'research',
+      'checked',
+      'write',
+      'review',
+    ])
+  })
 })

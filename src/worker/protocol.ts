@@ -252,6 +252,8 @@ export interface RequestMap {
       graphId: string
       threadId: string
       checkpointId?: string
+      /** A subgraph's checkpoint namespace: the update is a checkpoint of that subgraph. */
+      checkpointNs?: string
       values: Json
       asNode?: string
     }

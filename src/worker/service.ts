@@ -229,7 +229,7 @@ export class RuntimeService {
     continue: ({ threadId, mode }) => this.registry().continue(threadId, mode),
     pause: ({ threadId }) => ({ pausing: this.registry().pause(threadId) }),
     stop: ({ threadId }) => this.registry().stop(threadId),
-    updateState: async ({ graphId, threadId, checkpointId, values, asNode }) => {
+    updateState: async ({ graphId, threadId, checkpointId, checkpointNs, values, asNode }) => {
       this.registry().assertIdle(threadId)
       const warnings: RuntimeWarning[] = []
       const entry = this.entry(graphId)
@@ -237,8 +237,9 @@ export class RuntimeService {
       const sandbox = this.sandboxes.lease(entry.allowNetwork)
       try {
         const runtime = this.runtime(this.bind(entry, sandbox), (w) => warnings.push(w))
-        const config = await runtime.updateState({ threadId, checkpointId }, values, asNode)
-        return { ...config, warnings }
+        const address = { threadId, checkpointId, ...(checkpointNs && { checkpointNs }) }
+        const config = await runtime.updateState(address, values, asNode)
+        return { threadId: config.threadId, checkpointId: config.checkpointId, warnings }
       } finally {
         sandbox.release()
       }

@@ -4,6 +4,8 @@ import { useApp } from '../storeContext'
 import { NoCheckpoint } from './ChannelTable'
 import { JsonValue } from './JsonValue'
 import { showBidiControls } from '../bidi'
+import { levelOf, levelPathOfNodes } from '../../core/graph/levels'
+import { nsNodes } from '../../core/pregel/namespace'
 
 /**
  * The shown checkpoint's state, and what can start from it: replay (run again from here, a
@@ -19,6 +21,7 @@ export function ForkPanel() {
     graphId: s.graphId,
     timeline: s.timeline,
     innerNs: s.selectedCheckpointId === null ? '' : s.selectedNs,
+    inner: s.inner,
   }))
   const [text, setText] = useState<string | null>(null)
   const [asNode, setAsNode] = useState('')
@@ -26,7 +29,16 @@ export function ForkPanel() {
   const { spec } = s
   if (!s.inspection || !spec) return <NoCheckpoint />
   const { inspection } = s
-  if (s.innerNs)
+  // A subgraph's checkpoint can be forked while its parent's step has not ended (a run
+  // paused inside it, or an interrupt there) and it is the subgraph's latest: Continue then
+  // resumes the subgraph from the fork, as LangGraph does. Older ones are shown only.
+  const ns = s.innerNs
+  const level = ns ? levelPathOfNodes(spec, nsNodes(ns)) : []
+  const graph = level && levelOf(spec, level)?.spec
+  const rootTask = ns.split('|')[0]
+  const inProgress = !s.timeline.some((t) => t.ran.some((r) => r.ns === rootTask))
+  const latest = s.inner[ns]?.[0]?.checkpointId === inspection.checkpointId
+  if (ns && !(graph && inProgress && latest))
     return (
       <div className="fork">
         <section aria-label="State at this checkpoint">
@@ -41,16 +53,18 @@ export function ForkPanel() {
           />
         </section>
         <p className="muted">
-          A subgraph&rsquo;s checkpoint is shown, not forked here: fork or replay from a step of the
-          graph itself (the subgraph runs again inside it).
+          {inProgress
+            ? 'Only the subgraph’s latest checkpoint can be forked: select it (the top one of its rows).'
+            : 'This subgraph’s step has ended: fork or replay from a step of the graph itself (the subgraph runs again inside it).'}
         </p>
       </div>
     )
+  const at = graph ?? spec
   const fields = inspection.channels.filter((c) => c.role === 'field')
   const values = Object.fromEntries(fields.filter((c) => c.hasValue).map((c) => [c.name, c.value]))
   // Overwrite fields are safe to prefill: the value written replaces the one there.
   const overwrite = new Set(
-    spec.state
+    at.state
       .filter((f) => !f.channel && (f.reducer ?? 'overwrite') === 'overwrite')
       .map((f) => f.name),
   )
@@ -66,9 +80,9 @@ export function ForkPanel() {
   // update"): the nodes that ran are offered instead.
   const ran = [...new Set(s.timeline.find((t) => t.checkpointId === id)?.ran.map((t) => t.name))]
   const ambiguous = ran.length > 1 || (error?.includes('Ambiguous update') ?? false)
-  const choices = ran.length > 1 ? ran : spec.nodes.map((n) => n.id)
+  const choices = ran.length > 1 ? ran : at.nodes.map((n) => n.id)
   const fork = (as: string) =>
-    void s.forkFrom(id, update, as || undefined).then((err) => {
+    void s.forkFrom(id, update, as || undefined, ns).then((err) => {
       setError(err)
       if (err) return
       setText(null)
@@ -77,7 +91,11 @@ export function ForkPanel() {
   return (
     <div className="fork" key={id}>
       <section aria-label="State at this checkpoint">
-        <h3>State at step {inspection.step}</h3>
+        <h3>
+          {ns
+            ? `State of the subgraph at its step ${inspection.step}`
+            : `State at step ${inspection.step}`}
+        </h3>
         <JsonValue value={values} label="State values" />
       </section>
       <form
@@ -129,7 +147,7 @@ export function ForkPanel() {
               <option value="">
                 {ambiguous ? '(choose a node)' : '(the last node that wrote)'}
               </option>
-              {spec.nodes.map((n) => (
+              {at.nodes.map((n) => (
                 <option key={n.id} value={n.id}>
                   {showBidiControls(n.id)}
                 </option>
@@ -139,14 +157,16 @@ export function ForkPanel() {
           <button type="submit" disabled={busy}>
             Fork from here
           </button>
-          <button
-            type="button"
-            disabled={busy}
-            onClick={() => void s.replayFrom(id)}
-            title="Run again from this checkpoint; the new checkpoints branch from it"
-          >
-            Replay from here
-          </button>
+          {!ns && (
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => void s.replayFrom(id)}
+              title="Run again from this checkpoint; the new checkpoints branch from it"
+            >
+              Replay from here
+            </button>
+          )}
         </div>
       </form>
     </div>
