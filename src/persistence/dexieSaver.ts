@@ -249,6 +249,26 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     return out.sort((a, b) => cmp(b.latestTs, a.latestTs) || cmp(a.threadId, b.threadId))
   }
 
+  /**
+   * The subgraph namespaces the thread has checkpoints in (a skip scan of `[threadId+seq]`
+   * over the keys just after the thread's own), ordered by when their first was written.
+   */
+  async namespaces(threadId: string): Promise<string[]> {
+    const { checkpoints } = this.db
+    const prefix = `${threadId}${NS_SEPARATOR}`
+    const found = await this.db.transaction('r', checkpoints, async () => {
+      const out: { ns: string; ts: string }[] = []
+      const index = () => checkpoints.where('[threadId+seq]')
+      let first = await index().above([prefix, Dexie.minKey]).first()
+      while (first && first.threadId.startsWith(prefix)) {
+        out.push({ ns: first.threadId.slice(prefix.length), ts: first.ts ?? '' })
+        first = await index().above([first.threadId, Dexie.maxKey]).first()
+      }
+      return out
+    })
+    return found.sort((a, b) => cmp(a.ts, b.ts)).map((f) => f.ns)
+  }
+
   /** One thread's newest checkpoint and count (undefined: the thread has no checkpoints). */
   async threadSummary(threadId: string): Promise<ThreadSummary | undefined> {
     const { checkpoints } = this.db

@@ -16,10 +16,19 @@ export interface ThreadFile {
   /** Oldest first (put order), each with its pending writes. */
   checkpoints: CheckpointTuple[]
   taskRuns: TaskRunRow[]
+  /**
+   * The subgraphs' checkpoints (LangGraph's `checkpoint_ns`, in each tuple's
+   * `config.checkpointNs`), each namespace in put order; absent when the thread has none.
+   */
+  subgraphCheckpoints?: CheckpointTuple[]
 }
 
 const versions = z.record(z.string(), z.number())
-const config = z.object({ threadId: z.string(), checkpointId: z.string().min(1) })
+const config = z.object({
+  threadId: z.string(),
+  checkpointId: z.string().min(1),
+  checkpointNs: z.string().optional(),
+})
 
 const CheckpointTupleSchema = z
   .object({
@@ -71,8 +80,41 @@ export const ThreadFileSchema = z
     name: z.string(),
     checkpoints: z.array(CheckpointTupleSchema),
     taskRuns: z.array(TaskRunSchema).default([]),
+    subgraphCheckpoints: z.array(CheckpointTupleSchema).optional(),
   })
   .superRefine((file, ctx) => {
+    // A subgraph's checkpoints: each names its namespace, and its parent is an earlier one
+    // of the same namespace.
+    const seenIn = new Map<string, Set<string>>()
+    file.subgraphCheckpoints?.forEach((t, i) => {
+      const at = (...path: string[]) => ['subgraphCheckpoints', i, ...path]
+      const ns = t.config.checkpointNs
+      if (!ns) {
+        ctx.addIssue({
+          code: 'custom',
+          path: at('config', 'checkpointNs'),
+          message: 'a subgraph checkpoint names its namespace',
+        })
+        return
+      }
+      const seen = seenIn.get(ns) ?? new Set<string>()
+      seenIn.set(ns, seen)
+      const id = t.checkpoint.id
+      if (seen.has(id) || t.config.checkpointId !== id)
+        ctx.addIssue({
+          code: 'custom',
+          path: at('checkpoint', 'id'),
+          message: `${id} twice in namespace ${ns}, or not its config's checkpointId`,
+        })
+      const parent = t.parentConfig?.checkpointId
+      if (parent !== undefined && !seen.has(parent))
+        ctx.addIssue({
+          code: 'custom',
+          path: at('parentConfig', 'checkpointId'),
+          message: `parent ${parent} is not an earlier checkpoint of namespace ${ns} in the file`,
+        })
+      seen.add(id)
+    })
     const seen = new Set<string>()
     file.checkpoints.forEach((t, i) => {
       const id = t.checkpoint.id

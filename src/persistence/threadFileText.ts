@@ -37,12 +37,20 @@ export function tailParts(o: {
   hadCheckpoints: boolean
   taskRuns: string[]
   graph: unknown
+  /** The subgraphs' checkpoints (items made by `itemText`); none: the key is left out. */
+  subgraphCheckpoints?: string[]
 }): string[] {
   const parts = [o.hadCheckpoints ? '\n  ],\n  "taskRuns": ' : ',\n  "taskRuns": ']
   if (!o.taskRuns.length) parts.push('[]')
   else {
     parts.push(`[\n${ITEM}`)
     o.taskRuns.forEach((r, i) => parts.push(i ? ITEM_SEPARATOR : '', r))
+    parts.push('\n  ]')
+  }
+  const inner = o.subgraphCheckpoints ?? []
+  if (inner.length) {
+    parts.push(',\n  "subgraphCheckpoints": [\n' + ITEM)
+    inner.forEach((t, i) => parts.push(i ? ITEM_SEPARATOR : '', t))
     parts.push('\n  ]')
   }
   if (o.graph !== undefined) parts.push(',\n  "graph": ', nested(o.graph, '  '))

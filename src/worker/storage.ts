@@ -11,6 +11,8 @@ import { TimelineSource } from '../persistence/timelineSource'
 export type WorkerSaver = CheckpointSaver & {
   listThreads(options?: { prefix?: string }): Promise<ThreadSummary[]>
   threadSummary(threadId: string): Promise<ThreadSummary | undefined>
+  /** The subgraph namespaces the thread has checkpoints in, in the order they were first written. */
+  namespaces(threadId: string): Promise<string[]>
 }
 
 /** Everything the worker stores: checkpoints, named threads, task runs (one database). */

@@ -217,4 +217,51 @@ describe('big thread files', () => {
       t.client.request('importThread', { file, threadId: 'g:live', graph: 'g', name: 'x' }),
     ).rejects.toMatchObject({ code: 'RUNNING_ELSEWHERE' })
   })
+
+  it("a thread file keeps the subgraphs' checkpoints: imported, it resumes inside the subgraph", async () => {
+    const t = await setup()
+    const graphId = await t.compile({
+      ...chain,
+      nodes: [
+        { id: 'team', kind: 'graph', graph: 'inner' },
+        { id: 'after', code: "(s) => ({ log: ['after'] })" },
+      ],
+      edges: [
+        { from: '__start__', to: 'team' },
+        { from: 'team', to: 'after' },
+      ],
+      subgraphs: {
+        inner: {
+          ...chain,
+          nodes: [chain.nodes[0], { id: 'b', code: "(s) => ({ x: interrupt('who?') })" }],
+        },
+      },
+    })
+    await t.client.request('createThread', { threadId: 'g:src', graph: 'g', name: 'src' })
+    await t.client.request('run', { graphId, threadId: 'g:src', mode: 'toEnd', input: { x: 'in' } })
+    const file = await t.client.request('exportThread', { threadId: 'g:src' })
+    const inner = file.subgraphCheckpoints ?? []
+    const ns = inner[0]?.config.checkpointNs
+    expect(ns).toMatch(/^team:/)
+    // The subgraph's input, __start__ and `a` steps; b waits at its interrupt.
+    expect(inner.map((c) => c.metadata.step)).toEqual([-1, 0, 1])
+    const out = await t.client.request('exportThreadFile', { threadId: 'g:src', graph: chain })
+    expect(await out.file.text()).toBe(`${JSON.stringify({ ...file, graph: chain }, null, 2)}\n`)
+    const read = await t.client.request('readThreadFile', { file: out.file })
+    const staged = { superstepThread: 1, staged: read.fileId }
+    await t.client.request('importThread', { file: staged, threadId: 'g:b', graph: 'g', name: 'b' })
+    const timeline = (threadId: string) =>
+      t.client.request('getTimeline', { graphId, threadId, checkpointNs: ns })
+    const [before, after] = [await timeline('g:src'), await timeline('g:b')]
+    expect(after.map((e) => [e.checkpointId, e.step, e.next])).toEqual(
+      before.map((e) => [e.checkpointId, e.step, e.next]),
+    )
+    // Both threads resume inside the subgraph: `a` does not run again.
+    for (const threadId of ['g:src', 'g:b']) {
+      const base = { graphId, threadId, mode: 'toEnd' } as const
+      await t.client.request('run', { ...base, input: null, command: { resume: 'Ada' } })
+      const state = await t.client.request('getState', { graphId, threadId })
+      expect(state?.values).toEqual({ x: 'Ada', log: ['a', 'after'] })
+    }
+  })
 })

@@ -3,6 +3,7 @@ import type { RuntimeEnv } from '../lib/env'
 import type { TaskRunRow, ThreadRow } from '../persistence/db'
 import { parseThreadFile, type ThreadFile } from '../persistence/threadFile'
 import { headText, ITEM_SEPARATOR, itemText, tailParts } from '../persistence/threadFileText'
+import { storedThreadId } from '../persistence/namespaces'
 import { WorkerRequestError } from './errors'
 import { runningElsewhere, type ThreadLocks } from './threadLocks'
 import { toJsonSafe } from './jsonSafe'
@@ -31,12 +32,19 @@ export async function exportThread(s: WorkerStorage, threadId: string): Promise<
     s.threads.get(threadId),
     s.taskRuns.ofThread(threadId),
   ])
+  const inner: CheckpointTuple[] = []
+  for (const checkpointNs of await s.saver.namespaces(threadId)) {
+    const tuples: CheckpointTuple[] = []
+    for await (const t of s.saver.list({ threadId, checkpointNs })) tuples.push(t)
+    inner.push(...tuples.reverse())
+  }
   return toJsonSafe({
     superstepThread: 1,
     threadId,
     name: row?.name ?? suffixOf(threadId),
     checkpoints,
     taskRuns,
+    ...(inner.length > 0 && { subgraphCheckpoints: inner }),
   })
 }
 
@@ -101,12 +109,28 @@ export class ThreadTransfers {
         }
       }
       items.reverse()
+      // The subgraphs' checkpoints, one namespace after another, each oldest first.
+      const inner: string[] = []
+      for (const checkpointNs of await s.saver.namespaces(threadId)) {
+        const page: string[] = []
+        for await (const t of s.saver.list({ threadId, checkpointNs }))
+          page.push(itemText(toJsonSafe(t)))
+        inner.push(...page.reverse())
+        this.check(transfer, threadId, 'export')
+      }
       const runs = (await s.taskRuns.ofThread(threadId)).map((r) => itemText(toJsonSafe(r)))
       this.check(transfer, threadId, 'export')
       const name = p.name ?? row?.name ?? suffixOf(threadId)
       const parts = [headText({ threadId, name, empty: !items.length })]
       items.forEach((item, i) => (i ? parts.push(ITEM_SEPARATOR, item) : parts.push(item)))
-      parts.push(...tailParts({ hadCheckpoints: items.length > 0, taskRuns: runs, graph: p.graph }))
+      parts.push(
+        ...tailParts({
+          hadCheckpoints: items.length > 0,
+          taskRuns: runs,
+          graph: p.graph,
+          subgraphCheckpoints: inner,
+        }),
+      )
       const file = new Blob(parts, { type: 'application/json' })
       this.progress(threadId, 'export', items.length, items.length, 'done')
       return { file, count: items.length }
@@ -168,16 +192,34 @@ export class ThreadTransfers {
     const now = () => this.o.env().now()
     const row: ThreadRow = { threadId, graph: p.graph, name: p.name, createdAt: now() }
     const { checkpoints } = file
+    const inner = file.subgraphCheckpoints ?? []
+    const total = checkpoints.length + inner.length
     const runsFrom = groupRuns(file.taskRuns, threadId)
     try {
       const cursor = await s.imports.begin(row, now())
-      this.progress(threadId, 'import', 0, checkpoints.length)
+      this.progress(threadId, 'import', 0, total)
       for (let i = 0; i < checkpoints.length; i += IMPORT_BATCH) {
         this.check(transfer, threadId, 'import')
         const batch = checkpoints.slice(i, i + IMPORT_BATCH)
         const runs = batch.flatMap((t) => runsFrom.get(t.checkpoint.id) ?? [])
         await s.imports.writeBatch(cursor, batch, runs, row, now())
-        this.progress(threadId, 'import', i + batch.length, checkpoints.length)
+        this.progress(threadId, 'import', i + batch.length, total)
+      }
+      // Each subgraph namespace is stored as a history of its own (see namespaces.ts).
+      let done = checkpoints.length
+      for (const [checkpointNs, tuples] of byNamespace(inner)) {
+        const nsCursor = {
+          threadId: storedThreadId(threadId, checkpointNs),
+          seq: 0,
+          rows: new Map(),
+        }
+        for (let i = 0; i < tuples.length; i += IMPORT_BATCH) {
+          this.check(transfer, threadId, 'import')
+          const batch = tuples.slice(i, i + IMPORT_BATCH)
+          await s.imports.writeBatch(nsCursor, batch, [], row, now())
+          done += batch.length
+          this.progress(threadId, 'import', done, total)
+        }
       }
       this.check(transfer, threadId, 'import')
       await s.imports.finish(row)
@@ -191,7 +233,7 @@ export class ThreadTransfers {
     }
     if (typeof p.file === 'object' && p.file && 'staged' in p.file)
       this.staged.delete(String(p.file.staged))
-    this.progress(threadId, 'import', checkpoints.length, checkpoints.length, 'done')
+    this.progress(threadId, 'import', total, total, 'done')
     return { threadId, count: checkpoints.length }
   }
 
@@ -293,6 +335,18 @@ function checked(data: unknown): ThreadFile {
 
 function badFile(message: string): WorkerRequestError {
   return new WorkerRequestError('BAD_THREAD_FILE', `Not a Superstep thread file: ${message}.`)
+}
+
+/** A file's subgraph checkpoints by namespace, each in file (put) order. */
+function byNamespace(tuples: CheckpointTuple[]): Map<string, CheckpointTuple[]> {
+  const out = new Map<string, CheckpointTuple[]>()
+  for (const t of tuples) {
+    const ns = t.config.checkpointNs ?? ''
+    const list = out.get(ns)
+    if (list) list.push(t)
+    else out.set(ns, [t])
+  }
+  return out
 }
 
 /** The file's task runs under the new thread id, by the checkpoint they ran from. */
