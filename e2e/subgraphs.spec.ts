@@ -368,3 +368,23 @@ test("a fork of the subgraph's latest checkpoint, made while paused inside it, i
     page.getByRole('table', { name: 'Channels' }).locator('tr[data-channel="notes"] td.value'),
   ).toContainText(/plan.*plan.*research.*checked.*write.*review/s)
 })
+
+test("while a run goes inside a subgraph, the subgraph's canvas outlines the node running now", async ({
+  page,
+}) => {
+  const slow = structuredClone(SUPERVISOR)
+  slow.subgraphs.team.nodes[1] = {
+    id: 'write',
+    code: "async () => { await new Promise((r) => setTimeout(r, 2500)); return { notes: ['write'] } }",
+    position: { x: 260, y: 0 },
+  }
+  await page.goto('/')
+  await importGraph(page, slow)
+  await node(page, 'team').locator('.ss-kind').dblclick()
+  await expect(crumbs(page)).toContainText('team')
+  await page.keyboard.press('F5')
+  await expect(page.getByLabel('Run status')).toHaveText('Running…')
+  await expect(node(page, 'write').locator('.ss-next')).toBeVisible()
+  await expect(node(page, 'research').locator('.ss-next')).toHaveCount(0)
+  await expect(page.getByLabel('Run status')).toHaveText('Done', { timeout: 15_000 })
+})

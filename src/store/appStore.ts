@@ -24,7 +24,7 @@ import { EMPTY_SELECTION } from './documents'
 import { attachRunPresence } from './runPresence'
 import { createLibrarySlice, INITIAL_LIBRARY } from './librarySlice'
 import { loadModelKeys } from './modelKeys'
-import { createRunSlice, INITIAL_RUN, onRunEvent, threadWarnings } from './runSlice'
+import { createRunSlice, INITIAL_RUN, liveInnerOf, onRunEvent, threadWarnings } from './runSlice'
 import { createSettingsSlice, followRunSettings, initialSettings } from './settingsSlice'
 import { loadView, withGraphView, saveView, type GraphView } from './viewMemory'
 
@@ -365,6 +365,11 @@ export function createAppStore(deps: AppDeps) {
   let refreshing: ReturnType<typeof setTimeout> | null = null
   client.onBatch((events) => {
     const threadId = store.getState().threadId
+    // The subgraph whose step is under way, for the canvas to light its nodes.
+    const inner = liveInnerOf(events, threadId)
+    const was = store.getState().liveInner
+    if (inner !== undefined && JSON.stringify(inner) !== JSON.stringify(was))
+      store.setState({ liveInner: store.getState().runState === 'running' ? inner : null })
     if (refreshing || !events.some((e) => e.type === 'checkpoint_saved' && e.threadId === threadId))
       return
     refreshing = setTimeout(() => {

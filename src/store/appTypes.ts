@@ -167,6 +167,8 @@ export interface RunSliceState {
   logs: { node: string; level: TaskLog['level']; args: unknown[]; text: string }[]
   /** What the runtime warned about during this thread's runs (a write to a key that is no field, …). */
   runWarnings: RunWarning[]
+  /** While a run goes: the subgraph run whose super-step is under way, and its tasks. */
+  liveInner: { ns: string; nodes: string[] } | null
 }
 
 export interface LocalRunSettings {

@@ -29,6 +29,7 @@ export const INITIAL_RUN: RunSliceState = {
   interrupts: [],
   logs: [],
   runWarnings: [],
+  liveInner: null,
 }
 
 /** Run, Step, Stop, Pause and the reply to an interrupt, over the runtime client. */
@@ -40,6 +41,7 @@ export function createRunSlice(ctx: SliceContext): RunActions {
   const finish = async (outcome: RunOutcome, threadId: string, wasInside = false) => {
     // A run stopped because the page left its thread: nothing of it is shown here.
     if (get().threadId !== threadId) return
+    set({ liveInner: null })
     if (outcome.status === 'done') set({ runState: 'done', resumable: false })
     else if (outcome.status === 'failed')
       set({ runState: 'failed', resumable: false, error: outcome.error })
@@ -157,6 +159,22 @@ export function createRunSlice(ctx: SliceContext): RunActions {
       await start('toEnd', { input: null, command: { resume: value } })
     },
   }
+}
+
+/**
+ * Where a run is, from a batch of its events: the subgraph whose super-step the newest
+ * step_started is of (null: the root's), or undefined when the batch started no step.
+ */
+export function liveInnerOf(
+  events: readonly WorkerEvent[],
+  threadId: string,
+): RunSliceState['liveInner'] | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i] as WorkerEvent
+    if (e.type !== 'step_started' || e.threadId !== threadId) continue
+    return e.ns ? { ns: e.ns, nodes: e.tasks.map((t) => t.name) } : null
+  }
+  return undefined
 }
 
 /** What the worker says while a run goes: warnings and node logs of the open thread. */

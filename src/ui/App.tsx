@@ -80,12 +80,25 @@ function CanvasPanel({ level }: { level: Level }) {
     [shownNs, root],
   )
   const drawn = shownLevel?.join('\u0000') === level.path.join('\u0000')
+  // While a run goes inside a subgraph, its canvas outlines the nodes running now.
+  const liveInner = useApp((s) => s.liveInner)
+  const liveLevel = useMemo(
+    () => (liveInner && root ? levelPathOfNodes(root, nsNodes(liveInner.ns)) : null),
+    [liveInner, root],
+  )
+  const runningHere =
+    live &&
+    liveInner &&
+    liveLevel?.join('\u0000') === level.path.join('\u0000') &&
+    level.path.length > 0
   const runOverlay = useMemo(() => {
+    if (runningHere && liveInner)
+      return { ran: [], next: liveInner.nodes, badges: {}, live: true } satisfies RunOverlay
     if (!drawn) return undefined
     const failed =
       failedNode !== undefined ? { node: failedNode, message: failedMessage ?? '' } : undefined
     return overlayOf(graph, inspection, timeline, live, failed)
-  }, [drawn, graph, inspection, timeline, live, failedNode, failedMessage])
+  }, [runningHere, liveInner, drawn, graph, inspection, timeline, live, failedNode, failedMessage])
   const graphId = useApp((s) => s.current?.id)
   const openLevel = useApp((s) => s.openLevel)
   const library = useApp((s) => s.graphs)
