@@ -272,8 +272,19 @@ test('an interrupt inside a subgraph pauses the thread, says where, and the repl
   await expect(page.getByLabel('Run status')).toContainText('Waiting for a reply')
   await page.getByRole('tab', { name: 'Interrupt' }).click()
   const ask = page.locator('.interrupt-ask')
-  await expect(ask).toContainText('review (inside its subgraph review) asks:')
+  await expect(ask).toContainText('ask (inside review) asks:')
   await expect(ask).toContainText('Ship it?')
+  await expect(page.getByLabel('Run status')).toContainText(
+    'Waiting for a reply to interrupt() in ask',
+  )
+  // Reloaded while it waits: the question is still there to answer.
+  await page.reload()
+  await page.getByRole('tab', { name: 'Interrupt' }).click()
+  await expect(ask).toContainText('ask (inside review) asks:')
+  await expect(ask).toContainText('Ship it?')
+  await ask.getByRole('button', { name: 'review' }).click()
+  await expect(crumbs(page)).toContainText('review')
+  await expect(node(page, 'ask')).toBeVisible()
   await page.getByLabel('Reply').fill('"yes"')
   await page.getByRole('button', { name: 'Resume', exact: true }).click()
   await expect(page.getByLabel('Run status')).toHaveText('Done')

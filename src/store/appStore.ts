@@ -59,6 +59,15 @@ export function createAppStore(deps: AppDeps) {
   let compiledDoc: unknown = undefined
   // Timeline reads overlap (a live refresh and a run's end): only the newest one is shown.
   let historyReads = 0
+
+  /** A thread found waiting: its pending interrupt()s, so the Interrupt tab can answer them. */
+  const showPendingInterrupts = async (graphId: string, threadId: string, next: string[]) => {
+    const pending = await client.request('pendingInterrupts', { graphId, threadId }).catch(() => [])
+    const s = store.getState()
+    if (s.threadId !== threadId || s.runState !== 'interrupted' || s.interrupts.length > 0) return
+    if (pending.length)
+      store.setState({ interrupts: pending, pausedBy: { reason: 'interrupt', next } })
+  }
   // The document's saving (bound once the store exists).
   let sync: DocSync | null = null
   const history = (): HistoryState => (store as unknown as HistoryApi).temporal.getState()
@@ -255,8 +264,11 @@ export function createAppStore(deps: AppDeps) {
             // After a reload a thread with a pending `next` shows as interrupted at its last
             // checkpoint. Read now, not before the reads above: a run may have ended meanwhile,
             // and a status from before it must not overwrite its end.
-            if (get().runState === 'idle' && latest && get().threadId === threadId)
+            if (get().runState === 'idle' && latest && get().threadId === threadId) {
               set({ runState: latest.next.length ? 'interrupted' : 'done' })
+              // Waiting at an interrupt() (a reload, another thread opened): what it asks.
+              if (latest.next.length) await showPendingInterrupts(graphId, threadId, latest.next)
+            }
           },
 
           dismissMessage() {

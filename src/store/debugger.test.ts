@@ -338,4 +338,37 @@ describe('the debugger over the runtime worker', () => {
       'review',
     ])
   })
+
+  it('an interrupt two subgraphs down says where it was raised, also after a reload', async () => {
+    const leaf = {
+      state: [{ name: 'answer' }],
+      nodes: [{ id: 'ask', code: "() => ({ answer: interrupt('Ship it?') })" }],
+      edges: [{ from: '__start__', to: 'ask' }],
+    }
+    const mid = {
+      state: [{ name: 'answer' }],
+      nodes: [{ id: 'review', kind: 'graph', graph: 'leaf' }],
+      edges: [{ from: '__start__', to: 'review' }],
+    }
+    const doc = {
+      superstep: 1,
+      name: 'deep',
+      state: [{ name: 'answer' }],
+      nodes: [{ id: 'team', kind: 'graph', graph: 'mid' }],
+      edges: [{ from: '__start__', to: 'team' }],
+      subgraphs: { mid, leaf },
+    }
+    const service = await setupService()
+    const store = await setup(doc, service)
+    await store.getState().run()
+    const where = (s: ReturnType<typeof store.getState>) =>
+      s.interrupts.map((i) => [i.node, i.path, i.ns?.split('|').length, i.value])
+    expect(where(store.getState())).toEqual([['team', ['team', 'review', 'ask'], 2, 'Ship it?']])
+    // A page opened later (a reload) finds the same question waiting.
+    const reloaded = await setup(doc, service)
+    await expect.poll(() => where(reloaded.getState())).toEqual(where(store.getState()))
+    expect(reloaded.getState().runState).toBe('interrupted')
+    await reloaded.getState().resume('"yes"')
+    expect(reloaded.getState().runState).toBe('done')
+  })
 })

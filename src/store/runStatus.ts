@@ -96,7 +96,7 @@ function threadStatus(s: RunStatusInput): RunStatus {
     case 'paused':
     case 'interrupted': {
       if (s.pausedBy?.reason === 'interrupt' || (!s.pausedBy && s.interrupts.length > 0)) {
-        const askers = [...new Set(s.interrupts.map((i) => i.node))]
+        const askers = [...new Set(s.interrupts.map((i) => i.path?.at(-1) ?? i.node))]
         return {
           phase: 'waiting',
           text: askers.length

@@ -104,8 +104,15 @@ export type PauseReason = 'step' | 'pause' | 'interrupt' | 'breakpoint'
 export interface InterruptInfo {
   id: string
   value: unknown
+  /** The root graph's node whose task raised it (a graph node, for one inside a subgraph). */
   node: string
   taskId: string
+  /**
+   * Where `interrupt()` was called, when inside a subgraph: the node ids from the root down to
+   * the node that called it (`["team", "ask"]`), and that node's graph's checkpoint namespace.
+   */
+  path?: string[]
+  ns?: string
 }
 
 export interface RunParams {
@@ -263,6 +270,8 @@ export interface RequestMap {
     params: { graphId: string; threadId: string; checkpointId?: string }
     result: StateSnapshot | null
   }
+  /** The thread's pending `interrupt()`s at its latest checkpoint (a page reloaded while one waits). */
+  pendingInterrupts: { params: { graphId: string; threadId: string }; result: InterruptInfo[] }
   /** Snapshots newest first, all branches. */
   getHistory: {
     params: { graphId: string; threadId: string; limit?: number; before?: string }

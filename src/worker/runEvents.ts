@@ -1,5 +1,6 @@
 import type { TaskLog } from '../core/compile/host'
 import type { LoopEvent, TaskInterrupt } from '../core/pregel/loop'
+import type { StateSnapshot } from '../core/pregel/state'
 import { assertNever } from '../lib/assertNever'
 import { toWorkerError } from './errors'
 import { toJsonSafe } from './jsonSafe'
@@ -64,14 +65,55 @@ export function toWorkerEvent(
   }
 }
 
-/** A run's pending interrupts as plain data. */
-export function toInterruptInfo(list: readonly TaskInterrupt[]): InterruptInfo[] {
-  return list.map((i) => ({
-    id: i.id,
-    value: toJsonSafe(i.value),
-    node: i.node,
-    taskId: i.taskId,
-  }))
+/** A run's pending interrupts as plain data, each with where it was raised when known. */
+export function toInterruptInfo(
+  list: readonly TaskInterrupt[],
+  places: ReadonlyMap<string, InterruptPlace> = new Map(),
+): InterruptInfo[] {
+  return list.map((i) => {
+    const place = places.get(i.id)
+    return {
+      id: i.id,
+      value: toJsonSafe(i.value),
+      node: i.node,
+      taskId: i.taskId,
+      ...(place && place.path.length > 1 && { path: place.path, ns: place.ns }),
+    }
+  })
+}
+
+/** Where an interrupt was raised: node ids from the root down, and that graph's namespace. */
+export interface InterruptPlace {
+  path: string[]
+  ns: string
+}
+
+/**
+ * Where each pending interrupt of a snapshot read with its subgraphs' states was raised:
+ * an interrupt inside a subgraph surfaces, with the same id, on every task up to the root,
+ * so the deepest task that holds it is where `interrupt()` was called.
+ */
+export function interruptPlaces(snapshot: StateSnapshot): Map<string, InterruptPlace> {
+  const out = new Map<string, InterruptPlace>()
+  const walk = (snap: StateSnapshot, above: string[]) => {
+    for (const t of snap.tasks) {
+      const path = [...above, t.name]
+      for (const i of t.interrupts) out.set(i.id, { path, ns: snap.config.checkpointNs ?? '' })
+      if (t.state) walk(t.state, path)
+    }
+  }
+  walk(snapshot, [])
+  return out
+}
+
+/** The thread's pending interrupts at its latest checkpoint, each with where it was raised. */
+export function pendingInterruptsOf(snapshot: StateSnapshot | undefined): InterruptInfo[] {
+  if (!snapshot) return []
+  const places = interruptPlaces(snapshot)
+  const list: TaskInterrupt[] = snapshot.tasks.flatMap((t) =>
+    t.interrupts.map((i) => ({ ...i, node: t.name, taskId: t.id })),
+  )
+  return toInterruptInfo(list, places)
 }
 
 /** What a failed task's code logged before it threw (the sandbox sends it with the error). */

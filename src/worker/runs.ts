@@ -9,7 +9,13 @@ import { ThreadBusyError, toWorkerError, WorkerRequestError } from './errors'
 import { GatedSaver } from './gatedSaver'
 import { ABANDONED, RunEntry, type RunSandbox } from './runEntry'
 import type { PauseReason, RunMode, RunOutcome, WorkerError, WorkerEvent } from './protocol'
-import { logsOf, toInterruptInfo, toWorkerEvent } from './runEvents'
+import {
+  interruptPlaces,
+  logsOf,
+  toInterruptInfo,
+  toWorkerEvent,
+  type InterruptPlace,
+} from './runEvents'
 import { runningElsewhere, type ThreadLocks } from './threadLocks'
 import { TaskRunRecorder } from './taskRunRecorder'
 import { systemTimer, type Timer } from './timer'
@@ -264,7 +270,10 @@ export class RunRegistry {
 
   private async paused(entry: RunEntry, reason: PauseReason): Promise<RunOutcome> {
     await this.recorded(entry)
-    const interrupts = toInterruptInfo(entry.run?.interrupts ?? [])
+    const interrupts = toInterruptInfo(
+      entry.run?.interrupts ?? [],
+      await this.places(entry, reason),
+    )
     const next = (await entry.runtime.getState({ threadId: entry.threadId }))?.next ?? []
     if (entry.abandoning) return entry.abandoned
     // Nothing left to run: one more tick only confirms it (it runs no step), so a stepped
@@ -282,6 +291,20 @@ export class RunRegistry {
     this.emit(entry, { type: 'run_paused', reason, next, interrupts, checkpointId })
     if (ended) entry.closed = true
     return { runId: entry.runId, status: 'paused', reason, next, interrupts, checkpointId }
+  }
+
+  /** Where a run's interrupts were raised (read only for a pause on them). */
+  private async places(entry: RunEntry, reason: PauseReason): Promise<Map<string, InterruptPlace>> {
+    if (reason !== 'interrupt') return new Map()
+    try {
+      const snapshot = await entry.runtime.getState(
+        { threadId: entry.threadId },
+        { subgraphs: true },
+      )
+      return snapshot ? interruptPlaces(snapshot) : new Map()
+    } catch {
+      return new Map() // a subgraph the debugger cannot read: the root node still says where
+    }
   }
 
   private async finished(entry: RunEntry): Promise<RunOutcome> {

@@ -34,6 +34,7 @@ import {
   setThreadSettings,
 } from './threads'
 import { exportThread, ThreadTransfers } from './threadTransfer'
+import { pendingInterruptsOf } from './runEvents'
 import type { Timer } from './timer'
 
 export type { WorkerSaver, WorkerStorage } from './storage'
@@ -247,6 +248,13 @@ export class RuntimeService {
     getState: async ({ graphId, threadId, checkpointId }) => {
       const s = await this.runtime(this.graph(graphId)).getState({ threadId, checkpointId })
       return s ? toJsonSafe(s) : null
+    },
+    pendingInterrupts: async ({ graphId, threadId }) => {
+      const runtime = this.runtime(this.graph(graphId))
+      const snapshot = await runtime
+        .getState({ threadId }, { subgraphs: true })
+        .catch(() => runtime.getState({ threadId }))
+      return pendingInterruptsOf(snapshot)
     },
     getHistory: async ({ graphId, threadId, limit, before }) =>
       toJsonSafe(

@@ -3,6 +3,7 @@ import { useId, useState } from 'react'
 import { useApp } from '../storeContext'
 import { Name } from '../Name'
 import { JsonValue } from './JsonValue'
+import { levelPathOfNodes } from '../../core/graph/levels'
 
 /** Where a reply is not JSON: the parser's message, or null when it parses. */
 export function replyProblem(text: string): string | null {
@@ -58,29 +59,37 @@ export function InterruptPanel({ onEditState }: { onEditState(): void }) {
         if (!problem) void resume(reply)
       }}
     >
-      {interrupts.map((i) => (
-        <div key={i.id} className="interrupt-ask">
-          <code>
-            <Name>{i.node}</Name>
-          </code>{' '}
-          {subgraphOf(i.node) !== undefined && (
-            <>
-              (inside its subgraph{' '}
-              <button
-                type="button"
-                className="link"
-                title="Open the subgraph on the canvas"
-                onClick={() => openLevel([subgraphOf(i.node) as string])}
-              >
-                <Name>{subgraphOf(i.node) as string}</Name>
-              </button>
-              ){' '}
-            </>
-          )}
-          asks:
-          <JsonValue value={i.value} label={`What ${i.node} asks`} />
-        </div>
-      ))}
+      {interrupts.map((i) => {
+        // Raised inside a subgraph: the node that called interrupt(), and the subgraphs down to it.
+        const inner = i.path && i.path.length > 1 ? i.path : null
+        const asker = inner ? (inner.at(-1) as string) : i.node
+        const graphs = inner?.slice(0, -1) ?? (subgraphOf(i.node) !== undefined ? [i.node] : [])
+        const level = graphs.length && spec ? levelPathOfNodes(spec, graphs) : null
+        return (
+          <div key={i.id} className="interrupt-ask">
+            <code>
+              <Name>{asker}</Name>
+            </code>{' '}
+            {graphs.length > 0 && (
+              <>
+                (inside{' '}
+                <button
+                  type="button"
+                  className="link"
+                  title="Open the subgraph on the canvas"
+                  disabled={!level}
+                  onClick={() => level && openLevel(level)}
+                >
+                  <Name>{graphs.join(' › ')}</Name>
+                </button>
+                ){' '}
+              </>
+            )}
+            asks:
+            <JsonValue value={i.value} label={`What ${asker} asks`} />
+          </div>
+        )
+      })}
       <label className="interrupt-reply">
         <span>Reply (JSON: what interrupt() returns)</span>
         <textarea
