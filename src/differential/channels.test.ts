@@ -17,7 +17,7 @@ import { MemorySaver } from '../core/checkpoint/memorySaver'
 import { parseGraph } from '../core/graph/validate'
 import { runGraph, runSession } from '../core/run'
 import { CloneCodeHost } from './cloneHost'
-import { callsSubgraphsFromCode, loadCases } from './compare'
+import { loadCases } from './compare'
 import { normalizeValue, runOnLangGraph, type GraphDocumentJson } from './oracle'
 import { readLangGraphThread, readSuperstepThread, type RawCheckpoint } from './rawCheckpoints'
 import { loadSessions, runSessionOnLangGraph } from './session'
@@ -202,8 +202,6 @@ describe('channels: every channel version and versions_seen of every case is Lan
           }),
         )
       expectSameThread(await run(), theirs, c.graph, 'local')
-      // The sandbox cannot call a subgraph from node code yet (runtime.md, Subgraphs).
-      if (callsSubgraphsFromCode(c.graph)) return
       expectSameThread(await run(new CloneCodeHost()), theirs, c.graph, 'host')
     })
   }
@@ -224,7 +222,6 @@ describe('channels: every channel version and versions_seen of every session is 
           }),
         )
       expectSameThread(await run(), theirs, s.graph, 'local')
-      if (callsSubgraphsFromCode(s.graph)) return
       expectSameThread(await run(new CloneCodeHost()), theirs, s.graph, 'host')
     })
   }

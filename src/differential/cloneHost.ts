@@ -6,23 +6,54 @@
  * scratchpad) behaves exactly like the local one. Tests only.
  */
 import { foldWrites } from '../core/channels/binaryOperatorAggregate'
-import type { CodeHost, RemoteNodeResult, ScratchpadData } from '../core/compile/host'
+import type {
+  CodeHost,
+  NodeHostCalls,
+  RemoteNodeResult,
+  ScratchpadData,
+} from '../core/compile/host'
 import { END, START } from '../core/graph/constants'
 import { nextAnswer } from '../core/pregel/interrupt'
 import { Command, Send } from '../core/pregel/types'
 
 const PAUSE = Symbol('pause')
 
-function evaluate(code: string, interrupt: (v: unknown) => unknown): (...a: unknown[]) => unknown {
+function evaluate(
+  code: string,
+  interrupt: (v: unknown) => unknown,
+  subgraphs: object = {},
+): (...a: unknown[]) => unknown {
   const make = new Function(
     'Send',
     'Command',
     'interrupt',
     'START',
     'END',
+    'subgraphs',
     `"use strict";\nreturn (${code}\n)`,
   )
-  return make(Send, Command, interrupt, START, END) as (...a: unknown[]) => unknown
+  return make(Send, Command, interrupt, START, END, subgraphs) as (...a: unknown[]) => unknown
+}
+
+/**
+ * `subgraphs` as the sandbox gives it: each `invoke` asks the runtime, its input and output
+ * copied, and what it raises (an interrupt or handoff inside too) a plain Error of the same
+ * name and message, as it crosses the boundary.
+ */
+function subgraphsOf(calls: NodeHostCalls | undefined): object {
+  const out: Record<string, { invoke(input: unknown): Promise<unknown> }> = {}
+  for (const name of calls?.subgraphs ?? []) {
+    out[name] = {
+      invoke: async (input) => {
+        try {
+          return cross(await calls?.invoke(name, cross(input)))
+        } catch (e) {
+          throw Object.assign(new Error((e as Error).message), { name: (e as Error).name })
+        }
+      },
+    }
+  }
+  return out
 }
 
 const noInterrupt = () => {
@@ -38,6 +69,7 @@ export class CloneCodeHost implements CodeHost {
     code: string,
     input: unknown,
     pad: ScratchpadData,
+    calls?: NodeHostCalls,
   ): Promise<RemoteNodeResult> {
     const state = {
       resume: [...cross(pad.resume)],
@@ -56,7 +88,7 @@ export class CloneCodeHost implements CodeHost {
       throw PAUSE
     }
     try {
-      const output = await evaluate(code, interrupt)(cross(input))
+      const output = await evaluate(code, interrupt, subgraphsOf(calls))(cross(input))
       return { kind: 'ok', output: cross(output), resume: cross(resume), logs: [] }
     } catch (e) {
       if (e === PAUSE && paused) {

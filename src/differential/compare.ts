@@ -7,7 +7,6 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { RunReport } from '../core/report'
 import type { DiffCase, GraphDocumentJson, InvalidCase } from './oracle'
-import { subgraphsCalledBy } from '../core/graph/subgraphScope'
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
 
@@ -65,12 +64,6 @@ export function loadCases(): DiffCase[] {
 /** All graphs of `src/differential/invalid` (LangGraph refuses them), sorted by file name. */
 export function loadInvalidCases(): InvalidCase[] {
   return loadDir<InvalidCase>('./invalid/')
-}
-
-/** Whether node code of a document (at any level) calls `subgraphs.<name>`. */
-export function callsSubgraphsFromCode(doc: Omit<GraphDocumentJson, 'superstep'>): boolean {
-  const nodes = doc.nodes.some((n) => subgraphsCalledBy(n.code ?? '').length > 0)
-  return nodes || Object.values(doc.subgraphs ?? {}).some(callsSubgraphsFromCode)
 }
 
 /** Whether a document has subgraphs (a `subgraphs` map with at least one graph). */

@@ -3,7 +3,7 @@ import { createCountingEnv } from '../lib/env'
 import { parseGraph } from '../core/graph/validate'
 import { runGraph } from '../core/run'
 import type { RunReport } from '../core/report'
-import { callsSubgraphsFromCode, canonicalizeReport, loadCases, loadInvalidCases } from './compare'
+import { canonicalizeReport, loadCases, loadInvalidCases } from './compare'
 import { compileOnLangGraph, runOnLangGraph } from './oracle'
 import { CloneCodeHost } from './cloneHost'
 
@@ -39,8 +39,6 @@ describe('differential: Superstep runs every case exactly as LangGraph.js does',
           ...(host ? { host } : {}),
         })
       expect(comparable(await run())).toEqual(theirs)
-      // The sandbox cannot call a subgraph from node code yet (runtime.md, Subgraphs).
-      if (callsSubgraphsFromCode(c.graph)) return
       // The same through the sandbox boundary: code in a host, values cloned across it.
       expect(comparable(await run(new CloneCodeHost()))).toEqual(theirs)
     })

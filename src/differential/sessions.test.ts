@@ -4,7 +4,6 @@ import { parseGraph } from '../core/graph/validate'
 import { runSession, type SessionReport } from '../core/run'
 import { canonicalizeSession, loadSessions, runSessionOnLangGraph } from './session'
 import { CloneCodeHost } from './cloneHost'
-import { callsSubgraphsFromCode } from './compare'
 
 /** What must agree: every checkpoint's step, source, next, parent, values, versions, interrupts; errors by name and code. */
 function comparable(r: Omit<SessionReport, 'warnings'>) {
@@ -36,8 +35,6 @@ describe('differential sessions: operations on one thread agree with LangGraph.j
           ...(host ? { host } : {}),
         })
       expect(comparable(await run())).toEqual(theirs)
-      // The sandbox cannot call a subgraph from node code yet (runtime.md, Subgraphs).
-      if (callsSubgraphsFromCode(s.graph)) return
       // The same through the sandbox boundary: code in a host, values cloned across it.
       expect(comparable(await run(new CloneCodeHost()))).toEqual(theirs)
     })

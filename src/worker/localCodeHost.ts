@@ -6,7 +6,13 @@
  * User code also sees `gate(key)`, a promise that settles when the test calls
  * `open(key)`: a way to hold a task in the middle of a super-step.
  */
-import type { CodeHost, RemoteNodeResult, ScratchpadData, TaskLog } from '../core/compile/host'
+import type {
+  CodeHost,
+  NodeHostCalls,
+  RemoteNodeResult,
+  ScratchpadData,
+  TaskLog,
+} from '../core/compile/host'
 import { foldWrites } from '../core/channels/binaryOperatorAggregate'
 import { END, START } from '../core/graph/constants'
 import { nextAnswer } from '../core/pregel/interrupt'
@@ -43,8 +49,19 @@ export class LocalCodeHost implements CodeHost {
     code: string,
     input: unknown,
     pad: ScratchpadData,
+    calls?: NodeHostCalls,
   ): Promise<RemoteNodeResult> {
     this.calls.node += 1
+    // As the sandbox does: each subgraph's invoke asks the runtime, values copied both ways.
+    const subgraphs = Object.fromEntries(
+      (calls?.subgraphs ?? []).map((name) => [
+        name,
+        {
+          invoke: async (v: unknown) =>
+            structuredClone(await calls?.invoke(name, structuredClone(v))),
+        },
+      ]),
+    )
     const logs: TaskLog[] = []
     const state = {
       resume: [...pad.resume],
@@ -63,7 +80,7 @@ export class LocalCodeHost implements CodeHost {
       throw PAUSE
     }
     try {
-      const output = await this.evaluate(code, logs, interrupt)(structuredClone(input))
+      const output = await this.evaluate(code, logs, interrupt, subgraphs)(structuredClone(input))
       return { kind: 'ok', output: structuredClone(output), resume, logs }
     } catch (e) {
       if (e === PAUSE && paused) return { kind: 'interrupt', value: paused.value, resume, logs }
@@ -90,19 +107,24 @@ export class LocalCodeHost implements CodeHost {
     return typeof fn === 'function' ? null : `evaluates to ${typeof fn}, not a function.`
   }
 
-  private evaluate(code: string, logs: TaskLog[], interrupt?: (v: unknown) => unknown): Fn {
+  private evaluate(
+    code: string,
+    logs: TaskLog[],
+    interrupt?: (v: unknown) => unknown,
+    subgraphs: object = {},
+  ): Fn {
     const started = Date.now()
     const log =
       (level: TaskLog['level']) =>
       (...args: unknown[]) =>
         logs.push({ level, args: args.map((a) => toLogValue(a)), at: Date.now() - started })
     const console = { log: log('log'), info: log('info'), warn: log('warn'), error: log('error') }
-    const names = ['Send', 'Command', 'interrupt', 'START', 'END', 'console', 'gate']
+    const names = ['Send', 'Command', 'interrupt', 'START', 'END', 'console', 'gate', 'subgraphs']
     const make = new Function(...names, `"use strict";\nreturn (${code}\n)`) as Fn
     const noInterrupt = () => {
       throw new Error('Called interrupt() outside the context of a graph.')
     }
     const gate = (key: string) => this.gate(key)
-    return make(Send, Command, interrupt ?? noInterrupt, START, END, console, gate) as Fn
+    return make(Send, Command, interrupt ?? noInterrupt, START, END, console, gate, subgraphs) as Fn
   }
 }

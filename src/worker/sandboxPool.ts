@@ -1,4 +1,9 @@
-import type { CodeHost, RemoteNodeResult, ScratchpadData } from '../core/compile/host'
+import type {
+  NodeHostCalls,
+  CodeHost,
+  RemoteNodeResult,
+  ScratchpadData,
+} from '../core/compile/host'
 import { restarted } from './sandbox/hostErrors'
 import type { CodeKind } from './sandbox/sandboxProtocol'
 import type { WorkerEvent } from './protocol'
@@ -112,8 +117,9 @@ export class SandboxLease implements CodeHost {
     code: string,
     input: unknown,
     pad: ScratchpadData,
+    calls?: NodeHostCalls,
   ): Promise<RemoteNodeResult> {
-    return this.call('node', owner, (h) => h.runNode(owner, code, input, pad))
+    return this.call('node', owner, (h) => h.runNode(owner, code, input, pad, calls))
   }
 
   runRouter(owner: string, code: string, state: unknown): Promise<unknown> {

@@ -35,7 +35,6 @@ import {
   callsSubgraphs,
   localNodeRunner,
   localRouterRunner,
-  sandboxedSubgraphCallRunner,
   remoteFold,
   remoteNodeRunner,
   remoteRouter,
@@ -189,9 +188,7 @@ function nodeRunner(
       const code = n.code ?? ''
       const usesSubgraphs = subgraphs.names.length > 0 && callsSubgraphs(code)
       if (opts.host)
-        return usesSubgraphs
-          ? sandboxedSubgraphCallRunner(n.id)
-          : remoteNodeRunner(code, n.id, opts.host)
+        return remoteNodeRunner(code, n.id, opts.host, usesSubgraphs ? subgraphs : undefined)
       return localNodeRunner(code, n.id, opts.evaluate, usesSubgraphs ? subgraphs : undefined)
     }
   }

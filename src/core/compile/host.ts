@@ -48,13 +48,26 @@ export interface RemoteErrorData {
  * a function) with LangGraph's names in scope and applies it; a rejection carries a
  * `RemoteErrorData`-shaped error (name, message, line, column).
  */
+/**
+ * What node code in a host may call back into the runtime for: `subgraphs.<name>.invoke`,
+ * each name a subgraph in the node's scope, run by the task that called it.
+ */
+export interface NodeHostCalls {
+  subgraphs: readonly string[]
+  invoke(name: string, input: unknown): Promise<unknown>
+}
+
 export interface CodeHost {
-  /** Runs a node on its input; `interrupt()` follows the scratchpad. */
+  /**
+   * Runs a node on its input; `interrupt()` follows the scratchpad; `calls` serves its
+   * `subgraphs.<name>.invoke` calls (absent: the code has none in scope).
+   */
   runNode(
     owner: string,
     code: string,
     input: unknown,
     pad: ScratchpadData,
+    calls?: NodeHostCalls,
   ): Promise<RemoteNodeResult>
   /** Runs a router on the state; resolves to its route (names, Sends as plain objects). */
   runRouter(owner: string, code: string, state: unknown): Promise<unknown>

@@ -1,5 +1,5 @@
 import type { Reducer } from '../reducers'
-import { GraphInterrupt } from '../pregel/errors'
+import { GraphInterrupt, ParentCommand } from '../pregel/errors'
 import {
   createInterrupt,
   interruptId,
@@ -16,7 +16,7 @@ import type {
   RouterRunner,
   SubgraphResolver,
 } from './compiledTypes'
-import type { CodeHost } from './host'
+import type { CodeHost, NodeHostCalls } from './host'
 
 /** Whether code may call a subgraph (and so needs its task to run it). */
 export const callsSubgraphs = (code: string): boolean => /\bsubgraphs\b/.test(code)
@@ -85,20 +85,40 @@ export function localRouterRunner(
     })(state)
 }
 
-/** A node whose code runs in a sandbox host; the task's answers travel with the call. */
-export function remoteNodeRunner(code: string, owner: string, host: CodeHost): NodeRunner {
-  return async (input, ctx) => reviveControl(await runRemoteCode(host, owner, code, input, ctx))
-}
-
 /**
- * Node code that calls `subgraphs.<name>.invoke` where code runs in a sandbox: the sandbox
- * cannot call back into the runtime yet, so such a node fails, saying so.
+ * A node whose code runs in a sandbox host; the task's answers travel with the call. With
+ * `subgraphs`, code that names them gets `subgraphs.<name>.invoke`: the host asks the task
+ * to run the subgraph, as a compiled subgraph called from a LangGraph node runs.
  */
-export function sandboxedSubgraphCallRunner(owner: string): NodeRunner {
-  return () => {
-    throw new Error(
-      `Node \`${owner}\` calls a subgraph from its code (\`subgraphs.<name>.invoke\`), which the sandbox cannot run yet; use a graph node (\`"kind": "graph"\`) or run the graph with \`superstep run\`.`,
-    )
+export function remoteNodeRunner(
+  code: string,
+  owner: string,
+  host: CodeHost,
+  subgraphs?: { names: readonly string[]; resolve: SubgraphResolver },
+): NodeRunner {
+  const usesSubgraphs = subgraphs !== undefined && callsSubgraphs(code)
+  return async (input, ctx) => {
+    if (!usesSubgraphs) return reviveControl(await runRemoteCode(host, owner, code, input, ctx))
+    // An interrupt or a handoff inside a subgraph reaches the code as an error; unless the
+    // code caught it, it ends the node as it ended the subgraph (the original, not a copy).
+    let control: unknown
+    const handles = subgraphsFor(subgraphs.names, subgraphs.resolve, ctx)
+    const calls: NodeHostCalls = {
+      subgraphs: subgraphs.names,
+      invoke: async (name, value) => {
+        try {
+          return await (handles[name] as SubgraphHandle).invoke(value)
+        } catch (e) {
+          if (e instanceof GraphInterrupt || e instanceof ParentCommand) control ??= e
+          throw e
+        }
+      },
+    }
+    try {
+      return reviveControl(await runRemoteCode(host, owner, code, input, ctx, calls))
+    } catch (e) {
+      throw control ?? e
+    }
   }
 }
 
@@ -114,13 +134,20 @@ export async function runRemoteCode(
   code: string,
   input: unknown,
   { pad, write, log }: NodeCallContext,
+  calls?: NodeHostCalls,
 ): Promise<unknown> {
   takeMappedAnswer(pad)
-  const r = await host.runNode(owner, code, input, {
-    resume: pad.resume,
-    ...(pad.nullResume ? { nullResume: pad.nullResume } : {}),
-    ...(pad.counter >= 0 && { counter: pad.counter }),
-  })
+  const r = await host.runNode(
+    owner,
+    code,
+    input,
+    {
+      resume: pad.resume,
+      ...(pad.nullResume ? { nullResume: pad.nullResume } : {}),
+      ...(pad.counter >= 0 && { counter: pad.counter }),
+    },
+    calls,
+  )
   if (r.logs.length) log(r.logs)
   if (r.resume) {
     write(RESUME, r.resume)

@@ -2,6 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SandboxCodeHost, type SandboxHostOptions } from './sandboxHost'
 import type { SandboxRequest } from './sandboxProtocol'
 import { startSandboxInProcess } from './testSandbox'
+import { runGraph, runSession, type SessionOp } from '../../core/run'
+import session285 from '../../differential/sessions/285-subgraph-code-call-interrupt-resume.json'
+import { parseGraph } from '../../core/graph/validate'
+import { createCountingEnv } from '../../lib/env'
 
 const ports: MessagePort[] = []
 afterEach(() => {
@@ -76,6 +80,73 @@ describe('SandboxCodeHost over the real sandbox program', () => {
     ])
     const syntax = await expectRejection(host.runRouter('r', '(s) =>\n  s +* 2', {}))
     expect([syntax.name, syntax.line, syntax.column]).toEqual(['SyntaxError', 2, 6])
+  })
+})
+
+describe('node code in the sandbox calling a subgraph (subgraphs.<name>.invoke)', () => {
+  const graph = (step: string) => ({
+    superstep: 1,
+    name: 'caller',
+    state: [{ name: 'log', reducer: 'append', default: [] }],
+    nodes: [
+      {
+        id: 'caller',
+        code: "async (s) => { const r = await subgraphs.slow.invoke({ log: ['in'] }); return { log: r.log } }",
+      },
+    ],
+    edges: [{ from: '__start__', to: 'caller' }],
+    subgraphs: {
+      slow: {
+        state: [{ name: 'log', reducer: 'append', default: [] }],
+        nodes: ['a', 'b', 'c'].map((id) => ({ id, code: step.replace('ID', id) })),
+        edges: [
+          { from: '__start__', to: 'a' },
+          { from: 'a', to: 'b' },
+          { from: 'b', to: 'c' },
+        ],
+      },
+    },
+  })
+  const run = async (doc: unknown, options?: SandboxHostOptions) => {
+    const parsed = parseGraph(doc)
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues))
+    const host = realHost(options)
+    return runGraph(parsed.spec, { input: {}, env: createCountingEnv(), host })
+  }
+
+  it("runs the subgraph's own code there too, as a run outside the sandbox does", async () => {
+    const doc = graph("(s) => ({ log: ['ID'] })")
+    const parsed = parseGraph(doc)
+    if (!parsed.ok) throw new Error('bad graph')
+    const local = await runGraph(parsed.spec, { input: {}, env: createCountingEnv() })
+    const sandboxed = await run(doc)
+    expect(sandboxed.error).toBeNull()
+    expect(sandboxed.values).toEqual({ log: ['in', 'a', 'b', 'c'] })
+    expect(sandboxed).toEqual(local)
+  })
+
+  it("stops the calling node's clock while the subgraph runs (its own calls have theirs)", async () => {
+    // Each inner node takes 120 ms, within the 250 ms a call may take; the caller waits
+    // about 360 ms for all three, which would be over it if its clock ran.
+    const step =
+      "async (s) => { await new Promise((r) => setTimeout(r, 120)); return { log: ['ID'] } }"
+    const out = await run(graph(step), { timeoutMs: 250 })
+    expect(out.error).toBeNull()
+    expect(out.values).toEqual({ log: ['in', 'a', 'b', 'c'] })
+  })
+
+  it("an interrupt inside the subgraph is the calling node's; the reply resumes inside", async () => {
+    // Session 285 of the differential suite, through the real sandbox program.
+    const parsed = parseGraph(session285.graph)
+    if (!parsed.ok) throw new Error('bad graph')
+    const ops = session285.ops as unknown as SessionOp[]
+    const local = await runSession(parsed.spec, structuredClone(ops), { env: createCountingEnv() })
+    const sandboxed = await runSession(parsed.spec, structuredClone(ops), {
+      env: createCountingEnv(),
+      host: realHost(),
+    })
+    expect(JSON.stringify(sandboxed)).toContain('interrupt')
+    expect(sandboxed).toEqual(local)
   })
 })
 

@@ -1,6 +1,7 @@
 import { checkExpressionSyntax } from '../../core/graph/code'
 import type {
   CodeHost,
+  NodeHostCalls,
   RemoteErrorData,
   RemoteNodeResult,
   ScratchpadData,
@@ -18,7 +19,7 @@ import {
   type SandboxCallRef,
 } from './hostErrors'
 import { DEFAULT_SANDBOX_TIMEOUT_MS } from '../protocol'
-import type { CodeKind, SandboxReply, SandboxRequest } from './sandboxProtocol'
+import type { CodeKind, SandboxReply, SandboxRequest, SubgraphDone } from './sandboxProtocol'
 
 export { SandboxError, type SandboxCallRef }
 
@@ -62,6 +63,9 @@ interface Pending {
   timer: ReturnType<typeof setTimeout> | undefined
   resolve: (reply: SandboxReply) => void
   reject: (error: Error) => void
+  /** A node's calls back into the runtime, and how many of them it waits for now. */
+  calls?: NodeHostCalls
+  waiting: number
 }
 
 const DEFAULT_MAX_REPLY = 32 * 1024 * 1024
@@ -119,10 +123,20 @@ export class SandboxCodeHost implements CodeHost {
     code: string,
     input: unknown,
     pad: ScratchpadData,
+    calls?: NodeHostCalls,
     opts?: SandboxCallOptions,
   ): Promise<RemoteNodeResult> {
     const ref = { kind: 'node', owner } as const
-    const reply = await this.call({ type: 'runNode', id: 0, owner, code, input, pad }, ref, opts)
+    const request = {
+      type: 'runNode',
+      id: 0,
+      owner,
+      code,
+      input,
+      pad,
+      ...(calls && { subgraphs: [...calls.subgraphs] }),
+    } as const
+    const reply = await this.call(request, ref, opts, calls)
     if (reply.kind === 'ok' || reply.kind === 'interrupt') return withoutId(reply)
     throw protocolError(ref, `a node run got a \`${reply.kind}\` reply`)
   }
@@ -166,6 +180,7 @@ export class SandboxCodeHost implements CodeHost {
     request: SandboxRequest,
     ref: SandboxCallRef,
     opts: SandboxCallOptions | undefined,
+    calls?: NodeHostCalls,
   ): Promise<SandboxReply> {
     const id = this.nextId++
     const timeoutMs = opts?.timeoutMs ?? this.timeoutMs
@@ -178,6 +193,8 @@ export class SandboxCodeHost implements CodeHost {
         timer: setTimeout(() => this.unavailable(id), timeoutMs),
         resolve,
         reject,
+        ...(calls && { calls }),
+        waiting: 0,
       }
       this.pending.set(id, call)
       if (this.disposed) this.settle(id, call, restarted(ref, 'the sandbox was closed.'))
@@ -209,6 +226,7 @@ export class SandboxCodeHost implements CodeHost {
     // The sandbox never sends null: Chromium delivers a message it could not copy in (nested
     // too deep for this thread) as null, so one of the running calls lost its reply.
     if (data === null || data === undefined) return this.unreadable()
+    if ((data as { kind?: unknown }).kind === 'subgraph') return this.subgraphCall(data)
     const verdict = judgeMessage(
       data,
       (id) => {
@@ -232,6 +250,64 @@ export class SandboxCodeHost implements CodeHost {
     } else {
       this.settle(verdict.id, call, verdict.kind === 'fail' ? verdict.error : verdict.reply)
     }
+  }
+
+  /**
+   * Node code in the sandbox calls a subgraph: the runtime runs it (its own code comes back
+   * here as calls of their own) while the node's clock stops, and the sandbox gets its end.
+   * A call that is not a running node's with subgraphs in scope, or that is malformed, is a
+   * protocol error of that node.
+   */
+  private subgraphCall(data: unknown): void {
+    const m = data as { id?: unknown; call?: unknown; name?: unknown; input?: unknown }
+    const id = typeof m.id === 'number' ? m.id : -1
+    const call = this.pending.get(id)
+    if (!call || call.state !== 'running' || !call.calls) {
+      this.options.onProtocolError?.('The sandbox sent a subgraph call for no running node.')
+      return
+    }
+    const { calls } = call
+    const name = m.name
+    if (typeof m.call !== 'number' || typeof name !== 'string' || !calls.subgraphs.includes(name)) {
+      const error = protocolError(call.ref, 'a subgraph call without a known subgraph')
+      return this.settle(id, call, error)
+    }
+    const port = this.port
+    const n = m.call
+    clearTimeout(call.timer)
+    call.timer = undefined
+    call.waiting += 1
+    const answer = (done: SubgraphDone) => {
+      if (this.pending.get(id) !== call) return // the node ended meanwhile (a timeout, a stop)
+      call.waiting -= 1
+      if (call.waiting === 0) call.timer = setTimeout(() => this.hang(id), call.timeoutMs)
+      if (this.port !== port || !port) return
+      try {
+        port.postMessage(done)
+      } catch (e) {
+        port.postMessage({
+          type: 'subgraphDone',
+          id,
+          call: n,
+          ok: false,
+          error: {
+            name: 'DataCloneError',
+            message: `The output of subgraph \`${name}\` cannot be sent to the sandbox: ${messageOf(e)}`,
+          },
+        } satisfies SubgraphDone)
+      }
+    }
+    calls.invoke(name, m.input).then(
+      (output) => answer({ type: 'subgraphDone', id, call: n, ok: true, output }),
+      (e: unknown) =>
+        answer({
+          type: 'subgraphDone',
+          id,
+          call: n,
+          ok: false,
+          error: { name: (e as Error)?.name ?? 'Error', message: messageOf(e) },
+        }),
+    )
   }
 
   /**

@@ -3,7 +3,7 @@ import type { foldWrites as FoldWrites } from '../../core/channels/binaryOperato
 import type { nextAnswer as NextAnswer } from '../../core/pregel/interrupt'
 import type { Command as CommandClass, Send as SendClass } from '../../core/pregel/types'
 import type { toLogValue as ToLogValue } from './logValue'
-import type { SandboxReply, SandboxRequest } from './sandboxProtocol'
+import type { SandboxReply, SandboxRequest, SubgraphDone } from './sandboxProtocol'
 
 /** What the sandbox embeds from core (by source text) and puts in user code's scope. */
 export interface SandboxLib {
@@ -39,7 +39,10 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
   // Captured now, so user code that replaces globals cannot break the replies.
   const FunctionCtor = Function
   const now = performance.now.bind(performance)
-  const SCOPE = ['Send', 'Command', 'interrupt', 'START', 'END', 'console']
+  const SCOPE = ['Send', 'Command', 'interrupt', 'START', 'END', 'console', 'subgraphs']
+  const NO_SUBGRAPHS = Object.freeze({})
+  // Subgraph calls waiting for the host, by `<request id>:<call>`.
+  const waiting = new Map<string, { resolve(v: unknown): void; reject(e: Error): void }>()
   const PREFIX = '"use strict";\nreturn ('
   const SUFFIX = '\n)\n//# sourceURL=superstep-code'
   const FRAME = /superstep-code:(\d+):(\d+)/
@@ -121,8 +124,17 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
     what: string,
     call: Call,
     interrupt: (value: unknown) => unknown,
+    subgraphs: object = NO_SUBGRAPHS,
   ): ((...args: unknown[]) => unknown) => {
-    const fn = compile(code)(Send, Command, interrupt, '__start__', '__end__', call.console)
+    const fn = compile(code)(
+      Send,
+      Command,
+      interrupt,
+      '__start__',
+      '__end__',
+      call.console,
+      subgraphs,
+    )
     if (typeof fn !== 'function') {
       const got = fn === null ? 'null' : typeof fn
       throw new TypeError(`The ${what} evaluates to ${got}, not a function.`)
@@ -199,7 +211,52 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
     }
   }
 
-  const runNode = async (req: Extract<SandboxRequest, { type: 'runNode' }>, call: Call) => {
+  // `subgraphs` for one node run: each name's `invoke(input)` asks the host to run it.
+  const subgraphsOf = (
+    req: Extract<SandboxRequest, { type: 'runNode' }>,
+    port: SandboxServePort,
+  ) => {
+    if (!Array.isArray(req.subgraphs)) return NO_SUBGRAPHS
+    let calls = 0
+    const out: Record<string, { invoke(input: unknown): Promise<unknown> }> = {}
+    for (const name of req.subgraphs) {
+      out[name] = Object.freeze({
+        invoke: (input: unknown) =>
+          new Promise((resolve, reject) => {
+            const n = ++calls
+            waiting.set(`${req.id}:${n}`, { resolve, reject })
+            try {
+              port.postMessage({ id: req.id, kind: 'subgraph', call: n, name, input })
+            } catch (e) {
+              waiting.delete(`${req.id}:${n}`)
+              const error = new Error(
+                `The input of subgraph \`${name}\` cannot leave the sandbox: ${String((e as Error)?.message ?? e)}`,
+              )
+              error.name = 'DataCloneError'
+              reject(error)
+            }
+          }),
+      })
+    }
+    return Object.freeze(out)
+  }
+
+  const subgraphDone = (done: SubgraphDone) => {
+    const key = `${done.id}:${done.call}`
+    const w = waiting.get(key)
+    if (!w) return
+    waiting.delete(key)
+    if (done.ok) return w.resolve(done.output)
+    const error = new Error(String(done.error?.message ?? 'The subgraph failed.'))
+    error.name = String(done.error?.name ?? 'Error')
+    w.reject(error)
+  }
+
+  const runNode = async (
+    req: Extract<SandboxRequest, { type: 'runNode' }>,
+    call: Call,
+    port: SandboxServePort,
+  ) => {
     const pad = {
       resume: [...req.pad.resume],
       nullResume: req.pad.nullResume,
@@ -219,7 +276,8 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
       throw thrown
     }
     try {
-      const fn = evaluate(req.code, `node code of \`${req.owner}\``, call, interrupt)
+      const scope = subgraphsOf(req, port)
+      const fn = evaluate(req.code, `node code of \`${req.owner}\``, call, interrupt, scope)
       const output = await fn(req.input)
       return { id: req.id, kind: 'ok', output, resume, logs: logsOf(call) } as const
     } catch (e) {
@@ -237,10 +295,14 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
     }
   }
 
-  const run = async (req: SandboxRequest, call: Call): Promise<SandboxReply> => {
+  const run = async (
+    req: SandboxRequest,
+    call: Call,
+    port: SandboxServePort,
+  ): Promise<SandboxReply> => {
     switch (req.type) {
       case 'runNode':
-        return runNode(req, call)
+        return runNode(req, call, port)
       case 'runRouter': {
         const fn = evaluate(req.code, `router code of \`${req.owner}\``, call, noInterrupt)
         return { id: req.id, kind: 'value', value: await fn(req.state), logs: logsOf(call) }
@@ -280,14 +342,15 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
           : `The code of \`${req.owner}\``
 
   const serve = (port: SandboxServePort) => async (event: MessageEvent) => {
-    const req = event.data as SandboxRequest
+    const req = event.data as SandboxRequest | SubgraphDone
     if (typeof req !== 'object' || req === null || typeof req.id !== 'number') return
+    if (req.type === 'subgraphDone') return subgraphDone(req)
     // The host's clock for this call starts now, not while it waited behind other calls.
     port.postMessage({ id: req.id, kind: 'started' })
     const call = newCall()
     let reply: SandboxReply
     try {
-      reply = await run(req, call)
+      reply = await run(req, call, port)
     } catch (e) {
       reply = { id: req.id, kind: 'error', error: { ...describe(e, req.code), logs: logsOf(call) } }
     }

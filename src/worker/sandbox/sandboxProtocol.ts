@@ -27,6 +27,8 @@ export type SandboxRequest =
       code: string
       input: unknown
       pad: ScratchpadData
+      /** The subgraphs the code may call (`subgraphs.<name>.invoke`); absent: none. */
+      subgraphs?: string[]
     }
   | { type: 'runRouter'; id: number; owner: string; code: string; state: unknown }
   | {
@@ -38,6 +40,28 @@ export type SandboxRequest =
       values: unknown[]
     }
   | { type: 'check'; id: number; owner: string; kind: CodeKind; code: string }
+
+/**
+ * Host -> sandbox: the end of subgraph call `call` that the code of running node request `id`
+ * made: its output values, or the error it raised (an interrupt or a handoff inside the
+ * subgraph too, which the host then raises as the node's own).
+ */
+export type SubgraphDone =
+  | { type: 'subgraphDone'; id: number; call: number; ok: true; output: unknown }
+  | { type: 'subgraphDone'; id: number; call: number; ok: false; error: RemoteErrorData }
+
+/**
+ * Sandbox -> host: the code of running node request `id` calls subgraph `name` (its
+ * `call`-th call); the host runs it and answers with SubgraphDone. The node's clock stops
+ * while it waits.
+ */
+export interface SandboxSubgraphCall {
+  id: number
+  kind: 'subgraph'
+  call: number
+  name: string
+  input: unknown
+}
 
 /** Sandbox -> host: the sandbox began request `id` (its timeout counts from here). */
 export interface SandboxStarted {

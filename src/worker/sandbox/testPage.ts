@@ -62,7 +62,9 @@ function api(harness: Promise<Harness>) {
   return {
     runNode: async (code: string, input: unknown = {}, timeoutMs?: number, p = pad) => {
       const { host } = await harness
-      return outcome(() => host.runNode('n', code, input, p, timeoutMs ? { timeoutMs } : {}))
+      return outcome(() =>
+        host.runNode('n', code, input, p, undefined, timeoutMs ? { timeoutMs } : {}),
+      )
     },
     runRouter: async (code: string, state: unknown = {}) => {
       const { host } = await harness
