@@ -399,3 +399,33 @@ test("while a run goes inside a subgraph, the subgraph's canvas outlines the nod
   await expect(node(page, 'research').locator('.ss-next')).toHaveCount(0)
   await expect(page.getByLabel('Run status')).toHaveText('Done', { timeout: 15_000 })
 })
+
+test('node code calls a subgraph (subgraphs.<name>.invoke) in the page, through the sandbox', async ({
+  page,
+}) => {
+  const caller = {
+    superstep: 1,
+    name: 'caller',
+    state: [{ name: 'notes', reducer: 'append', default: [] }],
+    nodes: [
+      {
+        id: 'lead',
+        code: "async (s) => { const r = await subgraphs.team.invoke({ notes: ['brief'] }); return { notes: r.notes.map((n) => n.toUpperCase()) } }",
+        position: { x: 0, y: 0 },
+      },
+    ],
+    edges: [
+      { from: '__start__', to: 'lead' },
+      { from: 'lead', to: '__end__' },
+    ],
+    subgraphs: { team: SUPERVISOR.subgraphs.team },
+  }
+  await page.goto('/')
+  await importGraph(page, caller)
+  await page.keyboard.press('F5')
+  await expect(page.getByLabel('Run status')).toHaveText('Done')
+  await page.getByRole('tab', { name: 'Channels', exact: true }).click()
+  await expect(
+    page.getByRole('table', { name: 'Channels' }).locator('tr[data-channel="notes"] td.value'),
+  ).toContainText(/BRIEF.*RESEARCH.*WRITE/s)
+})
