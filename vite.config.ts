@@ -1,23 +1,30 @@
+import { existsSync } from 'node:fs'
 import type { ServerResponse } from 'node:http'
+import { resolve } from 'node:path'
 import type { Connect, Plugin } from 'vite'
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
 import { contentSecurityPolicy, type CspMode } from './src/csp.ts'
 import { frameDocument, SANDBOX_FRAME_FILES } from './src/worker/sandbox/sandboxFrameDocument.ts'
 
-export default defineConfig({
-  plugins: [react(), sandboxFramePlugin(), contentSecurityPolicyPlugin()],
+/**
+ * Test-only pages for e2e specs and benchmarks (sandbox, inspector, canvas): built only by
+ * `vite build --mode test` (`npm run build:test`, which `npm test`, `npm run test:e2e` and
+ * `npm run bench` use), never by `npm run build`. The dev server serves them in any mode.
+ */
+const TEST_PAGES = {
+  sandboxTest: 'sandbox-test.html',
+  inspectorTest: 'inspector-test.html',
+  canvasTest: 'canvas-test.html',
+}
+
+export default defineConfig(({ mode }) => ({
+  plugins: [react(), sandboxFramePlugin(), contentSecurityPolicyPlugin(), testPagesPlugin()],
   build: {
     target: 'es2022',
     sourcemap: true,
-    // Test-only pages for e2e specs and benchmarks (sandbox, inspector, canvas).
     rollupOptions: {
-      input: {
-        main: 'index.html',
-        sandboxTest: 'sandbox-test.html',
-        inspectorTest: 'inspector-test.html',
-        canvasTest: 'canvas-test.html',
-      },
+      input: { main: 'index.html', ...(mode === 'test' ? TEST_PAGES : {}) },
     },
   },
   test: {
@@ -25,7 +32,31 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 20_000,
   },
-})
+}))
+
+/**
+ * A test page asked of `vite preview` over a build without it answers 404 with the reason
+ * (otherwise the single-page fallback would serve index.html, and a spec would fail on a
+ * page it never meant to load).
+ */
+function testPagesPlugin(): Plugin {
+  const pages = new Set(Object.values(TEST_PAGES))
+  return {
+    name: 'superstep:test-pages',
+    configurePreviewServer(server) {
+      const outDir = resolve(server.config.root, server.config.build.outDir)
+      server.middlewares.use((req, res, next) => {
+        const file = frameFileOf(req.url)
+        if (!pages.has(file) || existsSync(resolve(outDir, file))) return next()
+        res.statusCode = 404
+        res.setHeader('content-type', 'text/plain; charset=utf-8')
+        res.end(
+          `${file} is a test page: build with \`vite build --mode test\` (npm run build:test).`,
+        )
+      })
+    },
+  }
+}
 
 /**
  * The page policy of src/csp.ts: a `<meta http-equiv>` in the head of every HTML page (the

@@ -4,7 +4,7 @@
  * (navigation start to the first node visible, measured) and the frame time while dragging a
  * node through 60 mouse steps: requestAnimationFrame deltas and, per mouse move, the time
  * from the event to the end of the next frame (input handling, React, layout and paint).
- * Run: npm run build && npx tsx bench/canvas.bench.ts [nodes]
+ * Run: npm run build:test && npx tsx bench/canvas.bench.ts [nodes]
  */
 import { launchChromium, startPreview } from './browser'
 

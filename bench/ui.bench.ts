@@ -1,7 +1,7 @@
 /**
  * The page stays responsive while a 1,000-super-step graph runs in the worker: main-thread
  * long tasks (PerformanceObserver 'longtask', > 50 ms) observed during the run, in real
- * Chromium against the built app.  Run: npm run build && npm run bench:ui
+ * Chromium against the built app.  Run: npm run build:test && npx tsx bench/ui.bench.ts
  */
 import { launchChromium, startPreview, takeLongTasks, watchLongTasks } from './browser'
 import type {} from '../src/worker/sandbox/testPage'

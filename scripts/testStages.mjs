@@ -100,7 +100,8 @@ export function runE2E(found, extraArgs = []) {
   }
   console.log(`Chromium: ${found.path}`)
   const env = { ...process.env, CHROMIUM_PATH: found.path }
-  runStage('build', 'npm', ['run', 'build'], env)
+  // The test build: the app and its test-only pages (canvas-, inspector-, sandbox-test.html).
+  runStage('build', 'npm', ['run', 'build:test'], env)
   runStage('e2e', 'npx', ['playwright', 'test', ...extraArgs], env)
   return true
 }

@@ -2,9 +2,6 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import counter from '../examples/counter.json'
 import { systemEnv } from './lib/env'
-import { SuperstepDb } from './persistence/db'
-import { GraphRepository } from './persistence/graphRepository'
-import { openProblem } from './persistence/openCheck'
 import { broadcastBus, localJournal, threadLockHeld } from './store/tabs'
 import { createAppStore } from './store/appStore'
 import { TEMPLATES } from './templates'
@@ -12,13 +9,26 @@ import { App } from './ui/App'
 import { StartupError } from './ui/StartupError'
 import { draftsPending } from './ui/inspector/pendingDrafts'
 import { StoreContext } from './ui/storeContext'
-import { createRuntime } from './worker/createRuntime'
 import './ui/app.css'
+
+/**
+ * The page's storage (Dexie and the graph documents) and the runtime's starter (the worker
+ * and the sandbox frames): not part of the page's own script (React, React Flow, the shell),
+ * but fetched, all at once, as soon as it runs. The first render still waits for them: the
+ * database is opened (or refused) before anything else, as before.
+ */
+const persistence = Promise.all([
+  import('./persistence/db'),
+  import('./persistence/graphRepository'),
+  import('./persistence/openCheck'),
+]).then(([db, repository, check]) => ({ ...db, ...repository, ...check }))
+const runtimeStarter = import('./worker/createRuntime')
 
 // The composition root: the database, the runtime worker and its sandbox, the store.
 async function main() {
   const root = document.getElementById('root')
   if (!root) throw new Error('index.html has no #root element')
+  const { SuperstepDb, GraphRepository, openProblem } = await persistence
   const db = new SuperstepDb()
   // A database this version cannot read (a newer version's, or blocked) is said once, whole
   // page, before anything (the worker included) opens it.
@@ -28,7 +38,7 @@ async function main() {
     return
   }
   const repo = new GraphRepository(db)
-  const runtime = await createRuntime()
+  const runtime = await (await runtimeStarter).createRuntime()
   const store = createAppStore({
     client: runtime.client,
     graphs: {

@@ -1,4 +1,4 @@
-import { useMemo, type DragEvent } from 'react'
+import { lazy, Suspense, useMemo, type DragEvent } from 'react'
 import type { GraphIssue } from '../core/graph/issues'
 import { issuesAt, levelPathOfNodes, type Level } from '../core/graph/levels'
 import { nsNodes } from '../core/pregel/namespace'
@@ -10,8 +10,6 @@ import { firedEdges, lastRunSteps } from './canvas/runPicture'
 import { GraphCanvas } from './canvas/GraphCanvas'
 import { LevelBar } from './canvas/LevelBar'
 import type { RunOverlay } from './canvas/overlay'
-import { Inspector } from './inspector/Inspector'
-import { RunDrawer } from './panels/RunDrawer'
 import { TopBar } from './panels/TopBar'
 import { useApp } from './storeContext'
 import { ImportProblems } from './panels/ImportProblems'
@@ -23,6 +21,17 @@ import { showBidiControls } from './bidi'
 import { BidiText, Name } from './Name'
 import { FirstRunHint } from './layout/FirstRunHint'
 import { Workbench } from './layout/Workbench'
+
+// Fetched when the page first draws them, and shown when they arrive: the canvas does not
+// wait for the inspector (its forms, JSON Schema checks) or the run drawer (timeline, tabs,
+// JSON views). Each keeps its place on the screen, saying "Loading…", meanwhile.
+const Inspector = lazy(() =>
+  import('./inspector/Inspector').then((m) => ({ default: m.Inspector })),
+)
+const RunDrawer = lazy(() => import('./panels/RunDrawer').then((m) => ({ default: m.RunDrawer })))
+
+/** Said in a panel's place while its code loads. */
+const Loading = () => <p className="muted">Loading…</p>
 
 /** The screen of PRODUCT.md: graphs and problems, the document, the inspector, the run drawer. */
 export function App() {
@@ -42,10 +51,24 @@ export function App() {
         }
         inspector={
           <aside className="right panel" aria-label="Inspector">
-            {level && <InspectorPanel level={level} />}
+            {level && (
+              <Suspense fallback={<Loading />}>
+                <InspectorPanel level={level} />
+              </Suspense>
+            )}
           </aside>
         }
-        drawer={<RunDrawer />}
+        drawer={
+          <Suspense
+            fallback={
+              <section className="drawer panel" aria-busy="true">
+                <Loading />
+              </section>
+            }
+          >
+            <RunDrawer />
+          </Suspense>
+        }
       />
       <ImportProblems />
       <ConflictBanner />

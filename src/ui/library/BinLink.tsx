@@ -1,6 +1,8 @@
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { useApp } from '../storeContext'
-import { BinDialog } from './BinDialog'
+
+// Loaded when first opened.
+const BinDialog = lazy(() => import('./BinDialog').then((m) => ({ default: m.BinDialog })))
 
 /** Under the library's graphs: the bin, when it holds any. */
 export function BinLink() {
@@ -18,7 +20,11 @@ export function BinLink() {
       >
         Bin ({count})
       </button>
-      {open && <BinDialog onClose={() => setOpen(false)} />}
+      {open && (
+        <Suspense fallback={null}>
+          <BinDialog onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
     </>
   )
 }
