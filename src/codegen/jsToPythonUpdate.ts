@@ -141,7 +141,13 @@ const MESSAGE_KEYS = new Set(['content', 'id', 'name', 'tool_call_id', 'tool_cal
 
 /** A write to an `add_messages` field: a message, or an array literal of messages. */
 function messages(node: Expression, ctx: ExprContext): PyExpr {
-  if (node.type !== 'ArrayExpression') return message(node, ctx)
+  if (node.type !== 'ArrayExpression') {
+    // A messages field's own list passed on (a handoff's `state.messages`): LangChain objects
+    // in Python, which add_messages merges by id as it merges Superstep's JSON of them.
+    const read = ctx.translate(node)
+    if (read.messages) return read
+    return message(node, ctx)
+  }
   const items = node.elements.map((e) =>
     e === null || e.type === 'SpreadElement'
       ? refuse('a hole or spread in a list of messages')
