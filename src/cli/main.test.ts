@@ -259,3 +259,133 @@ describe('superstep session', () => {
     expect(r.stderr).toContain('not a list of operations')
   })
 })
+
+const configured = {
+  ...chain,
+  name: 'configured',
+  config: [{ name: 'suffix', type: 'string', default: '!' }],
+  nodes: [
+    {
+      id: 'a',
+      code: "(s, config) => { config.writer({ at: 'a' }); return { x: s.x + config.configurable.suffix, log: ['a'] } }",
+    },
+    { id: 'b', code: "(s) => ({ x: s.x + 'b', log: ['b'] })" },
+  ],
+}
+
+describe('superstep stream', () => {
+  const lines = (s: string) =>
+    s
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as unknown)
+
+  it('prints one JSON line per chunk, as LangGraph.js yields them for the modes', async () => {
+    const r = await cli(
+      'stream',
+      file('chain.json', chain),
+      '--input',
+      '{"x":">"}',
+      '--mode',
+      'updates,values',
+    )
+    expect(r.code).toBe(0)
+    expect(lines(r.stdout)).toEqual([
+      ['values', { x: '>', log: [] }],
+      ['updates', { a: { x: '>a', log: ['a'] } }],
+      ['values', { x: '>a', log: ['a'] }],
+      ['updates', { b: { x: '>ab', log: ['b'] } }],
+      ['values', { x: '>ab', log: ['a', 'b'] }],
+    ])
+  })
+
+  it('streams updates as bare chunks by default; one mode is a bare chunk too', async () => {
+    const path = file('chain.json', chain)
+    const byDefault = await cli('stream', path, '--input', '{"x":""}')
+    expect(lines(byDefault.stdout)).toEqual([
+      { a: { x: 'a', log: ['a'] } },
+      { b: { x: 'ab', log: ['b'] } },
+    ])
+    const values = await cli('stream', path, '--input', '{"x":""}', '--mode', 'values')
+    expect(lines(values.stdout).at(-1)).toEqual({ x: 'ab', log: ['a', 'b'] })
+  })
+
+  it('takes --config as the run configurable (declared defaults fill the rest) and streams custom chunks', async () => {
+    const path = file('configured.json', configured)
+    const byDefault = await cli('stream', path, '--input', '{"x":""}', '--mode', 'custom,values')
+    expect(lines(byDefault.stdout)).toContainEqual(['values', { x: '!b', log: ['a', 'b'] }])
+    expect(lines(byDefault.stdout)).toContainEqual(['custom', { at: 'a' }])
+    const set = await cli(
+      'stream',
+      path,
+      '--input',
+      '{"x":""}',
+      '--mode',
+      'values',
+      '--config',
+      '{"suffix":"?"}',
+    )
+    expect(lines(set.stdout).at(-1)).toEqual({ x: '?b', log: ['a', 'b'] })
+  })
+
+  it('with --subgraphs puts the namespace first', async () => {
+    const r = await cli(
+      'stream',
+      file('chain.json', chain),
+      '--input',
+      '{"x":""}',
+      '--subgraphs',
+      '--mode',
+      'updates',
+    )
+    expect(lines(r.stdout)).toEqual([
+      [[], { a: { x: 'a', log: ['a'] } }],
+      [[], { b: { x: 'ab', log: ['b'] } }],
+    ])
+  })
+
+  it('exits 3 with the error on stderr when the graph raises, after the chunks before it', async () => {
+    const r = await cli(
+      'stream',
+      file('chain.json', chain),
+      '--input',
+      '{"x":""}',
+      '--recursion-limit',
+      '2',
+    )
+    expect(r.code).toBe(3)
+    expect(lines(r.stdout)).toEqual([{ a: { x: 'a', log: ['a'] } }, { b: { x: 'ab', log: ['b'] } }])
+    expect(JSON.parse(r.stderr)).toMatchObject({ error: { name: 'GraphRecursionError' } })
+  })
+
+  it('refuses an unknown mode or a --config that is not an object', async () => {
+    const path = file('chain.json', chain)
+    const mode = await cli('stream', path, '--mode', 'values,nope')
+    expect(mode.code).toBe(2)
+    expect(mode.stderr).toContain('nope')
+    const config = await cli('stream', path, '--config', '[1]')
+    expect(config.code).toBe(2)
+    expect(config.stderr).toContain('--config')
+  })
+})
+
+describe('superstep run --config', () => {
+  it('runs with the given settings over the declared defaults', async () => {
+    const path = file('configured.json', configured)
+    const byDefault = JSON.parse((await cli('run', path, '--input', '{"x":""}')).stdout)
+    expect(byDefault.values).toEqual({ x: '!b', log: ['a', 'b'] })
+    const set = await cli('run', path, '--input', '{"x":""}', '--config', '{"suffix":"~"}')
+    expect(JSON.parse(set.stdout).values).toEqual({ x: '~b', log: ['a', 'b'] })
+  })
+})
+
+describe('superstep validate, run settings', () => {
+  it('refuses a declared setting whose default is not of its type', async () => {
+    const bad = { ...configured, config: [{ name: 'suffix', type: 'number', default: '!' }] }
+    const r = await cli('validate', file('bad-config.json', bad))
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(
+      'config[0].default: The default of setting `suffix` must be a number',
+    )
+  })
+})

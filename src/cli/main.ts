@@ -1,11 +1,16 @@
 /**
  * The headless command line:
- *   superstep run <graph.json> [--input '<json>'] [--recursion-limit N]
+ *   superstep run <graph.json> [--input '<json>'] [--recursion-limit N] [--config '<json>']
+ *   superstep stream <graph.json> [--input '<json>'] [--mode values,updates,…] [--subgraphs]
+ *                    [--config '<json>'] [--recursion-limit N]
  *   superstep session <graph.json> <ops.json> [--recursion-limit N]
  *   superstep validate <graph.json>
  *   superstep export --lang ts|py|project <graph.json> [--out DIR | --out FILE.zip]
  * `run` and `session` print one JSON report and exit 0 when the graph ran (even if it
- * raised), 2 when a file is invalid. `validate` prints the problems and exits 2 when there
+ * raised), 2 when a file is invalid. `stream` prints one JSON line per chunk, as LangGraph.js's
+ * `graph.stream()` yields it (one `--mode`: the bare chunk; several: `[mode, chunk]`; with
+ * `--subgraphs`: the namespace first), and exits 3 when the graph raised, the error as a JSON
+ * line on stderr after the chunks. `--config` is the run's `config.configurable`. `validate` prints the problems and exits 2 when there
  * are errors. `export` prints the module (or, for a project, each file under a header) or
  * writes it into DIR (a project as a tree, or as the app's zip when the path ends in .zip).
  */
@@ -21,10 +26,19 @@ import { systemEnv } from '../lib/env'
 import { formatIssue, type GraphIssue } from '../core/graph/issues'
 import { parseGraph } from '../core/graph/validate'
 import { runGraph, runSession } from '../core/run'
+import {
+  STREAM_MODES,
+  isStreamMode,
+  streamGraph,
+  type StreamCallOptions,
+  type StreamMode,
+} from '../core/stream'
+import { errorToJson } from '../core/errorJson'
 import { parseSessionOps } from './sessionOps'
 
 const USAGE = `Usage:
-  npm run -s cli -- run <graph.json> [--input '<json>'] [--recursion-limit N]
+  npm run -s cli -- run <graph.json> [--input '<json>'] [--recursion-limit N] [--config '<json>']
+  npm run -s cli -- stream <graph.json> [--input '<json>'] [--mode values,updates,...] [--subgraphs] [--config '<json>'] [--recursion-limit N]
   npm run -s cli -- session <graph.json> <ops.json> [--recursion-limit N]
   npm run -s cli -- validate <graph.json>
   npm run -s cli -- export --lang ts|py|project <graph.json> [--out DIR | --out FILE.zip]`
@@ -44,7 +58,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return 1
   }
   const [command, file, ...rest] = args.positionals
-  const arity = { run: 0, validate: 0, session: 1, export: 0 }[command ?? '']
+  const arity = { run: 0, stream: 0, validate: 0, session: 1, export: 0 }[command ?? '']
   if (!command || !file || arity === undefined || rest.length !== arity) {
     io.stderr(`${USAGE}\n`)
     return 1
@@ -88,16 +102,75 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       runSession(parsed.spec, ops.ops, { recursionLimit, env: systemEnv }),
     )
   }
-  let input: unknown = {}
-  if (args.values.input !== undefined) {
-    try {
-      input = JSON.parse(args.values.input)
-    } catch (e) {
-      io.stderr(`--input is not JSON: ${(e as Error).message}\n`)
+  const input = jsonOption(io, '--input', args.values.input, {})
+  const configurable = jsonOption(io, '--config', args.values.config, undefined)
+  if (input === BAD || configurable === BAD) return 2
+  if (configurable !== undefined && !isRecord(configurable)) {
+    io.stderr(`--config must be a JSON object (the run's configurable settings)\n`)
+    return 2
+  }
+  if (command === 'stream') {
+    const modes = (args.values.mode ?? 'updates').split(',').map((m) => m.trim())
+    const unknown = modes.filter((m) => !isStreamMode(m))
+    if (unknown.length > 0 || modes.length === 0) {
+      io.stderr(`--mode takes ${STREAM_MODES.join(', ')}; got ${unknown.join(', ')}\n`)
       return 2
     }
+    return streamChunks(io, file, parsed.spec, input, {
+      streamMode: modes.length === 1 ? (modes[0] as StreamMode) : (modes as StreamMode[]),
+      subgraphs: args.values.subgraphs === true,
+      ...(recursionLimit !== undefined && { recursionLimit }),
+      ...(configurable !== undefined && { configurable }),
+    })
   }
-  return report(io, file, () => runGraph(parsed.spec, { input, recursionLimit, env: systemEnv }))
+  return report(io, file, () =>
+    runGraph(parsed.spec, {
+      input,
+      recursionLimit,
+      env: systemEnv,
+      ...(configurable !== undefined && { configurable }),
+    }),
+  )
+}
+
+const BAD = Symbol('bad option')
+
+/** A JSON option's value (`fallback` when absent), or BAD once the problem is printed. */
+function jsonOption(io: CliIO, name: string, text: string | undefined, fallback: unknown) {
+  if (text === undefined) return fallback
+  try {
+    return JSON.parse(text) as unknown
+  } catch (e) {
+    io.stderr(`${name} is not JSON: ${(e as Error).message}\n`)
+    return BAD
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** `stream`: one JSON line per chunk; the graph's error (exit 3) as a JSON line on stderr. */
+async function streamChunks(
+  io: CliIO,
+  file: string,
+  spec: GraphSpec,
+  input: unknown,
+  options: StreamCallOptions,
+): Promise<number> {
+  let chunks: AsyncGenerator<unknown>
+  try {
+    chunks = streamGraph(spec, input, { env: systemEnv, ...options })
+  } catch (e) {
+    io.stderr(`${file}: ${(e as Error).message}\n`)
+    return 2
+  }
+  try {
+    for await (const chunk of chunks) io.stdout(`${JSON.stringify(chunk)}\n`)
+  } catch (e) {
+    io.stderr(`${JSON.stringify({ error: errorToJson(e) })}\n`)
+    return 3
+  }
+  return 0
 }
 
 /** Prints a run's report; code that cannot be compiled (not a function) is a file problem. */
@@ -122,6 +195,9 @@ function parse(argv: string[]) {
       'recursion-limit': { type: 'string' },
       lang: { type: 'string' },
       out: { type: 'string' },
+      mode: { type: 'string' },
+      subgraphs: { type: 'boolean' },
+      config: { type: 'string' },
     },
   })
 }

@@ -20,6 +20,8 @@ import { interruptNamespaces, requireGraphAtNamespace } from './pregel/subgraphS
 export interface RunOptions {
   input: unknown
   recursionLimit?: number
+  /** The run's `config.configurable` settings (the graph's declared defaults fill the rest). */
+  configurable?: Record<string, unknown>
   env: RuntimeEnv
   evaluate?: CodeEvaluator
   /** Run user code in this host instead of evaluating it here. */
@@ -124,6 +126,7 @@ export async function runGraph(spec: GraphSpec, opts: RunOptions): Promise<RunGr
     const r = await runtime.invoke(opts.input, {
       threadId: THREAD,
       recursionLimit: opts.recursionLimit,
+      ...(opts.configurable && { configurable: opts.configurable }),
     })
     interrupted = r.status === 'interrupted'
   } catch (e) {

@@ -74,6 +74,8 @@ export interface GraphDocumentJson {
   interruptBefore?: string[]
   interruptAfter?: string[]
   subgraphs?: Record<string, SubgraphJson>
+  /** The run settings the graph declares (top level only). */
+  config?: { name: string; type: string; default?: unknown; description?: string }[]
 }
 
 /** A subgraph of a document: a graph document without `superstep`. */
@@ -85,6 +87,8 @@ export interface DiffCase {
   graph: GraphDocumentJson
   input: unknown
   recursionLimit?: number
+  /** The run's `config.configurable` settings (the graph's declared defaults fill the rest). */
+  configurable?: Record<string, unknown>
   /** For graphs LangGraph refuses to compile: the validation code Superstep must report. */
   invalid?: string
   /** The file the case was loaded from (set by the loaders, not part of the file). */
@@ -265,7 +269,11 @@ function createBuilder(
       continue
     }
     const fn = evaluateFunction(node.code ?? '', `node "${node.id}"`, subgraphs)
-    builder.addNode(node.id, (state: unknown) => fn(state), nodeOptions(node))
+    builder.addNode(
+      node.id,
+      (state: unknown, config: unknown) => fn(state, config),
+      nodeOptions(node),
+    )
   }
   for (const edge of graph.edges ?? []) {
     const from = Array.isArray(edge.from) ? edge.from.map(endpoint) : endpoint(edge.from)
@@ -276,7 +284,9 @@ function createBuilder(
     const router = prebuilt ?? evaluateFunction(branch.router, `router of "${branch.from}"`)
     builder.addConditionalEdges(
       endpoint(branch.from),
-      prebuilt ?? ((state: unknown) => (router as (s: unknown) => unknown)(state)),
+      prebuilt ??
+        ((state: unknown, config: unknown) =>
+          (router as (s: unknown, c: unknown) => unknown)(state, config)),
       pathsOf(branch),
     )
   }
@@ -287,6 +297,17 @@ function pathsOf(branch: BranchJson): Record<string, string> | string[] | undefi
   if (branch.paths === undefined) return undefined
   if (Array.isArray(branch.paths)) return branch.paths.map(endpoint)
   return Object.fromEntries(Object.entries(branch.paths).map(([k, v]) => [k, endpoint(v)]))
+}
+
+/**
+ * The `configurable` a case runs with: the document's declared defaults, the case's own
+ * settings, the thread.
+ */
+export function caseConfigurable(c: DiffCase, threadId: string): Record<string, unknown> {
+  const defaults = (c.graph.config ?? []).flatMap((s) =>
+    s.default === undefined ? [] : [[s.name, s.default] as const],
+  )
+  return { ...Object.fromEntries(defaults), ...c.configurable, thread_id: threadId }
 }
 
 /** The compiled graph, typed as loosely as the documents that produce it. */
@@ -461,7 +482,7 @@ export async function runOnLangGraph(
   // run paused. Not `next`: a finished run may still have one (case 26).
   let paused = false
   try {
-    const config: RunnableConfig = { configurable: { thread_id: THREAD_ID } }
+    const config: RunnableConfig = { configurable: caseConfigurable(c, THREAD_ID) }
     if (c.recursionLimit !== undefined) config.recursionLimit = c.recursionLimit
     // A copy: node code that mutates its state in place would otherwise rewrite the case's input
     const result = await built.graph.invoke(structuredClone(c.input), config)

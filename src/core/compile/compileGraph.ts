@@ -53,6 +53,7 @@ export type {
   CompiledGraph,
   CompiledNode,
   NodeCallContext,
+  NodeConfig,
   NodeRunner,
   RouterRunner,
   StaticWrite,

@@ -9,9 +9,21 @@ import type { TaskLog } from './host'
  * (runners.ts) that both use them.
  */
 
+/**
+ * The second argument of node code and routers: the parts of LangGraph's RunnableConfig
+ * Superstep has. `configurable`: the run's settings (and `thread_id`); `writer(chunk)`: a
+ * `custom` stream chunk.
+ */
+export interface NodeConfig {
+  configurable: Record<string, unknown>
+  writer: (chunk: unknown) => void
+}
+
 /** What a node run may use of its task: answers for `interrupt()`, writes, log capture. */
 export interface NodeCallContext {
   pad: TaskScratchpad
+  /** The run's config, as node code and routers receive it (absent outside a run's task). */
+  config?: NodeConfig
   write: (channel: string, value: unknown) => void
   log: (logs: TaskLog[]) => void
   /**

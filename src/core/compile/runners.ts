@@ -62,12 +62,12 @@ export function localNodeRunner(
   const ref = { kind: 'node', owner } as const
   const fn = evaluate(code, ref)
   const usesSubgraphs = subgraphs !== undefined && callsSubgraphs(code)
-  if (!callsInterrupt(code) && !usesSubgraphs) return (input) => fn(input)
+  if (!callsInterrupt(code) && !usesSubgraphs) return (input, ctx) => fn(input, ctx.config)
   return (input, ctx) =>
     evaluate(code, ref, {
       interrupt: createInterrupt(ctx.pad, ctx.write),
       ...(usesSubgraphs && { subgraphs: subgraphsFor(subgraphs.names, subgraphs.resolve, ctx) }),
-    })(input)
+    })(input, ctx.config)
 }
 
 /** A router evaluated here; like a node's code, once per task when it calls `interrupt`. */
@@ -78,11 +78,11 @@ export function localRouterRunner(
 ): RouterRunner {
   const ref = { kind: 'router', owner } as const
   const fn = evaluate(code, ref)
-  if (!callsInterrupt(code)) return (state) => fn(state)
+  if (!callsInterrupt(code)) return (state, call) => fn(state, call?.config)
   return (state, call) =>
     evaluate(code, ref, {
       interrupt: call ? createInterrupt(call.pad, call.write) : interruptWithoutTask,
-    })(state)
+    })(state, call?.config)
 }
 
 /**

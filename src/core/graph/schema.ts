@@ -216,11 +216,38 @@ export const SubgraphSpecSchema: z.ZodType<SubgraphSpec> = z
       'A graph used by a graph node or by node code: a graph document without `superstep`.',
   })
 
+/** One setting a graph takes from its run's `config.configurable` (see docs/graph-format.md). */
+export const ConfigSettingSpecSchema = z
+  .object({
+    name: z.string().min(1).describe('The key in `config.configurable`.'),
+    type: z.enum(['string', 'number', 'boolean']),
+    default: z
+      .union([z.string(), z.number(), z.boolean()])
+      .optional()
+      .describe('Fills `configurable` when the run does not give the setting.'),
+    description: z.string().optional(),
+  })
+  .loose()
+  .superRefine((setting, ctx) => {
+    if (setting.default !== undefined && typeof setting.default !== setting.type)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['default'],
+        message: `The default of setting \`${setting.name}\` must be a ${setting.type}`,
+      })
+  })
+
 export const GraphSpecSchema = z
   .object({
     superstep: z.literal(1).describe('Format version.'),
     name: z.string(),
     ...graphBody,
+    config: z
+      .array(ConfigSettingSpecSchema)
+      .optional()
+      .describe(
+        "The run settings the graph's code reads from `config.configurable` (node code and routers get `(state, config)`).",
+      ),
     subgraphs: z
       .record(z.string(), SubgraphSpecSchema)
       .optional()
@@ -238,6 +265,7 @@ export type AnyNodeKind = (typeof ALL_NODE_KINDS)[number]
 export type ModelSettings = z.infer<typeof ModelSettingsSchema>
 export type ScriptedReply = z.infer<typeof ScriptedReplySchema>
 export type ToolSpec = z.infer<typeof ToolSpecSchema>
+export type ConfigSettingSpec = z.infer<typeof ConfigSettingSpecSchema>
 export type EdgeSpec = z.infer<typeof EdgeSpecSchema>
 export type BranchSpec = z.infer<typeof BranchSpecSchema>
 export type GraphSpec = z.infer<typeof GraphSpecSchema>

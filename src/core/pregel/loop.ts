@@ -37,6 +37,7 @@ import { runTask, type RuntimeWarning, type TaskContext } from './task'
 import { callNamespace, taskNamespace } from './namespace'
 import { applyWritesFolded } from './foldRemote'
 import { isCommand, isSend, type Command } from './types'
+import type { PreparedTask, StreamSink } from './streamPoints'
 
 export const DEFAULT_RECURSION_LIMIT = 25
 const ERROR = '__error__'
@@ -70,7 +71,15 @@ type LoopEventBody =
       /** Wall time of the task, when the env has a monotonic clock. */
       durationMs?: number
     }
-  | { type: 'task_failed'; step: number; taskId: string; name: string; error: unknown }
+  | {
+      type: 'task_failed'
+      step: number
+      taskId: string
+      name: string
+      error: unknown
+      /** What the task wrote before it failed (kept with its error, as LangGraph keeps them). */
+      writes: [string, unknown][]
+    }
   | {
       type: 'task_interrupted'
       step: number
@@ -97,6 +106,8 @@ export interface RuntimeOptions {
    * (the debugger's "step into" waits here); `ns` is the subgraph run's namespace.
    */
   betweenInnerSteps?: (ns: string) => Promise<void>
+  /** Receives what `graph.stream()` is made of (stream.ts); absent, none of it is computed. */
+  stream?: StreamSink
 }
 
 /** Addresses a run: the thread, optionally a checkpoint to run from (replay / fork). */
@@ -105,6 +116,8 @@ export interface RunConfig extends CheckpointConfig {
   /** Override the graph's static breakpoints for this run. */
   interruptBefore?: readonly string[] | '*'
   interruptAfter?: readonly string[] | '*'
+  /** The run's settings (`config.configurable`); the graph's declared defaults fill the rest. */
+  configurable?: Record<string, unknown>
 }
 
 /**
@@ -156,6 +169,10 @@ export class Run {
   private resuming = false
   /** The checkpoint namespace (`''`: the root graph). */
   private readonly ns: string
+  /** The checkpoint the current one was saved after (the `checkpoints` stream mode shows it). */
+  private parentId: string | undefined
+  /** What node code and routers see as `config.configurable`. */
+  private readonly configurable: Record<string, unknown>
 
   private constructor(
     private readonly o: RuntimeOptions,
@@ -164,6 +181,14 @@ export class Run {
   ) {
     this.ns = runConfig.checkpointNs ?? ''
     this.resumeMap = nested?.resumeMap
+    const defaults = (o.graph.spec.config ?? []).flatMap((c) =>
+      c.default === undefined ? [] : [[c.name, c.default] as const],
+    )
+    this.configurable = {
+      ...Object.fromEntries(defaults),
+      ...runConfig.configurable,
+      thread_id: runConfig.threadId,
+    }
   }
 
   /**
@@ -210,14 +235,18 @@ export class Run {
     const tasks = prepareTasks(graph, this.checkpoint, this.channels, {
       updatedChannels: this.updatedChannels,
     })
+    const stream = this.o.stream
+    if (stream) this.streamPrepared(stream, tasks)
     if (tasks.length === 0) return (this.status = 'done')
     if (this.skipDoneTasks && this.pendingWrites.length > 0) this.reapplySucceeded(tasks)
     if (!tasks.every((t) => t.writes.length > 0)) {
       const before = this.runConfig.interruptBefore ?? graph.interruptBefore
       if (shouldInterrupt(this.checkpoint, before, tasks)) return (this.status = 'interrupted')
+      stream?.({ type: 'started', step: this.step, tasks: this.prepared(tasks), allCached: false })
       const paused = await this.execute(tasks.filter((t) => t.writes.length === 0))
       if (paused) return (this.status = 'interrupted')
-    }
+    } else
+      stream?.({ type: 'started', step: this.step, tasks: this.prepared(tasks), allCached: true })
     // A conflict throws here: nothing of the step is committed, its writes stay pending.
     this.updatedChannels = await applyWritesFolded(
       graph,
@@ -228,6 +257,12 @@ export class Run {
       this.bumped,
     )
     await this.putCheckpoint('loop')
+    stream?.({
+      type: 'applied',
+      step: this.step - 1,
+      values: readState(graph, this.channels),
+      wroteState: tasks.some((t) => t.writes.some(([ch]) => graph.fieldSet.has(ch))),
+    })
     this.resuming = false
     const after = this.runConfig.interruptAfter ?? graph.interruptAfter
     if (shouldInterrupt(this.checkpoint, after, tasks)) this.status = 'interrupted'
@@ -252,6 +287,7 @@ export class Run {
       this.metadata = saved.metadata
       this.pendingWrites = saved.pendingWrites
       this.config = saved.config
+      this.parentId = saved.parentConfig?.checkpointId
       this.savedVersions = saved.checkpoint.channel_versions
       if (addressed)
         superseded = (await saver.getTuple(threadOf(cfg)))?.checkpoint.id !== saved.checkpoint.id
@@ -325,6 +361,7 @@ export class Run {
         await this.putCheckpoint('fork')
       }
       if (!isResuming) await this.putCheckpoint('input')
+      this.o.stream?.({ type: 'resumed', values: readState(this.o.graph, this.channels) })
       return
     }
     if (input === null || input === undefined) {
@@ -389,6 +426,10 @@ export class Run {
       warn: (warning: RuntimeWarning) => emit?.({ type: 'warning', step, warning }),
       scratchpad: (t: Task) => this.scratchpad(t),
       ns: this.ns,
+      config: {
+        configurable: this.configurable,
+        writer: (chunk: unknown) => this.o.stream?.({ type: 'custom', chunk }),
+      },
       nested: this.nested !== undefined,
       taskNs: (t: Task) => this.taskNs(t),
       runSubgraph: (t, pad, n, graph, input) => this.runSubgraph(t, pad, n, graph, input),
@@ -434,6 +475,13 @@ export class Run {
               settle()
             } else if (error instanceof ParentCommand) {
               toParent.push({ task, command: error })
+              this.o.stream?.({
+                type: 'handoff',
+                step,
+                taskId: task.id,
+                name: task.name,
+                writes: task.writes,
+              })
               settle()
             } else {
               failed = true
@@ -450,6 +498,7 @@ export class Run {
         taskId: failure.task.id,
         name: failure.task.name,
         error: failure.error,
+        writes: [...failure.task.writes],
       })
       await this.saveWrites(done)
       const { task, error } = failure
@@ -504,18 +553,22 @@ export class Run {
       ...(recursionLimit !== undefined && { recursionLimit }),
       ...(interruptBefore !== undefined && { interruptBefore }),
       ...(interruptAfter !== undefined && { interruptAfter }),
+      configurable: this.configurable,
     }
     // A subgraph's events reach the parent's listener marked with the namespace they
     // happened in (the innermost run marks them; outer runs pass them on as they are).
     const ns = config.checkpointNs as string
     const onEvent = emit && ((e: LoopEvent) => emit(e.ns === undefined ? { ...e, ns } : e))
+    const sink = this.o.stream
+    const stream: StreamSink | undefined =
+      sink && ((p) => sink(p.ns === undefined ? { ...p, ns } : p))
     // A graph node hands its subgraph the parent's whole state: the keys the subgraph has no
     // field for are not its input (LangGraph maps only its input channels), and no mistake.
     const given =
       task.node.runsSubgraph && typeof input === 'object' && input !== null && !Array.isArray(input)
         ? Object.fromEntries(Object.entries(input).filter(([k]) => graph.fieldSet.has(k)))
         : input
-    const run = await Run.start({ ...this.o, graph, onEvent }, given, config, {
+    const run = await Run.start({ ...this.o, graph, onEvent, stream }, given, config, {
       resuming: this.resuming,
       nullResume: pad.nullResume,
       resumeMap: this.resumeMap,
@@ -526,6 +579,35 @@ export class Run {
       throw new GraphInterrupt(run.interrupts.map(({ id, value }) => ({ id, value })))
     }
     return run.outputValues()
+  }
+
+  /** Tasks as the stream shows them (see streamPoints.ts). */
+  private prepared(tasks: Task[]): PreparedTask[] {
+    return tasks.map((t) => ({
+      id: t.id,
+      name: t.name,
+      kind: t.kind,
+      input: t.input,
+      triggers: t.triggers,
+      writes: [...t.writes],
+      ...(t.node.runsSubgraph && { subgraphNs: this.taskNs(t) }),
+    }))
+  }
+
+  private streamPrepared(stream: StreamSink, tasks: Task[]): void {
+    stream({
+      type: 'prepared',
+      step: this.step,
+      checkpoint: {
+        id: this.config.checkpointId ?? this.checkpoint.id,
+        parentId: this.parentId,
+        step: this.metadata.step,
+        source: this.metadata.source,
+      },
+      values: readState(this.o.graph, this.channels),
+      tasks: this.prepared(tasks),
+      pendingWrites: this.pendingWrites.map(([t, c, v]): PendingWrite => [t, c, v]),
+    })
   }
 
   private scratchpad(task: Task): TaskScratchpad {
@@ -581,6 +663,7 @@ export class Run {
       versions_seen: this.checkpoint.versions_seen,
     }
     const metadata: CheckpointMetadata = { source, step: this.step, parents: {} }
+    this.parentId = this.config.checkpointId
     this.config = await saver.put(this.config, checkpoint, metadata, newVersions)
     this.checkpoint = {
       ...checkpoint,

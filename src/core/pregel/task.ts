@@ -5,6 +5,7 @@ import {
   type CompiledBranch,
   type CompiledGraph,
   type NodeCallContext,
+  type NodeConfig,
 } from '../compile/compileGraph'
 import { END, START } from '../graph/constants'
 import { readState, type Channels, type Task } from './algo'
@@ -34,6 +35,8 @@ export interface TaskContext {
   ns?: string
   /** Whether the graph runs inside a parent's task: a `Command.PARENT` then goes there. */
   nested?: boolean
+  /** The run's config, as the task's node code and routers receive it. */
+  config?: NodeConfig
   /** A task's namespace: what its subgraph calls are stored under. */
   taskNs?: (task: Task) => string
   /** Runs the `n`-th subgraph call of a task (see NodeCallContext.subgraph). */
@@ -63,6 +66,7 @@ export async function runTask(task: Task, ctx: TaskContext): Promise<void> {
     pad: ctx.scratchpad(task),
     write: (ch, v) => task.writes.push([ch, v]),
     log: (logs) => (task.logs ??= []).push(...logs),
+    ...(ctx.config && { config: ctx.config }),
     ...(runSubgraph && {
       subgraph: (graph, input) => runSubgraph(task, call.pad, calls++, graph, input),
     }),
