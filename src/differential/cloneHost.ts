@@ -78,6 +78,13 @@ export class CloneCodeHost implements CodeHost {
     }
     let resume: unknown[] | null = null
     let paused: { value: unknown } | null = null
+    // `config` as the sandbox gives it: the run's settings, and `custom` chunks sent back.
+    const custom: unknown[] = []
+    const config = calls?.configurable && {
+      configurable: cross(calls.configurable),
+      writer: (chunk: unknown) => void custom.push(cross(chunk)),
+    }
+    const withCustom = () => (custom.length ? { custom } : {})
     const interrupt = (value: unknown) => {
       const a = nextAnswer(state)
       if (a.found) {
@@ -88,8 +95,9 @@ export class CloneCodeHost implements CodeHost {
       throw PAUSE
     }
     try {
-      const output = await evaluate(code, interrupt, subgraphsOf(calls))(cross(input))
-      return { kind: 'ok', output: cross(output), resume: cross(resume), logs: [] }
+      const fn = evaluate(code, interrupt, subgraphsOf(calls))
+      const output = await fn(cross(input), config)
+      return { kind: 'ok', output: cross(output), resume: cross(resume), logs: [], ...withCustom() }
     } catch (e) {
       if (e === PAUSE && paused) {
         return {
@@ -97,14 +105,21 @@ export class CloneCodeHost implements CodeHost {
           value: cross((paused as { value: unknown }).value),
           resume: cross(resume),
           logs: [],
+          ...withCustom(),
         }
       }
       throw e
     }
   }
 
-  async runRouter(_owner: string, code: string, state: unknown): Promise<unknown> {
-    return cross(await evaluate(code, noInterrupt)(cross(state)))
+  async runRouter(
+    _owner: string,
+    code: string,
+    state: unknown,
+    configurable?: Record<string, unknown>,
+  ): Promise<unknown> {
+    const config = configurable && { configurable: cross(configurable), writer() {} }
+    return cross(await evaluate(code, noInterrupt)(cross(state), config))
   }
 
   async foldReducer(

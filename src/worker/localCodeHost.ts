@@ -70,6 +70,13 @@ export class LocalCodeHost implements CodeHost {
     }
     let resume: unknown[] | null = null
     let paused: { value: unknown } | undefined
+    // `config` as the sandbox gives it: the run's settings, and `custom` chunks sent back.
+    const custom: unknown[] = []
+    const config = calls?.configurable && {
+      configurable: structuredClone(calls.configurable),
+      writer: (chunk: unknown) => void custom.push(structuredClone(chunk)),
+    }
+    const withCustom = () => (custom.length ? { custom } : {})
     const interrupt = (value: unknown) => {
       const a = nextAnswer(state)
       if (a.found) {
@@ -80,17 +87,25 @@ export class LocalCodeHost implements CodeHost {
       throw PAUSE
     }
     try {
-      const output = await this.evaluate(code, logs, interrupt, subgraphs)(structuredClone(input))
-      return { kind: 'ok', output: structuredClone(output), resume, logs }
+      const fn = this.evaluate(code, logs, interrupt, subgraphs)
+      const output = await fn(structuredClone(input), config)
+      return { kind: 'ok', output: structuredClone(output), resume, logs, ...withCustom() }
     } catch (e) {
-      if (e === PAUSE && paused) return { kind: 'interrupt', value: paused.value, resume, logs }
+      if (e === PAUSE && paused)
+        return { kind: 'interrupt', value: paused.value, resume, logs, ...withCustom() }
       throw e
     }
   }
 
-  async runRouter(_owner: string, code: string, state: unknown): Promise<unknown> {
+  async runRouter(
+    _owner: string,
+    code: string,
+    state: unknown,
+    configurable?: Record<string, unknown>,
+  ): Promise<unknown> {
     this.calls.router += 1
-    return structuredClone(await this.evaluate(code, [])(structuredClone(state)))
+    const config = configurable && { configurable: structuredClone(configurable), writer() {} }
+    return structuredClone(await this.evaluate(code, [])(structuredClone(state), config))
   }
 
   async foldReducer(_f: string, code: string, current: unknown, values: unknown[]) {

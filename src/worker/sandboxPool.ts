@@ -122,8 +122,13 @@ export class SandboxLease implements CodeHost {
     return this.call('node', owner, (h) => h.runNode(owner, code, input, pad, calls))
   }
 
-  runRouter(owner: string, code: string, state: unknown): Promise<unknown> {
-    return this.call('router', owner, (h) => h.runRouter(owner, code, state))
+  runRouter(
+    owner: string,
+    code: string,
+    state: unknown,
+    configurable?: Record<string, unknown>,
+  ): Promise<unknown> {
+    return this.call('router', owner, (h) => h.runRouter(owner, code, state, configurable))
   }
 
   foldReducer(field: string, code: string, current: unknown, values: unknown[]): Promise<unknown> {

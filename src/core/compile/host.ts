@@ -29,9 +29,13 @@ export interface TaskLog {
 }
 
 /** A node's run in the host. `resume` is the answers list after the run (its `__resume__` write). */
-export type RemoteNodeResult =
+export type RemoteNodeResult = (
   | { kind: 'ok'; output: unknown; resume: unknown[] | null; logs: TaskLog[] }
   | { kind: 'interrupt'; value: unknown; resume: unknown[] | null; logs: TaskLog[] }
+) & {
+  /** What the code gave `config.writer`, in order (the run's `custom` stream chunks). */
+  custom?: unknown[]
+}
 
 /** An error that came out of user code in the host, with where it happened. */
 export interface RemoteErrorData {
@@ -55,6 +59,8 @@ export interface RemoteErrorData {
 export interface NodeHostCalls {
   subgraphs: readonly string[]
   invoke(name: string, input: unknown): Promise<unknown>
+  /** The run's `config.configurable`: the code gets `(input, config)` as in a run here. */
+  configurable?: Record<string, unknown>
 }
 
 export interface CodeHost {
@@ -70,7 +76,12 @@ export interface CodeHost {
     calls?: NodeHostCalls,
   ): Promise<RemoteNodeResult>
   /** Runs a router on the state; resolves to its route (names, Sends as plain objects). */
-  runRouter(owner: string, code: string, state: unknown): Promise<unknown>
+  runRouter(
+    owner: string,
+    code: string,
+    state: unknown,
+    configurable?: Record<string, unknown>,
+  ): Promise<unknown>
   /**
    * Folds one super-step's writes into a custom-reducer field exactly as
    * BinaryOperatorAggregate does (`foldWrites` in channels/binaryOperatorAggregate.ts):

@@ -85,6 +85,9 @@ export function localRouterRunner(
     })(state, call?.config)
 }
 
+const noSubgraphs = (name: string): Promise<never> =>
+  Promise.reject(new Error(`There is no subgraph \`${name}\`.`))
+
 /**
  * A node whose code runs in a sandbox host; the task's answers travel with the call. With
  * `subgraphs`, code that names them gets `subgraphs.<name>.invoke`: the host asks the task
@@ -98,13 +101,21 @@ export function remoteNodeRunner(
 ): NodeRunner {
   const usesSubgraphs = subgraphs !== undefined && callsSubgraphs(code)
   return async (input, ctx) => {
-    if (!usesSubgraphs) return reviveControl(await runRemoteCode(host, owner, code, input, ctx))
+    if (!usesSubgraphs) {
+      const calls = ctx.config && {
+        subgraphs: [],
+        invoke: noSubgraphs,
+        configurable: ctx.config.configurable,
+      }
+      return reviveControl(await runRemoteCode(host, owner, code, input, ctx, calls))
+    }
     // An interrupt or a handoff inside a subgraph reaches the code as an error; unless the
     // code caught it, it ends the node as it ended the subgraph (the original, not a copy).
     let control: unknown
     const handles = subgraphsFor(subgraphs.names, subgraphs.resolve, ctx)
     const calls: NodeHostCalls = {
       subgraphs: subgraphs.names,
+      ...(ctx.config && { configurable: ctx.config.configurable }),
       invoke: async (name, value) => {
         try {
           return await (handles[name] as SubgraphHandle).invoke(value)
@@ -133,7 +144,7 @@ export async function runRemoteCode(
   owner: string,
   code: string,
   input: unknown,
-  { pad, write, log }: NodeCallContext,
+  { pad, write, log, config }: NodeCallContext,
   calls?: NodeHostCalls,
 ): Promise<unknown> {
   takeMappedAnswer(pad)
@@ -149,6 +160,7 @@ export async function runRemoteCode(
     calls,
   )
   if (r.logs.length) log(r.logs)
+  for (const chunk of r.custom ?? []) config?.writer(chunk)
   if (r.resume) {
     write(RESUME, r.resume)
     // An answer returned is the (length - 1)-th call's; a longer list took the thread's value.
@@ -173,7 +185,8 @@ export async function runRemoteCode(
  */
 export function remoteRouter(code: string, owner: string, host: CodeHost): RouterRunner {
   if (!callsInterrupt(code)) {
-    return async (state) => reviveControl(await host.runRouter(owner, code, state))
+    return async (state, call) =>
+      reviveControl(await host.runRouter(owner, code, state, call?.config?.configurable))
   }
   return async (state, call) => {
     if (call) return reviveControl(await runRemoteCode(host, owner, code, state, call))

@@ -18,6 +18,7 @@ export const sandboxReplySchema = z.discriminatedUnion('kind', [
     output: z.unknown(),
     resume: z.array(z.unknown()).nullable(),
     logs: z.array(taskLog),
+    custom: z.array(z.unknown()).optional(),
   }),
   z.object({
     id,
@@ -25,6 +26,7 @@ export const sandboxReplySchema = z.discriminatedUnion('kind', [
     value: z.unknown(),
     resume: z.array(z.unknown()).nullable(),
     logs: z.array(taskLog),
+    custom: z.array(z.unknown()).optional(),
   }),
   z.object({ id, kind: z.literal('value'), value: z.unknown(), logs: z.array(taskLog) }),
   z.object({

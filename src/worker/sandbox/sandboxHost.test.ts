@@ -4,6 +4,9 @@ import type { SandboxRequest } from './sandboxProtocol'
 import { startSandboxInProcess } from './testSandbox'
 import { runGraph, runSession, type SessionOp } from '../../core/run'
 import session285 from '../../differential/sessions/285-subgraph-code-call-interrupt-resume.json'
+import customWriter from '../../differential/streamCases/01-custom-writer.json'
+import configurable from '../../differential/streamCases/02-configurable-settings.json'
+import { streamGraph } from '../../core/stream'
 import { parseGraph } from '../../core/graph/validate'
 import { createCountingEnv } from '../../lib/env'
 
@@ -150,12 +153,38 @@ describe('node code in the sandbox calling a subgraph (subgraphs.<name>.invoke)'
   })
 })
 
+describe('config in the sandbox: (state, config) as in a run outside it', () => {
+  for (const c of [customWriter, configurable]) {
+    it(c.description, async () => {
+      const parsed = parseGraph(c.graph)
+      if (!parsed.ok) throw new Error('bad graph')
+      const streamed = async (host?: SandboxCodeHost) => {
+        const out: unknown[] = []
+        const options = {
+          env: createCountingEnv(),
+          streamMode: ['updates', 'custom'] as const,
+          ...((c as { configurable?: Record<string, unknown> }).configurable && {
+            configurable: (c as { configurable?: Record<string, unknown> }).configurable,
+          }),
+          ...(host && { host }),
+        }
+        for await (const chunk of streamGraph(parsed.spec, structuredClone(c.input), options))
+          out.push(chunk)
+        return out
+      }
+      const local = await streamed()
+      expect(local.length).toBeGreaterThan(1)
+      expect(await streamed(realHost())).toEqual(local)
+    })
+  }
+})
+
 describe('SandboxCodeHost against a fake sandbox', () => {
   it('times out, rejects in-flight calls, asks for a new sandbox and queues calls until then', async () => {
     const hung: unknown[] = []
     const first = fakeSandbox()
     const host = new SandboxCodeHost(first.port, { timeoutMs: 40, onHung: (ref) => hung.push(ref) })
-    const other = host.runRouter('r', '() => 1', {}, { timeoutMs: 10_000 })
+    const other = host.runRouter('r', '() => 1', {}, undefined, { timeoutMs: 10_000 })
     const spin = host.runNode('spin', '() => { while (true) {} }', {}, { resume: [] })
     const e = await expectRejection(spin)
     expect(e.name).toBe('NodeTimeoutError')

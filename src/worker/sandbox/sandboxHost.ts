@@ -134,7 +134,8 @@ export class SandboxCodeHost implements CodeHost {
       code,
       input,
       pad,
-      ...(calls && { subgraphs: [...calls.subgraphs] }),
+      ...(calls && calls.subgraphs.length > 0 && { subgraphs: [...calls.subgraphs] }),
+      ...(calls?.configurable && { configurable: calls.configurable }),
     } as const
     const reply = await this.call(request, ref, opts, calls)
     if (reply.kind === 'ok' || reply.kind === 'interrupt') return withoutId(reply)
@@ -145,10 +146,19 @@ export class SandboxCodeHost implements CodeHost {
     owner: string,
     code: string,
     state: unknown,
+    configurable?: Record<string, unknown>,
     opts?: SandboxCallOptions,
   ): Promise<unknown> {
     const ref = { kind: 'router', owner } as const
-    return valueOf(await this.call({ type: 'runRouter', id: 0, owner, code, state }, ref, opts))
+    const request = {
+      type: 'runRouter',
+      id: 0,
+      owner,
+      code,
+      state,
+      ...(configurable && { configurable }),
+    } as const
+    return valueOf(await this.call(request, ref, opts))
   }
 
   async foldReducer(

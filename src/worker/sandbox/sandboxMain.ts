@@ -264,6 +264,15 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
     }
     let resume: unknown[] | null = null
     let pending: { thrown: Error; value: unknown } | null = null
+    // `config` as a run gives it: the run's settings, and a writer of `custom` chunks.
+    const custom: unknown[] = []
+    const config = req.configurable
+      ? Object.freeze({
+          configurable: req.configurable,
+          writer: (chunk: unknown) => void custom.push(chunk),
+        })
+      : undefined
+    const withCustom = () => (custom.length ? { custom } : {})
     const interrupt = (value: unknown): unknown => {
       const answer = nextAnswer(pad)
       if (answer.found) {
@@ -278,8 +287,15 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
     try {
       const scope = subgraphsOf(req, port)
       const fn = evaluate(req.code, `node code of \`${req.owner}\``, call, interrupt, scope)
-      const output = await fn(req.input)
-      return { id: req.id, kind: 'ok', output, resume, logs: logsOf(call) } as const
+      const output = await fn(req.input, config)
+      return {
+        id: req.id,
+        kind: 'ok',
+        output,
+        resume,
+        logs: logsOf(call),
+        ...withCustom(),
+      } as const
     } catch (e) {
       const p = pending as { thrown: Error; value: unknown } | null
       if (p && e === p.thrown) {
@@ -289,6 +305,7 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
           value: p.value,
           resume,
           logs: logsOf(call),
+          ...withCustom(),
         } as const
       }
       throw e
@@ -305,7 +322,11 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
         return runNode(req, call, port)
       case 'runRouter': {
         const fn = evaluate(req.code, `router code of \`${req.owner}\``, call, noInterrupt)
-        return { id: req.id, kind: 'value', value: await fn(req.state), logs: logsOf(call) }
+        const config = req.configurable
+          ? Object.freeze({ configurable: req.configurable, writer: () => {} })
+          : undefined
+        const value = await fn(req.state, config)
+        return { id: req.id, kind: 'value', value, logs: logsOf(call) }
       }
       case 'foldReducer': {
         const fn = evaluate(req.code, `reducer code of \`${req.field}\``, call, noInterrupt)

@@ -29,8 +29,17 @@ export type SandboxRequest =
       pad: ScratchpadData
       /** The subgraphs the code may call (`subgraphs.<name>.invoke`); absent: none. */
       subgraphs?: string[]
+      /** The run's `config.configurable`; absent: the code gets no config (a check, say). */
+      configurable?: Record<string, unknown>
     }
-  | { type: 'runRouter'; id: number; owner: string; code: string; state: unknown }
+  | {
+      type: 'runRouter'
+      id: number
+      owner: string
+      code: string
+      state: unknown
+      configurable?: Record<string, unknown>
+    }
   | {
       type: 'foldReducer'
       id: number
@@ -74,7 +83,21 @@ export interface SandboxStarted {
  * `value` answers runRouter, foldReducer and check (a problem message or null).
  */
 export type SandboxReply =
-  | { id: number; kind: 'ok'; output: unknown; resume: unknown[] | null; logs: TaskLog[] }
-  | { id: number; kind: 'interrupt'; value: unknown; resume: unknown[] | null; logs: TaskLog[] }
+  | {
+      id: number
+      kind: 'ok'
+      output: unknown
+      resume: unknown[] | null
+      logs: TaskLog[]
+      custom?: unknown[]
+    }
+  | {
+      id: number
+      kind: 'interrupt'
+      value: unknown
+      resume: unknown[] | null
+      logs: TaskLog[]
+      custom?: unknown[]
+    }
   | { id: number; kind: 'value'; value: unknown; logs: TaskLog[] }
   | { id: number; kind: 'error'; error: RemoteErrorData }
