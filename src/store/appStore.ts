@@ -25,6 +25,7 @@ import { attachRunPresence } from './runPresence'
 import { createLibrarySlice, INITIAL_LIBRARY } from './librarySlice'
 import { loadModelKeys } from './modelKeys'
 import { createRunSlice, INITIAL_RUN, liveInnerOf, onRunEvent, threadWarnings } from './runSlice'
+import { createStreamSlice, INITIAL_STREAM, withStreamChunks } from './streamSlice'
 import { createSettingsSlice, followRunSettings, initialSettings } from './settingsSlice'
 import { loadView, withGraphView, saveView, type GraphView } from './viewMemory'
 
@@ -296,10 +297,12 @@ export function createAppStore(deps: AppDeps) {
           ...initialSettings(),
           ...INITIAL_SHELL,
           ...INITIAL_DEBUG_STATE,
+          ...INITIAL_STREAM,
           ...shell,
           ...createLibrarySlice(ctx),
           ...createDocumentSlice(ctx, history),
           ...createRunSlice(ctx),
+          ...createStreamSlice(set, get, client),
           ...createSettingsSlice(ctx),
           ...debug,
         }
@@ -377,6 +380,11 @@ export function createAppStore(deps: AppDeps) {
   let refreshing: ReturnType<typeof setTimeout> | null = null
   client.onBatch((events) => {
     const threadId = store.getState().threadId
+    // A watched run's stream chunks, for the Stream tab.
+    if (store.getState().streamWatched) {
+      const chunks = withStreamChunks(store.getState().streamChunks, events, threadId)
+      if (chunks) store.setState({ streamChunks: chunks })
+    }
     // The subgraph whose step is under way, for the canvas to light its nodes.
     const inner = liveInnerOf(events, threadId)
     const was = store.getState().liveInner

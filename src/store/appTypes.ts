@@ -8,6 +8,7 @@ import type { DebugActions, DebugState } from './debugSlice'
 import type { DocumentState, Selection } from './documents'
 import type { ModelKeys } from './modelKeys'
 import type { RunPause } from './runStatus'
+import type { StreamActions, StreamState } from './streamSlice'
 
 /** A graph document as the store knows it (what the graphs table holds). */
 export interface GraphEntry {
@@ -204,7 +205,14 @@ export interface ShellState {
 }
 
 export interface AppState
-  extends LibraryState, DocumentSliceState, RunSliceState, SettingsState, ShellState, DebugState {}
+  extends
+    LibraryState,
+    DocumentSliceState,
+    RunSliceState,
+    SettingsState,
+    ShellState,
+    DebugState,
+    StreamState {}
 
 export interface LibraryActions {
   importDocument(text: string, fileName: string): Promise<void>
@@ -291,7 +299,8 @@ export interface AppActions
     RunActions,
     SettingsActions,
     ShellActions,
-    DebugActions {}
+    DebugActions,
+    StreamActions {}
 
 export interface AppDeps {
   client: RuntimeClient

@@ -254,6 +254,11 @@ export interface RequestMap {
   pause: { params: { threadId: string }; result: { pausing: boolean } }
   /** Abandons the thread's run; restarts the sandbox when one of its tasks is still running. */
   stop: { params: { threadId: string }; result: { stopped: boolean; sandboxRestarted: boolean } }
+  /**
+   * Whether the page watches the thread's stream (its Stream tab is open): runs started on it
+   * from now on send every chunk of LangGraph's stream modes as `stream_chunk` events.
+   */
+  watchStream: { params: { threadId: string; on: boolean }; result: { watching: boolean } }
   updateState: {
     params: {
       graphId: string
@@ -428,6 +433,19 @@ export type WorkerEvent =
       interrupts: InterruptInfo[]
       checkpointId: string | null
       inner?: InnerPause
+    })
+  | (RunEventBase & {
+      /**
+       * One chunk of the run's stream as LangGraph.js's `graph.stream(…, { streamMode: [all
+       * seven], subgraphs: true })` yields it (a watched thread's runs only): the namespace
+       * (node ids from the root down), the mode, the payload; `step`: the root's super-step.
+       */
+      type: 'stream_chunk'
+      seq: number
+      step: number
+      path: string[]
+      mode: string
+      payload: unknown
     })
   | (RunEventBase & { type: 'run_finished'; checkpointId: string | null })
   | (RunEventBase & { type: 'run_failed'; error: WorkerError })

@@ -3,6 +3,10 @@ import type { CompiledGraph } from '../core/compile/compileGraph'
 import type { LoopEvent, Run, RunConfig } from '../core/pregel/loop'
 import { nsNodes } from '../core/pregel/namespace'
 import { GraphRuntime } from '../core/pregel/runtime'
+import { STREAM_MODES, StreamProducer } from '../core/pregel/stream'
+import type { StreamPoint } from '../core/pregel/streamPoints'
+import { DEFAULT_RECURSION_LIMIT } from '../core/pregel/loop'
+import { toJsonSafe } from './jsonSafe'
 import type { RuntimeEnv } from '../lib/env'
 import type { TaskRunRow } from '../persistence/db'
 import { ThreadBusyError, toWorkerError, WorkerRequestError } from './errors'
@@ -62,11 +66,20 @@ export class RunRegistry {
   private readonly unlocks = new Map<RunEntry, () => void>()
   private readonly timer: Timer
   private lastYield: number
+  /** Threads whose runs stream their chunks to the page (see watchStream). */
+  private readonly watched = new Set<string>()
   private turned = true
 
   constructor(private readonly o: RunRegistryOptions) {
     this.timer = o.timer ?? systemTimer
     this.lastYield = this.timer.now()
+  }
+
+  /** Runs of the thread started from now on stream their chunks (`on`), or stop doing so. */
+  watchStream(threadId: string, on: boolean): boolean {
+    if (on) this.watched.add(threadId)
+    else this.watched.delete(threadId)
+    return on
   }
 
   /** Refuses when the thread has a run (advancing or paused). */
@@ -115,12 +128,20 @@ export class RunRegistry {
         }),
     })
     const gate = new GatedSaver(this.o.saver, (id) => recorder.ranFrom(id))
+    // A watched thread's run also streams: every mode, subgraphs' chunks too.
+    const streaming: RunStreamer | undefined = this.watched.has(threadId)
+      ? this.streamer(threadId, p, (): RunEntry => entry)
+      : undefined
     const runtime = new GraphRuntime({
       graph: p.graph,
       saver: gate,
       env: this.o.env,
-      onEvent: (e) => this.observe(entry, e),
+      onEvent: (e) => {
+        streaming?.producer.onEvent(e)
+        this.observe(entry, e)
+      },
       betweenInnerSteps: (ns): Promise<void> => this.between(entry, ns),
+      ...(streaming && { stream: (pt: StreamPoint) => streaming.producer.onPoint(pt) }),
     })
     const entry = new RunEntry(this.o.env.newId(), threadId, runtime, gate, recorder, p.timeoutMs)
     entry.sandbox = p.sandbox
@@ -368,6 +389,44 @@ export class RunRegistry {
     this.unlocks.delete(entry)
   }
 
+  /** The stream of one run: its chunks as `stream_chunk` events, made JSON-safe. */
+  private streamer(threadId: string, p: StartRun, entryOf: () => RunEntry): RunStreamer {
+    let seq = 0
+    let step = -1
+    const configurable: Record<string, unknown> = {}
+    for (const c of p.graph.spec.config ?? [])
+      if (c.default !== undefined) configurable[c.name] = c.default
+    const producer = new StreamProducer(
+      p.graph,
+      {
+        modes: STREAM_MODES,
+        subgraphs: true,
+        threadId,
+        recursionLimit: p.config.recursionLimit ?? DEFAULT_RECURSION_LIMIT,
+        configurable: { ...configurable, ...p.config.configurable },
+        now: this.o.env.now,
+      },
+      ([ns, mode, payload]) =>
+        this.emit(entryOf(), {
+          type: 'stream_chunk',
+          seq: seq++,
+          step,
+          path: ns.map((part) => part.split(':')[0] as string),
+          mode,
+          payload: toJsonSafe(payload),
+        }),
+    )
+    return {
+      producer: {
+        onEvent: (e: LoopEvent) => {
+          if (e.type === 'step_started' && e.ns === undefined) step = e.step
+          producer.onEvent(e)
+        },
+        onPoint: (pt: StreamPoint) => producer.onPoint(pt),
+      },
+    }
+  }
+
   private observe(entry: RunEntry, e: LoopEvent): void {
     if (entry.closed) return
     if (e.ns !== undefined) {
@@ -438,6 +497,11 @@ export class RunRegistry {
 
 /** A run event without the fields every run event carries. */
 type DistributiveOmit<T> = T extends unknown ? Omit<T, 'threadId' | 'runId'> : never
+
+/** A run's stream producer, fed by the run's events and points. */
+interface RunStreamer {
+  producer: { onEvent(e: LoopEvent): void; onPoint(p: StreamPoint): void }
+}
 
 /** What an advance's race resolves to when a subgraph's run paused inside the step. */
 const INSIDE = Symbol('inside')

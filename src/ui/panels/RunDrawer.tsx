@@ -17,6 +17,7 @@ import { WritesView } from '../timeline/WritesView'
 import { BidiText, Name } from '../Name'
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels'
 import { layoutStorage } from '../layout/workbench'
+import { StreamView } from '../timeline/StreamView'
 
 /** The timeline and the tabs scroll inside themselves; their panels only clip. */
 const CLIP = { overflow: 'hidden' } as const
@@ -30,6 +31,7 @@ const TABS = [
   'Input',
   'Logs',
   'Interrupt',
+  'Stream',
 ] as const
 type Tab = (typeof TABS)[number]
 
@@ -307,6 +309,7 @@ export function RunDrawer() {
               {tab === 'Input' && <InputPanel />}
               {tab === 'Logs' && <LogsView />}
               {tab === 'Interrupt' && <InterruptPanel onEditState={() => setTab('State')} />}
+              {tab === 'Stream' && <StreamView />}
             </div>
           </div>
         </Panel>
