@@ -1,8 +1,6 @@
 import { lazy, Suspense, useRef, useState, type ChangeEvent } from 'react'
 import { selectCanRun } from '../../store/appStore'
 import { useApp, useUndoState } from '../storeContext'
-import { SettingsDialog } from './SettingsDialog'
-import { ShortcutsDialog } from './ShortcutsDialog'
 import { useRunKeys } from '../useRunKeys'
 import { showBidiControls } from '../bidi'
 import type { GraphIssue } from '../../core/graph/issues'
@@ -301,8 +299,16 @@ export function TopBar() {
         </button>
       </div>
       <Announcer />
-      {help && <ShortcutsDialog onClose={() => setHelp(false)} />}
-      {settings && <SettingsDialog onClose={() => setSettings(false)} />}
+      {help && (
+        <Suspense fallback={null}>
+          <ShortcutsDialog onClose={() => setHelp(false)} />
+        </Suspense>
+      )}
+      {settings && (
+        <Suspense fallback={null}>
+          <SettingsDialog onClose={() => setSettings(false)} />
+        </Suspense>
+      )}
       {exporting && (
         <Suspense fallback={null}>
           <ExportDialog onClose={() => setExporting(false)} />
@@ -312,7 +318,13 @@ export function TopBar() {
   )
 }
 
-// The emitters and the zip load with the dialog, not with the page.
+// Dialogs load when first opened; the emitters and the zip with the Export dialog.
+const SettingsDialog = lazy(() =>
+  import('./SettingsDialog').then((m) => ({ default: m.SettingsDialog })),
+)
+const ShortcutsDialog = lazy(() =>
+  import('./ShortcutsDialog').then((m) => ({ default: m.ShortcutsDialog })),
+)
 const ExportDialog = lazy(() => import('./ExportDialog').then((m) => ({ default: m.ExportDialog })))
 
 const helpOpeners = new WeakMap<(v: boolean) => void, () => void>()
