@@ -10,6 +10,7 @@ import { LocalCodeHost } from './localCodeHost'
 import type { RunMode, WorkerEvent } from './protocol'
 import { RunRegistry, type StartRun } from './runs'
 import { memoryThreadLocks, type ThreadLocks } from './threadLocks'
+import { teamOf } from './serviceHarness'
 
 const chain = {
   state: [{ name: 'x' }, { name: 'log', reducer: 'append', default: [] }],
@@ -335,18 +336,7 @@ describe('RunRegistry', () => {
 
   describe('stepping into a subgraph', () => {
     // The root runs `team` (a subgraph: a, then b) and then `after`.
-    const nested = {
-      ...chain,
-      nodes: [
-        { id: 'team', kind: 'graph', graph: 'inner' },
-        { id: 'after', code: "(s) => ({ log: ['after'] })" },
-      ],
-      edges: [
-        { from: '__start__', to: 'team' },
-        { from: 'team', to: 'after' },
-      ],
-      subgraphs: { inner: chain },
-    }
+    const nested = teamOf(chain)
     const inner = (o: Awaited<ReturnType<RunRegistry['continue']>>) =>
       o.status === 'paused' && o.inner ? [o.inner.ns.split(':')[0], o.inner.next] : null
     const log = async (t: ReturnType<typeof setup>) =>

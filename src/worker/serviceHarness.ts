@@ -25,6 +25,22 @@ export const chain = {
   ],
 }
 
+/** A graph whose node `team` runs `inner` as its subgraph, then `after` logs. */
+export function teamOf(inner: { state: unknown[] } & Record<string, unknown>) {
+  return {
+    ...inner,
+    nodes: [
+      { id: 'team', kind: 'graph', graph: 'inner' },
+      { id: 'after', code: "(s) => ({ log: ['after'] })" },
+    ],
+    edges: [
+      { from: '__start__', to: 'team' },
+      { from: 'team', to: 'after' },
+    ],
+    subgraphs: { inner },
+  }
+}
+
 let dbs = 0
 const cleanup: (() => void)[] = []
 

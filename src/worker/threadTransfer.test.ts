@@ -7,7 +7,7 @@ import type { ChannelVersions } from '../core/checkpoint/types'
 import type { DexieCheckpointSaver } from '../persistence/dexieSaver'
 import type { ThreadFile } from '../persistence/threadFile'
 import type { WorkerEvent } from './protocol'
-import { chain, closeAll, setup } from './serviceHarness'
+import { chain, closeAll, setup, teamOf } from './serviceHarness'
 import type { WorkerStorage } from './storage'
 import { IMPORT_BATCH } from './threadTransfer'
 
@@ -220,23 +220,12 @@ describe('big thread files', () => {
 
   it("a thread file keeps the subgraphs' checkpoints: imported, it resumes inside the subgraph", async () => {
     const t = await setup()
-    const graphId = await t.compile({
-      ...chain,
-      nodes: [
-        { id: 'team', kind: 'graph', graph: 'inner' },
-        { id: 'after', code: "(s) => ({ log: ['after'] })" },
-      ],
-      edges: [
-        { from: '__start__', to: 'team' },
-        { from: 'team', to: 'after' },
-      ],
-      subgraphs: {
-        inner: {
-          ...chain,
-          nodes: [chain.nodes[0], { id: 'b', code: "(s) => ({ x: interrupt('who?') })" }],
-        },
-      },
-    })
+    const graphId = await t.compile(
+      teamOf({
+        ...chain,
+        nodes: [chain.nodes[0], { id: 'b', code: "(s) => ({ x: interrupt('who?') })" }],
+      }),
+    )
     await t.client.request('createThread', { threadId: 'g:src', graph: 'g', name: 'src' })
     await t.client.request('run', { graphId, threadId: 'g:src', mode: 'toEnd', input: { x: 'in' } })
     const file = await t.client.request('exportThread', { threadId: 'g:src' })
