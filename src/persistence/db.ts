@@ -74,6 +74,8 @@ export interface GraphRow {
   rev?: number
   /** In the bin since then (ISO-8601): not listed, restorable until the bin is emptied. */
   deletedAt?: string
+  /** The tab that saved this revision and when it opened (`<tab>@<ms>`); see docSync's recover. */
+  writer?: string
 }
 
 /**

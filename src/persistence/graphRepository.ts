@@ -68,6 +68,7 @@ export class GraphRepository {
         updatedAt: now,
         rev: baseRev + 1,
       }
+      if (row.writer !== undefined) saved.writer = row.writer
       await this.db.graphs.put(saved)
       return { ok: true as const, row: saved }
     })

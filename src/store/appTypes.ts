@@ -25,6 +25,8 @@ export interface GraphEntry {
   rev?: number
   /** In the bin since then (ISO-8601). */
   deletedAt?: string
+  /** The tab that saved this revision (`<tab>@<ms it opened>`), when one says. */
+  writer?: string
 }
 
 /** Saves and lists graph documents (the persistence layer's GraphRepository). */
@@ -81,6 +83,9 @@ export interface JournalEntry {
    * stored revision is `baseRev + 1` with this document), `doc` is an edit on top of it.
    */
   landing?: unknown
+  /** As taken: the tab that wrote it (`<tab>@<ms it opened>`) and when (ms). */
+  writer?: string
+  at?: number
 }
 
 /**
@@ -88,6 +93,8 @@ export interface JournalEntry {
  * in the middle of a save loses nothing.
  */
 export interface DraftJournal {
+  /** This tab, as its saves mark the revisions they write (`<tab>@<ms it opened>`). */
+  readonly writer?: string
   write(graphId: string, entry: JournalEntry): void
   clear(graphId: string): void
   /** The journal a closed tab left for the graph (removed as it is taken), if any. */

@@ -288,6 +288,51 @@ describe('saving', () => {
     ])
   })
 
+  it('after a crash, a journal older than the saves that landed (localStorage is slower to disk) is no conflict', async () => {
+    const b = browser()
+    const kept = new Map<string, JournalEntry>()
+    // Tab A, opened at 0 ms; its journal entries say who wrote them and when (as localJournal's do).
+    const journal: DraftJournal = {
+      writer: 'A@0',
+      write: (id, e) => void kept.set(id, { ...e, writer: 'A@0', at: 0 }),
+      clear: (id) => void kept.delete(id),
+      take: async (id) => {
+        const e = kept.get(id) ?? null
+        kept.delete(id)
+        return e
+      },
+    }
+    const A = b.tab(journal)
+    await A.getState().init()
+    A.getState().edit({ type: 'addField', field: { name: 'first' } })
+    const stale = structuredClone(kept.get('ex'))
+    await settle()
+    A.getState().edit({ type: 'addField', field: { name: 'second' } })
+    await settle()
+    expect(b.graphs.rows.get('ex')).toMatchObject({ rev: 3, writer: 'A@0' })
+    // The browser dies; localStorage kept only the first journal entry, not the clears.
+    kept.set('ex', stale as JournalEntry)
+    const reopen = () => {
+      const graphs = memoryGraphs()
+      graphs.rows.set('ex', structuredClone(b.graphs.rows.get('ex') as GraphEntry))
+      return createAppStore({ client, graphs, examples: [], newId: () => 'n', journal })
+    }
+    const again = reopen()
+    await again.getState().init()
+    await settle()
+    expect(again.getState().conflict).toBeNull()
+    expect(again.getState().saveState).not.toBe('failed')
+    expect(doc(again).state.map((f) => f.name)).toEqual(['x', 'first', 'second'])
+    // Saved by a tab that was open before the journal was written (another tab): that one
+    // may not hold the edit, so the user chooses.
+    b.graphs.rows.set('ex', { ...(b.graphs.rows.get('ex') as GraphEntry), writer: 'B@-5' })
+    kept.set('ex', stale as JournalEntry)
+    const other = reopen()
+    await other.getState().init()
+    await settle()
+    expect(other.getState().conflict?.kind).toBe('changed')
+  })
+
   it('a full disk: says so with the usage, keeps the edit, and saves it once there is room', async () => {
     const b = browser()
     let full = true

@@ -1,5 +1,12 @@
 import type { StoreApi } from 'zustand/vanilla'
-import type { AppActions, AppDeps, AppState, GraphEntry, TabMessage } from './appTypes'
+import type {
+  AppActions,
+  AppDeps,
+  AppState,
+  GraphEntry,
+  JournalEntry,
+  TabMessage,
+} from './appTypes'
 import { isQuotaError } from '../lib/quota'
 import { mergeDocs, same } from './mergeDocs'
 
@@ -103,7 +110,8 @@ export function attachDocSync(store: Store, deps: AppDeps, host: DocSyncHost): D
     let r: Awaited<ReturnType<typeof graphs.saveOver>>
     writing = { graphId: g.id, baseRev: base.rev, doc }
     try {
-      r = await graphs.saveOver({ ...g, doc, name }, base.rev)
+      const writer = journal?.writer
+      r = await graphs.saveOver({ ...g, doc, name, ...(writer && { writer }) }, base.rev)
     } catch (e) {
       return failed(e)
     } finally {
@@ -185,6 +193,7 @@ export function attachDocSync(store: Store, deps: AppDeps, host: DocSyncHost): D
     const s = store.getState()
     if (!j || s.current?.id !== g.id || s.doc !== g.doc || same(j.doc, g.doc)) return
     const rev = g.rev ?? 0
+    if (supersedes(g, j)) return
     // Journaled over this revision, or over the one before while the save that made this
     // one was being written (it landed): the edit goes on top of what is stored.
     const onTop =
@@ -348,4 +357,22 @@ async function biggestThreads(deps: AppDeps, library: GraphEntry[]): Promise<str
       return `${t.name}${graph ? ` of ${graph}` : ''} (${t.count.toLocaleString('en')} checkpoints)`
     })
     .join(', ')
+}
+
+/**
+ * Whether the stored revision already holds a journal's edit: saved after the journal was
+ * written, by the tab that wrote it (its edits only grow) or by a tab opened after it (which
+ * took that journal when it opened the graph). localStorage reaches the disk later than
+ * IndexedDB, so after a crash a journal can be older than saves that landed; without this
+ * it would come back as a conflict with nothing to choose.
+ */
+export function supersedes(
+  g: Pick<GraphEntry, 'rev' | 'writer' | 'updatedAt'>,
+  j: Pick<JournalEntry, 'baseRev' | 'writer' | 'at'>,
+): boolean {
+  if (!g.writer || !j.writer || j.at === undefined || (g.rev ?? 0) <= j.baseRev) return false
+  const savedAt = Date.parse(g.updatedAt ?? '')
+  if (!(savedAt >= j.at)) return false
+  const opened = (w: string) => Number(w.slice(w.lastIndexOf('@') + 1))
+  return g.writer === j.writer || opened(g.writer) > j.at
 }

@@ -34,7 +34,10 @@ export function memoryGraphs(): GraphsPort & { rows: Map<string, GraphEntry> } {
       if (!old || old.deletedAt || (old.rev ?? 0) !== baseRev)
         return { ok: false, theirs: structuredClone(old) ?? null }
       const updatedAt = new Date(++t * 1000).toISOString()
-      put({ ...old, name: e.name, doc: e.doc, updatedAt }, baseRev + 1)
+      put(
+        { ...old, name: e.name, doc: e.doc, updatedAt, ...(e.writer && { writer: e.writer }) },
+        baseRev + 1,
+      )
       return { ok: true, rev: baseRev + 1, updatedAt }
     },
     trust: async (id) => update(id, { trusted: true }),

@@ -23,14 +23,20 @@ export function broadcastBus(): TabBus {
  * long as it lives: a journal is taken back only from a tab whose lock is free (it closed),
  * never from a tab that is still saving.
  */
-export function localJournal(tabId: string, storage: Storage = localStorage): DraftJournal {
+export function localJournal(
+  tabId: string,
+  storage: Storage = localStorage,
+  opened = Date.now(),
+): DraftJournal {
   // Held until the tab closes: the lock's release is how other tabs know it is gone.
   void navigator.locks?.request(tabLockName(tabId), () => new Promise<never>(() => undefined))
   const key = (graphId: string, tab = tabId) => `${JOURNAL}${graphId}:${tab}`
+  const writer = `${tabId}@${opened}`
   return {
+    writer,
     write(graphId, entry) {
       try {
-        storage.setItem(key(graphId), JSON.stringify({ ...entry, at: Date.now() }))
+        storage.setItem(key(graphId), JSON.stringify({ ...entry, writer, at: Date.now() }))
       } catch {
         // A full localStorage: the IndexedDB save still goes ahead; only its net is missing.
       }
@@ -64,6 +70,8 @@ export function localJournal(tabId: string, storage: Storage = localStorage): Dr
           baseRev: best.baseRev,
           doc: best.doc,
           ...(best.landing !== undefined && { landing: best.landing }),
+          ...(typeof best.writer === 'string' && { writer: best.writer }),
+          ...(typeof best.at === 'number' && { at: best.at }),
         }
       )
     },
