@@ -428,7 +428,10 @@ const FALLBACKS: [code: string, reason: RegExp, options?: Partial<TranslateOptio
     "(s) => ({ msgs: [{ type: 'ai', content: '', tool_calls: [{ name: 'f', args: {} }] }] })",
     /name, args and id/,
   ],
-  ['(s, config) => ({})', /second parameter/],
+  ['(s, config) => ({ a: config.writer })', /run config other than reading/],
+  ['(s, config) => ({ a: config })', /run config other than reading/],
+  ['(s, config, x) => ({})', /third parameter/],
+  ['(s, { configurable }) => ({})', /config parameter that is not a plain name/],
   ['(s = {}) => ({})', /parameter pattern/],
   ["(s) => s.log.length > 0 ? 'a' + 'b' : 'c'", /without a path map/, { kind: 'router' }],
   ["(s) => ''", /a route to ""/, { kind: 'router' }],
@@ -501,6 +504,16 @@ describe('translateFunction: what is translated', () => {
       "(s) => s.log.length ? new Command({ goto: new Send('w', interrupt(1)) }) : { msgs: { type: 'remove', id: 'a' } }",
     )
     expect(t.ok && [...t.imports].sort()).toEqual(['Command', 'RemoveMessage', 'Send', 'interrupt'])
+  })
+
+  it("reads the run's settings from LangGraph's `config` parameter", () => {
+    const t = translate(
+      "(s, cfg) => { const c = cfg.configurable; return { a: c.who ?? 'x', b: cfg.configurable['n'] ?? 0 } }",
+      { fields: [{ name: 'a' }, { name: 'b' }] },
+    )
+    expect(t.ok && t.params).toEqual(['state', 'config'])
+    expect(t.ok ? t.body.join('\n') : t.reason).toContain('config["configurable"]')
+    expect(t.ok ? t.body.join('\n') : t.reason).toMatch(/_js_get\(config\["configurable"\], "n"/)
   })
 
   it('gives a reducer two positional parameters, whatever the code declares', () => {

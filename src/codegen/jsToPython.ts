@@ -82,8 +82,25 @@ function parameters(
     })
     return { params: names, prologue: [] }
   }
-  if (params.length > 1) refuse('a second parameter (LangGraph passes the run config there)')
-  const p = params[0]
+  const state = firstParameter(params[0], fn, scope)
+  if (params.length > 2) refuse('a third parameter (LangGraph passes the state and the run config)')
+  const config = params[1]
+  if (!config) return state
+  if (fn.options.kind === 'tool')
+    refuse('a second parameter of tool code (it gets its arguments only)')
+  if (config.type !== 'Identifier') refuse('a config parameter that is not a plain name')
+  // LangGraph Python passes the run config to a parameter named `config`.
+  if (fn.namer.take('config', 'v') !== 'config') refuse('a config parameter (`config` is taken)')
+  scope.set(config.name, { kind: 'config' })
+  return { ...state, params: [...state.params, 'config'] }
+}
+
+/** The state parameter: a name, a `{ a, b }` pattern of fields, or none. */
+function firstParameter(
+  p: Pattern | undefined,
+  fn: FnState,
+  scope: Scope,
+): { params: string[]; prologue: string[] } {
   if (!p) return { params: ['state'], prologue: [] }
   if (p.type === 'Identifier') {
     scope.set(p.name, { kind: 'state' })

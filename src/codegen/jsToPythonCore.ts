@@ -54,6 +54,8 @@ export function refuse(reason: string): never {
 /** What a name in the JavaScript code refers to. */
 export type Binding =
   | { kind: 'state' }
+  /** The run's config (a node's or router's second parameter): only `config.configurable` is read. */
+  | { kind: 'config' }
   | { kind: 'local'; py: string; kinds: number; lone?: boolean; messages?: boolean }
   /** Declared later in its block: using it throws in JavaScript (temporal dead zone). */
   | { kind: 'tdz' }

@@ -149,12 +149,16 @@ function literal(node: AnyNode & { type: 'Literal' }): PyExpr {
   return refuse('a literal of unknown kind')
 }
 
+const CONFIG_USE =
+  'a use of the run config other than reading `config.configurable.<name>` (writer, callbacks and the rest are not translated)'
+
 function identifier(name: string, ctx: ExprContext): PyExpr {
   const b = ctx.lookup(name)
   if (b?.kind === 'state') return atom('state', ctx.stateIsDict ? DICT : ANY)
   if (b?.kind === 'local')
     return { ...atom(b.py, b.kinds), lone: b.lone === true, ...(b.messages && { messages: true }) }
   if (b?.kind === 'tdz') return refuse(`\`${name}\` used before its declaration`)
+  if (b?.kind === 'config') return refuse(CONFIG_USE)
   if (name === 'undefined') return atom('None', UNDEF)
   if (name === 'END' || name === 'START') {
     ctx.use(name)
@@ -181,13 +185,28 @@ function member(node: AnyNode & { type: 'MemberExpression' }, ctx: ExprContext):
     if (key === null) return refuse('a state key computed at run time')
     return stateRead(key, ctx)
   }
+  if (obj.type === 'Identifier' && ctx.lookup(obj.name)?.kind === 'config') {
+    // The run's settings: a dict in LangGraph Python too (`config["configurable"]`).
+    if (key !== 'configurable') return refuse(CONFIG_USE)
+    return atom('config["configurable"]', DICT)
+  }
   const target = translateExpr(obj, ctx)
   if (key === 'length' && !node.computed) {
     if (only(target.kinds, LIST)) return atom(`len(${target.py})`, INT, target.pure)
     // Strings count UTF-16 units in JavaScript: `_js_len` does too, and guards the rest.
     return guard(ctx, '_js_len', target, INT)
   }
-  if (key !== null && !node.computed && !INHERITED.has(key) && !only(target.kinds, LIST | STR)) {
+  // `config.configurable['x']` reads a setting as `config.configurable.x` does.
+  const setting =
+    obj.type === 'MemberExpression' &&
+    obj.object.type === 'Identifier' &&
+    ctx.lookup(obj.object.name)?.kind === 'config'
+  if (
+    key !== null &&
+    (!node.computed || setting) &&
+    !INHERITED.has(key) &&
+    !only(target.kinds, LIST | STR)
+  ) {
     // A dict's key, undefined (None, or _MISSING where that matters) when it is not there.
     const where = pyString(ctx.where)
     const get = ctx.helper('_js_get')

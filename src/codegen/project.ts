@@ -217,13 +217,27 @@ function pyproject(slug: string, requirements: string[]): string {
   ].join('\n')
 }
 
+/**
+ * The run script's import and config: a graph that declares settings runs with their
+ * defaults, the script's second argument (JSON) over them.
+ */
+function settingsImport(graph: GraphSpec): string {
+  if ((graph.config ?? []).length === 0)
+    return `import { graph } from './graph.js'
+
+const config = { configurable: { thread_id: 'local-1' } }`
+  return `import { configurable, graph } from './graph.js'
+
+// The declared defaults of the graph's settings, and your own over them (a second argument).
+const own = JSON.parse(process.argv[3] ?? '{}')
+const config = { configurable: { ...configurable, ...own, thread_id: 'local-1' } }`
+}
+
 /** A script that runs the graph once from its default state and prints every checkpoint. */
 function runScript(graph: GraphSpec): string {
   return `/** Runs the exported graph once on a fresh thread and prints its checkpoints, oldest first. */
 import type { StateSnapshot } from '@langchain/langgraph'
-import { graph } from './graph.js'
-
-const config = { configurable: { thread_id: 'local-1' } }
+${settingsImport(graph)}
 const input = JSON.parse(process.argv[2] ?? '{}')
 const result = await graph.invoke(input, config)
 const history: StateSnapshot[] = []
@@ -250,7 +264,7 @@ A LangGraph graph exported from Superstep, with its code in two languages.
   code beside it (see the list at the top of the file).
 - \`${graphFile}\`: the graph itself; open it in Superstep (Import) to keep drawing.
 
-${keysSection(graph)}
+${keysSection(graph)}${settingsSection(graph)}
 ## Run it locally (LangGraph.js)
 
 \`\`\`sh
@@ -285,6 +299,28 @@ outside the server (\`python graph.py\`).
 There is no lockfile: \`npm install\` (or \`pip install\`) picks the newest versions the
 version ranges allow, and an image built without one runs \`npm i\`. Commit the
 \`package-lock.json\` your first \`npm install\` writes to pin them.
+`
+}
+
+/** The README's section on the graph's declared run settings (none when it declares none). */
+function settingsSection(graph: GraphSpec): string {
+  const settings = graph.config ?? []
+  if (settings.length === 0) return ''
+  const rows = settings.map(
+    (c) =>
+      `- \`${markdownLine(c.name)}\` (${c.type}${c.default === undefined ? '' : `, default \`${markdownLine(JSON.stringify(c.default))}\``})${c.description ? `: ${markdownLine(c.description)}` : ''}`,
+  )
+  return `
+## Run settings
+
+The graph's code reads these from \`config.configurable\`:
+
+${rows.join('\n')}
+
+LangGraph fills no defaults: \`src/graph.ts\` exports them as \`configurable\` and
+\`python/graph.py\` as \`CONFIGURABLE\`; pass them with each run, your own over them. \`npm start\`
+and \`python graph.py\` do, and take your own settings as a second argument (JSON):
+\`npm start -- '{}' '{"${settings[0]?.name.replace(/[^\w-]/g, '') ?? 'x'}": …}'\`.
 `
 }
 

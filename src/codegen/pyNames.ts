@@ -40,7 +40,7 @@ export const PY_MODULE_NAMES: ReadonlySet<string> = new Set(
     'copy json Annotated Any TypedDict RemoveMessage EphemeralValue Topic InMemorySaver ' +
     'END START StateGraph add_messages Command Send interrupt State builder graph state ' +
     'uuid AIMessage convert_to_messages tool ToolNode tools_condition ChatOpenAI _play_scripted ' +
-    'functools _tool_output _tool_error sleep reduce sys local_graph _run_once'
+    'functools _tool_output _tool_error sleep reduce sys local_graph _run_once CONFIGURABLE'
   ).split(' '),
 )
 

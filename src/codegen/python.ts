@@ -15,7 +15,7 @@ import { kindBlocks, scriptedHelper, toolHelpers } from './pyKinds'
 import { use, type PyFunction, type PyModule, type PyTool } from './pyModule'
 import { preludeFor } from './pyPrelude'
 import { emitState } from './pyState'
-import { pyCall, pyDisplay } from './pyText'
+import { pyCall, pyDisplay, pyValue } from './pyText'
 import { pyComment, pyCommentText, pyProse, pyString } from './text'
 
 /**
@@ -289,6 +289,7 @@ function builderSection(m: PyModule): string {
  * history outside the server), and `python graph.py '<json>'`, which runs it once.
  */
 function localRunner(m: PyModule, breakpoints: string[]): string[] {
+  const settings = m.graph.config ?? []
   use(m, 'langgraph.checkpoint.memory', 'InMemorySaver')
   use(m, '', 'json')
   use(m, '', 'sys')
@@ -298,7 +299,35 @@ function localRunner(m: PyModule, breakpoints: string[]): string[] {
     '    ',
     92, // indented under `return `: 4 + 7 columns before the call
   )
+  const defaults = Object.fromEntries(
+    settings.flatMap((c) => (c.default === undefined ? [] : [[c.name, c.default]])),
+  )
+  const declared =
+    settings.length === 0
+      ? []
+      : [
+          [
+            '# The run settings the code reads from `config["configurable"]`, with their declared',
+            '# defaults: pass them with each run, your own over them',
+            '# (`local_graph().invoke(input, {"configurable": {**CONFIGURABLE, "thread_id": "1"}})`).',
+            ...settings.map((c) =>
+              pyComment(
+                `${c.name} (${c.type})${c.default === undefined ? ', no default' : ''}${c.description ? `: ${c.description}` : ''}`,
+              ).join('\n'),
+            ),
+            `CONFIGURABLE = ${pyValue(defaults)}`,
+          ].join('\n'),
+        ]
+  const config =
+    settings.length === 0
+      ? ['    config = {"configurable": {"thread_id": "local-1"}}']
+      : [
+          '    # The declared defaults, and your own over them (a second argument, JSON).',
+          '    own = json.loads(argv[2] if len(argv) > 2 else "{}")',
+          '    config = {"configurable": {**CONFIGURABLE, **own, "thread_id": "local-1"}}',
+        ]
   return [
+    ...declared,
     [
       'def local_graph():',
       `    """\`graph\` with an in-memory checkpointer, for runs outside LangGraph's server."""`,
@@ -308,7 +337,7 @@ function localRunner(m: PyModule, breakpoints: string[]): string[] {
       'def _run_once(argv):',
       '    """Runs the graph once on a fresh thread and prints its checkpoints, oldest first."""',
       '    local = local_graph()',
-      '    config = {"configurable": {"thread_id": "local-1"}}',
+      ...config,
       '    result = local.invoke(json.loads(argv[1] if len(argv) > 1 else "{}"), config)',
       '    for s in reversed(list(local.get_state_history(config))):',
       '        step, source = s.metadata.get("step"), s.metadata.get("source")',

@@ -75,6 +75,8 @@ export function createContext(graph: GraphSpec): Context {
   }
   claimImports(ctx, mentioned, flat)
   for (const name of ['State', 'builder', 'graph']) ctx.local.set(name, ctx.names.claim(name))
+  if ((graph.config ?? []).length > 0)
+    ctx.local.set('configurable', ctx.names.claim('configurable'))
   if (flat.nodes.some((n) => nodeKind(n) !== 'graph'))
     ctx.local.set('NodeFn', ctx.names.claim('NodeFn'))
   if (flat.branches?.some((b) => !prebuiltRouter(b)))

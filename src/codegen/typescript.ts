@@ -57,6 +57,7 @@ export function emitTypeScript(graph: GraphSpec): string {
     ...(shared ? [subgraphsObjectSection(ctx, shared)] : []),
     ...(ctx.levels.length > 0 ? ['// The graph itself.'] : []),
     ...levelSections(ctx, scriptedFirst ? '' : scriptedHelpers(ctx)),
+    configurableSection(ctx),
     compileSection(ctx),
   ]
   return `${[header(ctx), importSection(ctx), ...body].filter((s) => s !== '').join('\n\n')}\n`
@@ -133,8 +134,16 @@ function header(ctx: Context): string {
       ? ['OPENAI_API_KEY in the environment). Use it from your code, e.g. (tsx):']
       : []),
     '',
-    "  import { graph } from './graph'",
-    "  const config = { configurable: { thread_id: 'thread-1' } }",
+    ...(ctx.local.has('configurable')
+      ? [
+          "  import { configurable, graph } from './graph'",
+          '  // The declared defaults of the settings the code reads; give your own over them.',
+          "  const config = { configurable: { ...configurable, thread_id: 'thread-1' } }",
+        ]
+      : [
+          "  import { graph } from './graph'",
+          "  const config = { configurable: { thread_id: 'thread-1' } }",
+        ]),
     '  console.log(await graph.invoke({}, config))',
     '',
     ...(pauses
@@ -390,6 +399,30 @@ function breakpointOptions(ctx: Context): string[] {
   return options
 }
 
+/**
+ * `const configurable = { … }`: the declared defaults of the run settings the graph's code
+ * reads from `config.configurable` (LangGraph.js fills none itself), each setting listed.
+ */
+function configurableSection(ctx: Context): string {
+  const settings = ctx.graph.config ?? []
+  const name = ctx.local.get('configurable')
+  if (name === undefined || settings.length === 0) return ''
+  const lines = [
+    '// The run settings the code reads from `config.configurable`, with their declared',
+    '// defaults: pass them with each run, your own over them',
+    "// (`graph.invoke(input, { configurable: { ...configurable, thread_id: 'thread-1' } })`).",
+    ...settings.map((c) =>
+      jsLineComment(
+        `${c.name} (${c.type})${c.default === undefined ? ', no default' : ''}${c.description ? `: ${c.description}` : ''}`,
+      ),
+    ),
+  ]
+  const defaults = Object.fromEntries(
+    settings.flatMap((c) => (c.default === undefined ? [] : [[c.name, c.default]])),
+  )
+  return `${lines.join('\n')}\nconst ${name} = ${jsLiteral(defaults, '')}`
+}
+
 function compileSection(ctx: Context): string {
   const options = [`checkpointer: new ${imported(ctx, 'MemorySaver')}()`, ...breakpointOptions(ctx)]
   const builder = local(ctx, 'builder')
@@ -399,8 +432,10 @@ function compileSection(ctx: Context): string {
   const lines = [
     `${graphName === 'graph' ? 'export ' : ''}const ${graphName} = ${builder}.compile(${arg})`,
   ]
+  const settings = ctx.local.get('configurable')
   const renamed = [
     [local(ctx, 'State'), 'State'],
+    ...(settings === undefined ? [] : [[settings, 'configurable']]),
     ...(builder === 'builder' ? [] : [[builder, 'builder']]),
     ...(graphName === 'graph' ? [] : [[graphName, 'graph']]),
   ]

@@ -278,7 +278,22 @@ const subgraphTemplates = TEMPLATES.filter((t) => hasSubgraphs(t.doc as DiffCase
     input: t.input,
   }),
 )
-const cases = [...loadCases(), ...subgraphTemplates, SHADOWED_SUBGRAPH].map((c) => ({
+/**
+ * Node code and routers that read `config.configurable`: the stream case, run with its own
+ * settings. Its subgraph also reads `thread_id`, which is `diff` in the oracle's run and
+ * `cli` in runGraph's, so here that one read is of a fixed word (the stream differential
+ * compares it).
+ */
+const CONFIGURABLE: DiffCase = {
+  ...(JSON.parse(
+    readFileSync(
+      join(ROOT, 'src/differential/streamCases/02-configurable-settings.json'),
+      'utf8',
+    ).replaceAll('config.configurable.thread_id', "'a thread'"),
+  ) as DiffCase),
+  file: 'stream-02-configurable-settings',
+}
+const cases = [...loadCases(), ...subgraphTemplates, SHADOWED_SUBGRAPH, CONFIGURABLE].map((c) => ({
   c,
   spec: specOf(c.graph),
 }))
@@ -444,10 +459,35 @@ describe('codegen: emitted TypeScript runs every case as Superstep does', () => 
       const ours = await runGraph(spec, {
         input: structuredClone(c.input),
         recursionLimit: c.recursionLimit,
+        ...(c.configurable && { configurable: c.configurable }),
         env: createCountingEnv(),
       })
       expect(theirs).toEqual(comparableRun(ours))
     })
+  })
+  it("passes the document's declared defaults as `configurable` (its exported constant)", async () => {
+    const i = cases.findIndex(({ c }) => c === CONFIGURABLE)
+    const spec = cases[i]?.spec as GraphSpec
+    /** The module's example invocation: its defaults, the caller's own over them. */
+    const theirs = async (own: Record<string, unknown>) => {
+      const mod = (await import(/* @vite-ignore */ `${caseFiles[i]}?run=${++runs}`)) as {
+        graph: CompiledLangGraph
+        configurable: Record<string, unknown>
+      }
+      expect(mod.configurable).toEqual({ greeting: 'hello', times: 1, shout: false })
+      const config = { configurable: { ...mod.configurable, ...own, thread_id: 'cli' } }
+      return mod.graph.invoke(structuredClone(CONFIGURABLE.input), config)
+    }
+    const ours = async (own: Record<string, unknown>) => {
+      const input = structuredClone(CONFIGURABLE.input)
+      return (await runGraph(spec, { input, configurable: own, env: createCountingEnv() })).values
+    }
+    const none = await theirs({})
+    expect(none).toEqual(await ours({}))
+    expect(none).toMatchObject({ text: 'hello nobody from undefined on a thread' })
+    const own = { who: 'Ada', shout: true }
+    expect(await theirs(own)).toEqual(await ours(own))
+    expect(await theirs(own)).toMatchObject({ text: 'HELLO ADA from Ada on a thread' })
   })
 })
 

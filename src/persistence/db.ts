@@ -105,6 +105,8 @@ export interface ThreadSettings {
   recursionLimit?: number
   /** Wall time a run may take, in ms (0: no limit). */
   timeoutMs?: number
+  /** The thread's own values of the graph's declared settings (`config.configurable`). */
+  configurable?: Record<string, string | number | boolean>
 }
 
 /**

@@ -179,9 +179,13 @@ export interface RunSliceState {
   liveInner: { ns: string; nodes: string[] } | null
 }
 
+/** A value of one of the graph's declared settings (`config.configurable.<name>`). */
+export type ConfigValue = string | number | boolean
+
 export interface LocalRunSettings {
   recursionLimit: number
   timeoutMs: number
+  configurable: Record<string, ConfigValue>
   savedBy?: number
 }
 
@@ -191,6 +195,8 @@ export interface SettingsState {
   recursionLimit: number
   /** Wall time a run may take (0: no limit); kept per thread. */
   timeoutMs: number
+  /** The thread's own values of the graph's declared settings (the defaults fill the rest). */
+  configurable: Record<string, ConfigValue>
   /** The run drawer's tab (kept across reloads). */
   drawerTab: string
   /**
@@ -281,6 +287,8 @@ export interface SettingsActions {
   setRecursionLimit(limit: number): void
   /** Sets the open thread's run timeout in ms, 0 for none (kept with the thread). */
   setTimeoutMs(ms: number): void
+  /** Sets (undefined: clears) the open thread's value of a declared setting (kept with the thread). */
+  setConfigValue(name: string, value: ConfigValue | undefined): void
   /** Saves the chat-model API keys (base URL → key) locally and hands them to the worker. */
   setModelKeys(keys: ModelKeys): Promise<void>
 }

@@ -18,6 +18,7 @@ import type {
   RunWarning,
   SliceContext,
 } from './appTypes'
+import { runConfigurable } from './settingsSlice'
 import { threadName } from './threadName'
 
 /** The run status of a thread nothing has run on yet; opening a graph or a thread resets to it. */
@@ -75,7 +76,8 @@ export function createRunSlice(ctx: SliceContext): RunActions {
 
   const start = async (mode: RunParams['mode'], extra: Partial<RunParams> = {}) => {
     if (!ctx.compiled()) await ctx.compile()
-    const { graphId, threadId, input, timeline, recursionLimit, timeoutMs } = get()
+    const { graphId, threadId, input, timeline, recursionLimit, timeoutMs, spec } = get()
+    const configurable = runConfigurable(spec, get().configurable)
     // A replay or a resume starts a new run; only a plain Run/Step continues in place.
     const resumable = get().resumable && extra.checkpointId === undefined && !extra.command
     const inside = get().pausedBy?.inner !== undefined
@@ -106,6 +108,7 @@ export function createRunSlice(ctx: SliceContext): RunActions {
         mode,
         recursionLimit,
         ...(timeoutMs > 0 && { timeoutMs }),
+        ...(Object.keys(configurable).length > 0 && { configurable }),
         ...extra,
       }
       await finish(await client.request('run', params), threadId)

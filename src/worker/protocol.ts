@@ -129,6 +129,8 @@ export interface RunParams {
   timeoutMs?: number
   interruptBefore?: string[] | '*'
   interruptAfter?: string[] | '*'
+  /** The run's settings (`config.configurable`); the graph's declared defaults fill the rest. */
+  configurable?: Record<string, Json>
   mode: RunMode
 }
 

@@ -222,6 +222,7 @@ export class RuntimeService {
           recursionLimit: p.recursionLimit,
           interruptBefore: p.interruptBefore,
           interruptAfter: p.interruptAfter,
+          configurable: p.configurable,
         },
         timeoutMs: p.timeoutMs,
         mode: p.mode,

@@ -3,6 +3,7 @@ import { parseStateUpdate } from '../../store/stateValues'
 import { useApp } from '../storeContext'
 import { Name } from '../Name'
 import { InputField, inputHint } from './InputField'
+import { RunConfigForm } from './RunConfigForm'
 
 /**
  * The run's input: a form with one control per state field, built from its declared type
@@ -77,6 +78,7 @@ export function InputPanel() {
           </tbody>
         </table>
       )}
+      <RunConfigForm />
     </div>
   )
 }
