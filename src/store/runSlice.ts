@@ -83,8 +83,13 @@ export function createRunSlice(ctx: SliceContext): RunActions {
     const inside = get().pausedBy?.inner !== undefined
     if (!graphId) return set({ error: cannotRun(get().current, get().issues) })
     // A finished thread runs again from the input: say so, or Step seems to go backwards.
+    // (A chat message is new input on purpose: no word about restarting.)
     const restarts =
-      !resumable && !extra.command && extra.checkpointId === undefined && timeline.length > 0
+      !resumable &&
+      !extra.command &&
+      extra.checkpointId === undefined &&
+      extra.input === undefined &&
+      timeline.length > 0
     const finished = restarts && (timeline[0]?.next.length ?? 0) === 0
     set({
       runState: 'running',
@@ -121,6 +126,14 @@ export function createRunSlice(ctx: SliceContext): RunActions {
 
   return {
     run: () => start('toEnd'),
+    async sendChat(field, content) {
+      // A run paused in place ends first: the message is new input for the thread.
+      if (get().resumable) {
+        await get().leaveRun()
+        set({ resumable: false })
+      }
+      await start('toEnd', { input: { [field]: [{ type: 'human', content }] } })
+    },
     step: () => start('step'),
     stepInto: () => start('stepInto'),
     stepOut: () => start(get().pausedBy?.inner ? 'stepOut' : 'step'),

@@ -18,6 +18,7 @@ import { BidiText, Name } from '../Name'
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels'
 import { layoutStorage } from '../layout/workbench'
 import { StreamView } from '../timeline/StreamView'
+import { ChatView } from '../timeline/ChatView'
 
 /** The timeline and the tabs scroll inside themselves; their panels only clip. */
 const CLIP = { overflow: 'hidden' } as const
@@ -32,6 +33,7 @@ const TABS = [
   'Logs',
   'Interrupt',
   'Stream',
+  'Chat',
 ] as const
 type Tab = (typeof TABS)[number]
 
@@ -310,6 +312,7 @@ export function RunDrawer() {
               {tab === 'Logs' && <LogsView />}
               {tab === 'Interrupt' && <InterruptPanel onEditState={() => setTab('State')} />}
               {tab === 'Stream' && <StreamView />}
+              {tab === 'Chat' && <ChatView onEditState={() => setTab('State')} />}
             </div>
           </div>
         </Panel>
