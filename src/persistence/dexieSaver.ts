@@ -9,7 +9,6 @@ import type {
   CheckpointTuple,
   ListOptions,
 } from '../core/checkpoint/types'
-import { SPECIAL_WRITE_CHANNELS } from '../core/checkpoint/types'
 import { SuperstepDb } from './db'
 import type { BlobRow, CheckpointRow, WriteRow } from './db'
 import {
@@ -23,6 +22,12 @@ import {
 } from './checkpointRows'
 import { DamagedCheckpointError, type CheckpointDamage } from './damage'
 import { afterNamespaces, NS_SEPARATOR, storedThreadId, threadOfStored } from './namespaces'
+import {
+  DeferredWrites,
+  MissingCheckpointError,
+  storeWrites,
+  type WriteBatch,
+} from './pendingWrites'
 import { toStorageError } from './storageError'
 
 /** Checkpoints read per transaction while `list` pages through a history. */
@@ -38,9 +43,15 @@ export interface ThreadSummary {
   count: number
 }
 
-/** A checkpoint that `putWrites` addresses but that isn't stored: a caller's bug, not storage. */
-class MissingCheckpointError extends Error {
-  override readonly name = 'MissingCheckpointError'
+/** Options of a DexieCheckpointSaver. */
+export interface DexieSaverOptions {
+  /**
+   * Pending writes on the checkpoint this saver stored last on their thread (a run's step)
+   * are accepted at once and stored in the transaction of the next checkpoint, or after
+   * this many ms when none comes; every read stores them first. Absent: each putWrites is
+   * its own transaction, awaited.
+   */
+  deferWritesMs?: number
 }
 
 /**
@@ -48,13 +59,48 @@ class MissingCheckpointError extends Error {
  * once per version, in a row keyed by the checkpoint that introduced the version, so forks
  * never collide and a 1 MB value that never changes is stored once. Every write is one
  * transaction: a failed one (quota, an uncloneable value) stores nothing and rejects with a
- * CheckpointStorageError; a checkpoint row is never visible without its values.
+ * CheckpointStorageError; a checkpoint row is never visible without its values. With
+ * `deferWritesMs`, a run's pending writes join its next checkpoint's transaction (see
+ * ./pendingWrites): a put resolves only once committed, so a checkpoint reported saved is.
  */
 export class DexieCheckpointSaver implements CheckpointSaver {
   readonly db: SuperstepDb
+  private readonly deferred: DeferredWrites | undefined
+  /** The checkpoint this saver stored last, per stored thread id (writes on it may wait). */
+  private readonly lastPut = new Map<string, string>()
 
-  constructor(db: SuperstepDb = new SuperstepDb()) {
+  constructor(db: SuperstepDb = new SuperstepDb(), options: DexieSaverOptions = {}) {
     this.db = db
+    const ms = options.deferWritesMs
+    this.deferred =
+      ms === undefined ? undefined : new DeferredWrites(ms, (b) => this.storeBatches(b))
+  }
+
+  /** Stores deferred pending writes in a transaction of their own. */
+  private async storeBatches(batches: WriteBatch[]): Promise<void> {
+    const { checkpoints, writes } = this.db
+    const first = batches[0] as WriteBatch
+    try {
+      await this.db.transaction('rw', checkpoints, writes, async () => {
+        for (const b of batches) await storeWrites(this.db, b, `thread ${b.threadId}`)
+      })
+    } catch (e) {
+      const what = `store pending writes of task ${first.taskId} on checkpoint ${first.checkpointId} of thread ${first.threadId}`
+      throw toStorageError(e, what, { threadId: first.threadId, checkpointId: first.checkpointId })
+    }
+  }
+
+  /**
+   * Stores the pending writes still waiting for a checkpoint, for readers that go around the
+   * saver (a failure is kept for the next write, as with the delayed store).
+   */
+  async flushPendingWrites(): Promise<void> {
+    await this.settleWrites()
+  }
+
+  /** Stores the deferred pending writes before a read (a failure waits for the next write). */
+  private async settleWrites(): Promise<void> {
+    await this.deferred?.flush().catch(() => undefined)
   }
 
   async put(
@@ -64,27 +110,37 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     newVersions: ChannelVersions,
   ): Promise<CheckpointAddress> {
     const threadId = storedThread(config)
-    const { checkpoints, blobs } = this.db
+    const { checkpoints, blobs, writes } = this.db
+    await this.deferred?.takeError()
+    // The pending writes waiting for this checkpoint (its parent's, usually) go in its transaction.
+    const waiting = this.deferred?.take() ?? []
     try {
       // Only Dexie calls are awaited in here: anything else would end the transaction.
-      await this.db.transaction('rw', checkpoints, blobs, async () => {
-        const parent = config.checkpointId
-          ? await checkpoints.get([threadId, config.checkpointId])
-          : undefined
-        const last = await this.threadRange(threadId).last()
+      // Requests that do not depend on each other go out together: each await is a round
+      // trip to the browser's IndexedDB, which costs more than the request itself.
+      await this.db.transaction('rw', checkpoints, blobs, writes, async () => {
+        const [, parent, last] = await Promise.all([
+          (async () => {
+            for (const b of waiting) await storeWrites(this.db, b, `thread ${b.threadId}`)
+          })(),
+          config.checkpointId ? checkpoints.get([threadId, config.checkpointId]) : undefined,
+          this.threadRange(threadId).last(),
+        ])
         const seq = (last?.seq ?? 0) + 1
         const rows = buildRows(threadId, config.checkpointId, parent, seq, checkpoint, metadata)
         const changed = parent ? newVersions : checkpoint.channel_versions
         const blobRows = rows.blobsFor(Object.keys(changed))
-        await blobs.bulkPut(blobRows)
-        await checkpoints.put(rows.row)
+        await Promise.all([blobs.bulkPut(blobRows), checkpoints.put(rows.row)])
       })
     } catch (e) {
-      throw toStorageError(e, `store checkpoint ${checkpoint.id} on ${where(config)}`, {
+      if (e instanceof MissingCheckpointError) throw e
+      const also = waiting.length ? ' (and the pending writes before it)' : ''
+      throw toStorageError(e, `store checkpoint ${checkpoint.id} on ${where(config)}${also}`, {
         threadId: config.threadId,
         checkpointId: checkpoint.id,
       })
     }
+    this.lastPut.set(threadId, checkpoint.id)
     return addressOf(config, checkpoint.id)
   }
 
@@ -95,47 +151,31 @@ export class DexieCheckpointSaver implements CheckpointSaver {
   ): Promise<void> {
     const threadId = storedThread(config)
     const { checkpointId } = config
-    const table = this.db.writes
+    const batch = { threadId, checkpointId, taskId, writes }
+    const what = `store pending writes of task ${taskId} on checkpoint ${checkpointId} of thread ${threadId}`
+    if (this.deferred && this.lastPut.get(threadId) === checkpointId) {
+      await this.deferred.takeError()
+      let copy: [string, unknown][]
+      try {
+        copy = structuredClone(writes) // what IndexedDB would copy now; it fails as it would
+      } catch (e) {
+        throw toStorageError(e, what, { threadId, checkpointId })
+      }
+      this.deferred.add({ ...batch, writes: copy })
+      return
+    }
     try {
-      await this.db.transaction('rw', this.db.checkpoints, table, async () => {
-        if (!(await this.db.checkpoints.get([threadId, checkpointId])))
-          throw new MissingCheckpointError(`No checkpoint ${checkpointId} on ${where(config)}.`)
-        const existing = await table
-          .where('[threadId+checkpointId+taskId+key]')
-          .between(
-            [threadId, checkpointId, taskId, Dexie.minKey],
-            [threadId, checkpointId, taskId, Dexie.maxKey],
-          )
-          .toArray()
-        const stored = new Map(existing.map((w) => [w.key, w]))
-        // Insertion-ordered: a second special write of this call replaces the first in place.
-        const rows = new Map<string, WriteRow>()
-        writes.forEach(([channel, value], i) => {
-          const special = SPECIAL_WRITE_CHANNELS.has(channel)
-          const key = special ? channel : String(i)
-          const prev = rows.get(key) ?? stored.get(key)
-          if (prev && !special) return // a regular write already stored under (task, index) wins
-          const id = prev?.id // an upsert keeps the row, hence its position
-          rows.set(key, {
-            ...(id !== undefined && { id }),
-            threadId,
-            checkpointId,
-            taskId,
-            key,
-            channel,
-            value,
-          })
-        })
-        if (rows.size) await table.bulkPut([...rows.values()])
-      })
+      await this.db.transaction('rw', this.db.checkpoints, this.db.writes, () =>
+        storeWrites(this.db, batch, where(config)),
+      )
     } catch (e) {
       if (e instanceof MissingCheckpointError) throw e // the caller's mistake, not storage's
-      const what = `store pending writes of task ${taskId} on checkpoint ${checkpointId} of thread ${threadId}`
       throw toStorageError(e, what, { threadId, checkpointId })
     }
   }
 
   async getTuple(config: CheckpointConfig): Promise<CheckpointTuple | undefined> {
+    await this.settleWrites()
     const threadId = storedThread(config)
     const { checkpointId } = config
     const { checkpoints, blobs, writes } = this.db
@@ -151,6 +191,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
   }
 
   async *list(config: CheckpointConfig, options: ListOptions = {}): AsyncIterable<CheckpointTuple> {
+    await this.settleWrites()
     const threadId = storedThread(config)
     let remaining = options.limit ?? Infinity
     let below = Infinity // exclusive upper bound on seq
@@ -188,6 +229,9 @@ export class DexieCheckpointSaver implements CheckpointSaver {
    */
   async deleteThread(threadId: string): Promise<void> {
     const { checkpoints, blobs, writes, taskRuns, threads } = this.db
+    await this.settleWrites()
+    for (const stored of [...this.lastPut.keys()])
+      if (threadOfStored(stored) === threadId) this.lastPut.delete(stored)
     // The thread's own rows, then those of its subgraphs' namespaces (keys just after it).
     const ranges = [
       [

@@ -1,4 +1,5 @@
 import { isTerminalEvent, type WorkerEvent } from './protocol'
+import { activeProfile, addTime, profiledSync } from './stepProfile'
 import { systemTimer, type Timer } from './timer'
 
 export interface EventBatcherOptions {
@@ -29,6 +30,8 @@ export class EventBatcher {
 
   push(e: WorkerEvent): void {
     this.queue.push(e)
+    const profile = activeProfile()
+    if (profile) addTime(profile, 'events.pushed', performance.now())
     if (isTerminalEvent(e)) {
       this.flush()
       return
@@ -53,7 +56,7 @@ export class EventBatcher {
     const events = this.queue
     this.queue = []
     this.lastPost = this.timer.now()
-    this.o.post(events)
+    profiledSync('events.post', () => this.o.post(events))
   }
 
   /** How many events wait to be posted. */

@@ -8,6 +8,7 @@ import type {
   CheckpointTuple,
   ListOptions,
 } from '../core/checkpoint/types'
+import { profiled } from './stepProfile'
 
 /** A write attempted by a run that was already abandoned. Never reaches the page. */
 export class RunAbandonedError extends Error {
@@ -35,16 +36,20 @@ export class GatedSaver implements CheckpointSaver {
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): Promise<CheckpointAddress> {
-    return this.track(() => this.inner.put(config, checkpoint, metadata, newVersions))
+    return this.track(() =>
+      profiled('saver.put', () => this.inner.put(config, checkpoint, metadata, newVersions)),
+    )
   }
 
   putWrites(config: CheckpointAddress, writes: [string, unknown][], taskId: string): Promise<void> {
     if (!this.closed) this.onWrites?.(config.checkpointId)
-    return this.track(() => this.inner.putWrites(config, writes, taskId))
+    return this.track(() =>
+      profiled('saver.putWrites', () => this.inner.putWrites(config, writes, taskId)),
+    )
   }
 
   getTuple(config: CheckpointConfig): Promise<CheckpointTuple | undefined> {
-    return this.inner.getTuple(config)
+    return profiled('saver.getTuple', () => this.inner.getTuple(config))
   }
 
   list(config: CheckpointConfig, options?: ListOptions): AsyncIterable<CheckpointTuple> {

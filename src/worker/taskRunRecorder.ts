@@ -2,6 +2,7 @@ import type { TaskLog } from '../core/compile/host'
 import { errorMessage } from '../core/errorJson'
 import type { RuntimeWarning } from '../core/pregel/task'
 import type { TaskRunRow } from '../persistence/db'
+import { profiled } from './stepProfile'
 
 export interface TaskRunRecorderOptions {
   threadId: string
@@ -9,13 +10,23 @@ export interface TaskRunRecorderOptions {
   write?: (rows: TaskRunRow[]) => Promise<void>
   /** A step's rows could not be stored: said, not thrown (the run goes on). */
   warn: (step: number, message: string) => void
+  /**
+   * How long a flushed step may wait for later ones to share its write (default
+   * TASK_RUNS_BATCH_MS); `settled()` writes at once, so a pause or a run's end never waits.
+   */
+  batchMs?: number
 }
+
+/** Default of TaskRunRecorderOptions.batchMs. */
+export const TASK_RUNS_BATCH_MS = 100
 
 /**
  * Collects what a run's tasks did (duration, logs, error) a super-step at a time and stores
- * each step's rows in one write, against the checkpoint the step ran from. Writes are not
- * awaited by the step (the next one overlaps them); `settled()` waits for them all, before
- * the run reports how it ended.
+ * them against the checkpoint each step ran from. Writes are not awaited by the step (the
+ * next one overlaps them): a flushed step waits up to `batchMs` for later ones, and at most
+ * one write is in flight, so a fast run costs an IndexedDB transaction every `batchMs`, not
+ * one per step. `settled()`, which the run awaits before it reports a pause or its end,
+ * writes what waits at once and resolves when every write has settled.
  */
 export class TaskRunRecorder {
   private rows: TaskRunRow[] = []
@@ -24,7 +35,10 @@ export class TaskRunRecorder {
   private step = 0
   /** The checkpoint the current step runs from (where its pending writes go). */
   private from: string | undefined
-  private readonly writing = new Set<Promise<void>>()
+  /** Steps flushed but not written yet (they wait for the write in flight). */
+  private queued: { step: number; rows: TaskRunRow[] }[] = []
+  private writing: Promise<void> | undefined
+  private timer: ReturnType<typeof setTimeout> | undefined
 
   constructor(private readonly o: TaskRunRecorderOptions) {}
 
@@ -63,7 +77,7 @@ export class TaskRunRecorder {
     if (this.o.write) this.warnings.push(w)
   }
 
-  /** Stores the current step's rows (one write), without waiting for it. */
+  /** Stores the current step's rows (now, or with the next write), without waiting for it. */
   flush(): void {
     const rows = this.rows
     const write = this.o.write
@@ -90,12 +104,31 @@ export class TaskRunRecorder {
       return
     }
     for (const r of rows) r.checkpointId = from
-    const p = (async () => write(rows))().catch((e: unknown) => {
-      const why = errorMessage(e)
-      this.o.warn(step, `The durations and logs of step ${step} were not recorded: ${why}`)
-    })
-    this.writing.add(p)
-    void p.finally(() => this.writing.delete(p))
+    this.queued.push({ step, rows })
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined
+      this.writeQueued(write)
+    }, this.o.batchMs ?? TASK_RUNS_BATCH_MS)
+  }
+
+  /** Writes every queued step in one write, unless a write is in flight (it goes next). */
+  private writeQueued(write: (rows: TaskRunRow[]) => Promise<void>): void {
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    this.timer = undefined
+    if (this.writing || !this.queued.length) return
+    const steps = this.queued
+    this.queued = []
+    const rows = steps.flatMap((s) => s.rows)
+    this.writing = profiled('taskRuns.write', async () => write(rows))
+      .catch((e: unknown) => {
+        const why = errorMessage(e)
+        for (const { step } of steps)
+          this.o.warn(step, `The durations and logs of step ${step} were not recorded: ${why}`)
+      })
+      .finally(() => {
+        this.writing = undefined
+        this.writeQueued(write)
+      })
   }
 
   /** Forgets the current step's rows (an abandoned step). */
@@ -104,8 +137,9 @@ export class TaskRunRecorder {
     this.warnings = []
   }
 
-  /** Resolves when every write started so far has settled. */
+  /** Resolves when every step flushed so far is written (or said not to be). */
   async settled(): Promise<void> {
-    await Promise.all([...this.writing])
+    if (this.o.write) this.writeQueued(this.o.write)
+    while (this.writing) await this.writing
   }
 }

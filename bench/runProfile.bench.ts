@@ -1,0 +1,191 @@
+/**
+ * Where a super-step's time goes in the page (issue 18, "the run in the browser"): the
+ * 1,000-step one-node cycle with sandboxed code, every checkpoint in IndexedDB, run from the
+ * built app in real Chromium, BENCH_RUNS times (each on a new thread). The runtime worker's
+ * timing hook (src/worker/stepProfile.ts, switched on here through `self.__superstepProfile`)
+ * sums the time of its sandbox calls, saver writes, task-run writes and event posts; the
+ * table gives each part in ms per super-step (medians over the runs) beside the reference,
+ * LangGraph.js with MemorySaver on the same graph in Node, measured in this process.
+ * Sandbox calls and saver writes are awaited one after another by the step; task-run writes
+ * overlap the next step (shown, not counted in the sum); "rest" is the worker's span minus
+ * the awaited parts (the runtime itself, its events, waits between them).
+ *   Run: npm run build:test && npx tsx bench/runProfile.bench.ts
+ *   (BENCH_DIST picks the build, or builds to compare: BENCH_DIST=/tmp/before,/tmp/after;
+ *   BENCH_STEPS the cycle's length, BENCH_RUNS the repeats.)
+ */
+import { performance } from 'node:perf_hooks'
+import { MemorySaver as LangGraphMemorySaver } from '@langchain/langgraph'
+import type { Page, Worker } from 'playwright-core'
+import { buildLangGraph } from '../src/differential/oracle'
+import type { StepProfile } from '../src/worker/stepProfile'
+import { launchChromium, startPreview } from './browser'
+import { cycleGraph } from './graphs'
+
+/** One build, or several (comma-separated: e.g. before and after a change), each profiled. */
+const DISTS = (process.env.BENCH_DIST ?? 'dist').split(',')
+const STEPS = Number(process.env.BENCH_STEPS ?? 1000)
+const RUNS = Number(process.env.BENCH_RUNS ?? 3)
+/** Super-steps one run executes, START's included. */
+const SUPERSTEPS = STEPS + 1
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
+
+/** LangGraph.js, MemorySaver, in Node: ms per super-step (median of 7 runs after warm-up). */
+async function langGraphPerStep(): Promise<number> {
+  const spec = cycleGraph(STEPS)
+  const { graph } = buildLangGraph(spec as Parameters<typeof buildLangGraph>[0])
+  const times: number[] = []
+  for (let i = -3; i < 7; i++) {
+    graph.checkpointer = new LangGraphMemorySaver()
+    const t0 = performance.now()
+    await graph.invoke({}, { configurable: { thread_id: `t${i}` }, recursionLimit: STEPS + 10 })
+    if (i >= 0) times.push((performance.now() - t0) / SUPERSTEPS)
+  }
+  return median(times)
+}
+
+function runtimeWorker(page: Page): Worker {
+  const w = page.workers().find((x) => /runtime/.test(x.url()))
+  if (!w) throw new Error('no runtime worker')
+  return w
+}
+
+interface RunSample {
+  /** From the click on Run to "done" in the page. */
+  pageMs: number
+  /** First to last hooked operation in the worker. */
+  workerMs: number
+  parts: Record<string, { ms: number; n: number }>
+}
+
+/** One run on a new thread, profiled in the worker. */
+async function profiledRun(page: Page): Promise<RunSample> {
+  await page.getByRole('button', { name: 'New thread', exact: true }).click()
+  await page.getByRole('button', { name: 'Run', exact: true }).waitFor()
+  await page.waitForTimeout(300)
+  // Run settings are the thread's: a new thread starts at the default limit.
+  await page.getByLabel('Recursion limit').fill(String(STEPS + 10))
+  const worker = runtimeWorker(page)
+  await worker.evaluate('self.__superstepProfile = {}')
+  const t0 = Date.now()
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await page
+    .getByLabel('Run status')
+    .filter({ hasText: /done|failed/i })
+    .waitFor({ timeout: 300_000 })
+  const pageMs = Date.now() - t0
+  const outcome = await page.getByLabel('Run status').textContent()
+  if (outcome?.toLowerCase() !== 'done')
+    throw new Error(`the run ended ${outcome}: ${await page.getByLabel('Run error').textContent()}`)
+  const profile = (await worker.evaluate(
+    '(() => { const p = self.__superstepProfile; self.__superstepProfile = undefined; return p })()',
+  )) as StepProfile
+  return {
+    pageMs,
+    workerMs: (profile.last ?? 0) - (profile.first ?? 0),
+    parts: profile.parts ?? {},
+  }
+}
+
+/** Parts awaited by the step, one after another (their sum is taken from the span). */
+const AWAITED = [
+  'sandbox.node',
+  'sandbox.router',
+  'saver.put',
+  'saver.putWrites',
+  'saver.getTuple',
+  'events.post',
+]
+const OVERLAPPED = ['taskRuns.write']
+
+function table(samples: RunSample[], reference: number): void {
+  const perStep = (ms: number) => ms / SUPERSTEPS
+  const names = [...new Set(samples.flatMap((s) => Object.keys(s.parts)))]
+  const ordered = [
+    ...AWAITED.filter((n) => names.includes(n)),
+    ...names.filter(
+      (n) => !AWAITED.includes(n) && !OVERLAPPED.includes(n) && n !== 'events.pushed',
+    ),
+  ]
+  const rows: string[][] = [['part', 'ms/step', 'calls/step', 'share']]
+  const workerMs = median(samples.map((s) => s.workerMs))
+  const partMs = (n: string) => median(samples.map((s) => s.parts[n]?.ms ?? 0))
+  const partN = (n: string) => median(samples.map((s) => s.parts[n]?.n ?? 0))
+  let awaited = 0
+  for (const n of ordered) {
+    const ms = partMs(n)
+    awaited += ms
+    rows.push([
+      n,
+      perStep(ms).toFixed(3),
+      (partN(n) / SUPERSTEPS).toFixed(2),
+      `${((100 * ms) / workerMs).toFixed(0)}%`,
+    ])
+  }
+  const rest = workerMs - awaited
+  rows.push([
+    'rest (runtime, waits)',
+    perStep(rest).toFixed(3),
+    '',
+    `${((100 * rest) / workerMs).toFixed(0)}%`,
+  ])
+  rows.push(['total in the worker', perStep(workerMs).toFixed(3), '', '100%'])
+  for (const n of OVERLAPPED.filter((x) => names.includes(x)))
+    rows.push([
+      `(${n}, overlapped)`,
+      perStep(partMs(n)).toFixed(3),
+      (partN(n) / SUPERSTEPS).toFixed(2),
+      '',
+    ])
+  rows.push([
+    '(events queued / posts)',
+    (partN('events.pushed') / SUPERSTEPS).toFixed(2),
+    ((partN('events.post') * 1000) / SUPERSTEPS).toFixed(1) + '/1000',
+    '',
+  ])
+  const pageMs = median(samples.map((s) => s.pageMs))
+  rows.push(['Run click to "done" (page)', perStep(pageMs).toFixed(3), '', ''])
+  rows.push(['LangGraph.js, MemorySaver, Node', reference.toFixed(3), '', ''])
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)))
+  for (const r of rows)
+    console.log(
+      `  ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')}`,
+    )
+  const ratio = perStep(pageMs) / reference
+  console.log(
+    `  the run in the page: ${perStep(pageMs).toFixed(2)} ms per super-step = ${ratio.toFixed(2)}x LangGraph.js in Node (goal: at most 1 ms, below LangGraph.js)`,
+  )
+}
+
+async function main() {
+  const reference = await langGraphPerStep()
+  for (const dist of DISTS) await profileBuild(dist, reference)
+}
+
+async function profileBuild(dist: string, reference: number) {
+  const server = await startPreview('/', dist)
+  try {
+    const browser = await launchChromium()
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    page.on('pageerror', (e) => console.error('  page error:', e.message))
+    await page.goto(`${server.base}/`)
+    await page.getByRole('button', { name: 'Run', exact: true }).waitFor()
+    await page.getByLabel('Import a graph file').setInputFiles({
+      name: 'cycle.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(cycleGraph(STEPS))),
+    })
+    await page.getByRole('button', { name: 'Trust and allow running' }).click()
+    const samples: RunSample[] = []
+    for (let i = 0; i < RUNS; i++) samples.push(await profiledRun(page))
+    console.log(
+      `The ${STEPS.toLocaleString('en')}-step one-node cycle in the page (sandboxed code, IndexedDB), per super-step, median of ${RUNS} runs${DISTS.length > 1 ? ` (${dist})` : ''}:`,
+    )
+    table(samples, reference)
+    await browser.close()
+  } finally {
+    server.close()
+  }
+}
+
+await main()
