@@ -313,6 +313,20 @@ test('at 1280x800 the toolbars hold one line and a status appearing moves nothin
   expect((await box(banner)).height).toBeLessThan(50)
   await oneLine(banner)
   await oneLine(page.getByRole('toolbar', { name: 'Canvas tools' }))
+  // A library graph with a long name (a choice of Add subgraph) leaves the tools in view.
+  await page
+    .getByRole('button', { name: 'New graph from template ReAct agent with a scripted model' })
+    .click()
+  await page
+    .getByRole('navigation', { name: 'Graphs and problems' })
+    .getByRole('button', { name: /^counter/ })
+    .click()
+  await expect(node(page, 'inc')).toBeVisible()
+  const tools = page.getByRole('toolbar', { name: 'Canvas tools' })
+  await oneLine(tools)
+  const canvas = await box(page.getByRole('main', { name: 'Canvas' }))
+  const right = await box(tools.getByRole('button', { name: 'Group' }))
+  expect(right.x + right.width).toBeLessThanOrEqual(canvas.x + canvas.width)
   const threadRow = page.locator('.drawer-bar')
   await oneLine(threadRow)
   for (const name of ['Stop', 'Import thread'])

@@ -47,6 +47,7 @@ export function CanvasToolbar(props: CanvasToolbarProps) {
       {props.onAddSubgraph && (
         <select
           aria-label="Add subgraph"
+          className="ss-add-subgraph"
           title="Add a subgraph and a graph node that runs it: a new one, or a copy of a graph of the library"
           value=""
           onChange={(e) => {
