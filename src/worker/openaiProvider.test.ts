@@ -260,6 +260,24 @@ describe('OpenAiProvider', () => {
     expect(e.message).not.toContain(KEY)
   })
 
+  it('a stop abandons a request under way at once, saying so (not as a connection failure)', async () => {
+    const { baseUrl, seen } = await mock(['hang'])
+    const p = new OpenAiProvider({ timeoutMs: 10_000 })
+    const stop = new AbortController()
+    const started = Date.now()
+    const call = failure(p.call(request(baseUrl), stop.signal))
+    await new Promise((r) => setTimeout(r, 100))
+    stop.abort()
+    const e = await call
+    expect(Date.now() - started).toBeLessThan(2_000)
+    expect(seen).toHaveLength(1)
+    expect(e.code).toBe('MODEL_CALL_STOPPED')
+    expect(e.message).toContain('the run was stopped')
+    // Stopped before it starts: no request leaves.
+    expect((await failure(p.call(request(baseUrl), stop.signal))).code).toBe('MODEL_CALL_STOPPED')
+    expect(seen).toHaveLength(1)
+  })
+
   it("a node's own timeoutMs wins over the provider's default", async () => {
     const late = { ...completion({ role: 'assistant', content: 'late' }), delayMs: 600 }
     const { baseUrl, seen } = await mock([late, late])

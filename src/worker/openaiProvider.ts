@@ -21,6 +21,7 @@ export type ModelCallFailure =
   | 'MODEL_BAD_REPLY'
   | 'MODEL_TIMEOUT'
   | 'MODEL_NETWORK_OFF'
+  | 'MODEL_CALL_STOPPED'
 
 /** A model call that failed; the node ends with it (matched by `name`/`code`). */
 export class ModelCallError extends Error {
@@ -93,7 +94,8 @@ export class OpenAiProvider implements ChatModelProvider {
     return this.keys.size
   }
 
-  async call(request: ChatModelRequest): Promise<AiMessageJson> {
+  /** `stopped`: the run's stop, which aborts a request under way at once. */
+  async call(request: ChatModelRequest, stopped?: AbortSignal): Promise<AiMessageJson> {
     const { node, settings } = request
     const where = `Model node \`${node}\``
     const base = normalizeBaseUrl(settings.baseUrl)
@@ -125,7 +127,17 @@ export class OpenAiProvider implements ChatModelProvider {
       timedOut = true
       abort.abort()
     }, ms)
+    const stop = () => abort.abort()
+    stopped?.addEventListener('abort', stop)
+    const ended = () =>
+      stopped?.aborted
+        ? new ModelCallError(
+            'MODEL_CALL_STOPPED',
+            `${where}: the run was stopped, so the request to ${url.href} was abandoned.`,
+          )
+        : null
     try {
+      if (stopped?.aborted) throw ended()
       let res: Response
       try {
         res = await this.fetchFn(url.href, {
@@ -136,9 +148,12 @@ export class OpenAiProvider implements ChatModelProvider {
         })
       } catch (e) {
         if (timedOut) throw timeout(where, url, ms)
-        throw new ModelCallError(
-          'MODEL_CONNECTION_FAILED',
-          `${where}: could not reach ${url.href} (${redact(describe(e), key)}). Is the server running, and does it allow this page's origin (CORS)?`,
+        throw (
+          ended() ??
+          new ModelCallError(
+            'MODEL_CONNECTION_FAILED',
+            `${where}: could not reach ${url.href} (${redact(describe(e), key)}). Is the server running, and does it allow this page's origin (CORS)?`,
+          )
         )
       }
       let text: string
@@ -146,6 +161,8 @@ export class OpenAiProvider implements ChatModelProvider {
         text = await res.text()
       } catch (e) {
         if (timedOut) throw timeout(where, url, ms)
+        const stoppedNow = ended()
+        if (stoppedNow) throw stoppedNow
         throw new ModelCallError(
           'MODEL_CONNECTION_FAILED',
           `${where}: the reply from ${url.href} broke off (${redact(describe(e), key)}).`,
@@ -164,6 +181,7 @@ export class OpenAiProvider implements ChatModelProvider {
       return parseReply(text, where, url)
     } finally {
       clearTimeout(timer)
+      stopped?.removeEventListener('abort', stop)
     }
   }
 }

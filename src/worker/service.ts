@@ -36,6 +36,7 @@ import {
 import { exportThread, ThreadTransfers } from './threadTransfer'
 import { pendingInterruptsOf } from './runEvents'
 import type { Timer } from './timer'
+import type { ChatModelProvider } from '../core/compile/kinds'
 
 export type { WorkerSaver, WorkerStorage } from './storage'
 
@@ -211,9 +212,19 @@ export class RuntimeService {
       // Every run gets a fresh sandbox: no timer or global left by an earlier run is there.
       const sandbox = this.sandboxes.lease(entry.allowNetwork)
       sandbox.threadIds = [p.threadId]
+      // The run's end (a stop included) also abandons a model request under way, at once.
+      const stopper = new AbortController()
       return this.registry().start(p.threadId, {
-        graph: this.bind(entry, sandbox),
-        sandbox,
+        graph: this.bind(entry, sandbox, stopper.signal),
+        sandbox: {
+          get busy() {
+            return sandbox.busy
+          },
+          release: () => {
+            stopper.abort()
+            sandbox.release()
+          },
+        },
         graphId: p.graphId,
         input: p.command ? toCommand(p.command) : p.input,
         config: {
@@ -338,12 +349,17 @@ export class RuntimeService {
    * The graph with its code run in `host`; model nodes reach their endpoints only when the
    * graph's Network setting allows it.
    */
-  private bind(entry: Pick<GraphEntry, 'spec' | 'allowNetwork'>, host: CodeHost): CompiledGraph {
+  private bind(
+    entry: Pick<GraphEntry, 'spec' | 'allowNetwork'>,
+    host: CodeHost,
+    stopped?: AbortSignal,
+  ): CompiledGraph {
+    const models: ChatModelProvider = { call: (r) => this.models.call(r, stopped) }
     return compileGraph(entry.spec, {
       evaluate: this.o.evaluate ?? refuseLocalEvaluation,
       newId: this.env.newId,
       host,
-      models: entry.allowNetwork ? this.models : networkOffModels,
+      models: entry.allowNetwork ? models : networkOffModels,
     })
   }
 
