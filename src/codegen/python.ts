@@ -17,6 +17,7 @@ import { preludeFor } from './pyPrelude'
 import { emitState } from './pyState'
 import { pyCall, pyDisplay, pyValue } from './pyText'
 import { pyComment, pyCommentText, pyProse, pyString } from './text'
+import { configDefaults } from '../core/graph/configDefaults'
 
 /**
  * Writes a graph document as a LangGraph Python module: imports (only what is used), the
@@ -299,9 +300,7 @@ function localRunner(m: PyModule, breakpoints: string[]): string[] {
     '    ',
     92, // indented under `return `: 4 + 7 columns before the call
   )
-  const defaults = Object.fromEntries(
-    settings.flatMap((c) => (c.default === undefined ? [] : [[c.name, c.default]])),
-  )
+  const defaults = configDefaults(settings)
   const declared =
     settings.length === 0
       ? []

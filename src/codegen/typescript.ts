@@ -35,6 +35,7 @@ import {
   type TypeImport,
 } from './tsTypes'
 import { fieldTypeOf, typeLabel } from '../core/graph/fieldTypes'
+import { configDefaults } from '../core/graph/configDefaults'
 
 /**
  * Writes a graph document as a LangGraph.js module: `State` (an `Annotation.Root`), one
@@ -417,9 +418,7 @@ function configurableSection(ctx: Context): string {
       ),
     ),
   ]
-  const defaults = Object.fromEntries(
-    settings.flatMap((c) => (c.default === undefined ? [] : [[c.name, c.default]])),
-  )
+  const defaults = configDefaults(settings)
   return `${lines.join('\n')}\nconst ${name} = ${jsLiteral(defaults, '')}`
 }
 

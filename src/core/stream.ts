@@ -78,13 +78,6 @@ export function formatChunk(
   return payload
 }
 
-/** The settings a graph declares with a default (what `configurable` starts from). */
-function configDefaults(graph: CompiledGraph): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  for (const c of graph.spec.config ?? []) if (c.default !== undefined) out[c.name] = c.default
-  return out
-}
-
 /** Compiles a validated document for streaming (see {@link StreamingGraph}). */
 export function createStreamingGraph(spec: GraphSpec, opts: StreamingOptions): StreamingGraph {
   const graph = compileGraph(spec, {
@@ -115,7 +108,7 @@ export function createStreamingGraph(spec: GraphSpec, opts: StreamingOptions): S
       subgraphs: shape.subgraphs,
       threadId,
       recursionLimit: call.recursionLimit ?? DEFAULT_RECURSION_LIMIT,
-      configurable: { ...configDefaults(graph), ...call.configurable },
+      configurable: { ...graph.configDefaults, ...call.configurable },
       now: opts.env.now,
     }
     const mine = new StreamProducer(graph, options, (c) => {

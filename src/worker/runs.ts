@@ -393,9 +393,6 @@ export class RunRegistry {
   private streamer(threadId: string, p: StartRun, entryOf: () => RunEntry): RunStreamer {
     let seq = 0
     let step = -1
-    const configurable: Record<string, unknown> = {}
-    for (const c of p.graph.spec.config ?? [])
-      if (c.default !== undefined) configurable[c.name] = c.default
     const producer = new StreamProducer(
       p.graph,
       {
@@ -403,7 +400,7 @@ export class RunRegistry {
         subgraphs: true,
         threadId,
         recursionLimit: p.config.recursionLimit ?? DEFAULT_RECURSION_LIMIT,
-        configurable: { ...configurable, ...p.config.configurable },
+        configurable: { ...p.graph.configDefaults, ...p.config.configurable },
         now: this.o.env.now,
       },
       ([ns, mode, payload]) =>

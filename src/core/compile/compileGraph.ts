@@ -58,6 +58,7 @@ export type {
   RouterRunner,
   StaticWrite,
 } from './compiledTypes'
+import { configDefaults } from '../graph/configDefaults'
 export type { AiMessageJson, ChatModelProvider, ChatModelRequest, ToolDefinition } from './kinds'
 
 export { TASKS } from '../graph/constants'
@@ -160,6 +161,7 @@ export function compileGraph(spec: GraphSpec, opts: CompileOptions): CompiledGra
     subgraph,
     fields: spec.state.map((f) => f.name),
     fieldSet: new Set(spec.state.map((f) => f.name)),
+    configDefaults: configDefaults(spec.config),
     channels,
     nodes,
     triggerToNodes,

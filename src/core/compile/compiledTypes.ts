@@ -84,6 +84,8 @@ export interface CompiledGraph {
   /** State field names in document order. */
   fields: readonly string[]
   fieldSet: ReadonlySet<string>
+  /** The declared settings' defaults: what `config.configurable` starts from. */
+  configDefaults: Readonly<Record<string, unknown>>
   /** Empty channels in LangGraph's order: fields, START, tasks, branch:to:*, join:*. */
   channels: Readonly<Record<string, Channel>>
   /** `__start__` first, then the nodes in document order. */

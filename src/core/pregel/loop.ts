@@ -181,11 +181,8 @@ export class Run {
   ) {
     this.ns = runConfig.checkpointNs ?? ''
     this.resumeMap = nested?.resumeMap
-    const defaults = (o.graph.spec.config ?? []).flatMap((c) =>
-      c.default === undefined ? [] : [[c.name, c.default] as const],
-    )
     this.configurable = {
-      ...Object.fromEntries(defaults),
+      ...o.graph.configDefaults,
       ...runConfig.configurable,
       thread_id: runConfig.threadId,
     }
