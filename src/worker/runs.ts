@@ -13,13 +13,7 @@ import { ThreadBusyError, toWorkerError, WorkerRequestError } from './errors'
 import { GatedSaver } from './gatedSaver'
 import { ABANDONED, RunEntry, type RunSandbox } from './runEntry'
 import type { PauseReason, RunMode, RunOutcome, WorkerError, WorkerEvent } from './protocol'
-import {
-  interruptPlaces,
-  logsOf,
-  toInterruptInfo,
-  toWorkerEvent,
-  type InterruptPlace,
-} from './runEvents'
+import { interruptPlaces, logsOf, toInterruptInfo, toWorkerEvent } from './runEvents'
 import { runningElsewhere, type ThreadLocks } from './threadLocks'
 import { TaskRunRecorder } from './taskRunRecorder'
 import { systemTimer, type Timer } from './timer'
@@ -291,11 +285,13 @@ export class RunRegistry {
 
   private async paused(entry: RunEntry, reason: PauseReason): Promise<RunOutcome> {
     await this.recorded(entry)
+    // One read: what runs next, and (paused on interrupts) where each was raised.
+    const snapshot = await this.pausedState(entry, reason)
     const interrupts = toInterruptInfo(
       entry.run?.interrupts ?? [],
-      await this.places(entry, reason),
+      snapshot && reason === 'interrupt' ? interruptPlaces(snapshot) : new Map(),
     )
-    const next = (await entry.runtime.getState({ threadId: entry.threadId }))?.next ?? []
+    const next = snapshot?.next ?? []
     if (entry.abandoning) return entry.abandoned
     // Nothing left to run: one more tick only confirms it (it runs no step), so a stepped
     // run ends with its last step instead of waiting for a step that does nothing.
@@ -314,18 +310,16 @@ export class RunRegistry {
     return { runId: entry.runId, status: 'paused', reason, next, interrupts, checkpointId }
   }
 
-  /** Where a run's interrupts were raised (read only for a pause on them). */
-  private async places(entry: RunEntry, reason: PauseReason): Promise<Map<string, InterruptPlace>> {
-    if (reason !== 'interrupt') return new Map()
-    try {
-      const snapshot = await entry.runtime.getState(
-        { threadId: entry.threadId },
-        { subgraphs: true },
-      )
-      return snapshot ? interruptPlaces(snapshot) : new Map()
-    } catch {
-      return new Map() // a subgraph the debugger cannot read: the root node still says where
-    }
+  /**
+   * The thread's state where the run paused; with its subgraphs' states when it paused on
+   * interrupts (they say where each was raised), unless a subgraph cannot be read.
+   */
+  private async pausedState(entry: RunEntry, reason: PauseReason) {
+    const config = { threadId: entry.threadId }
+    if (reason !== 'interrupt') return entry.runtime.getState(config)
+    return entry.runtime
+      .getState(config, { subgraphs: true })
+      .catch(() => entry.runtime.getState(config))
   }
 
   private async finished(entry: RunEntry): Promise<RunOutcome> {
