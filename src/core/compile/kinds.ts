@@ -37,6 +37,17 @@ export interface ChatModelRequest {
   messages: Message[]
   /** The tools of the node's `bindTools` tools node; empty when none are bound. */
   tools: ToolDefinition[]
+  /**
+   * Set when the run streams messages: called with each piece of the reply as it arrives
+   * (in order); the call still resolves to the whole reply.
+   */
+  onDelta?: (delta: AiMessageDelta) => void
+}
+
+/** A piece of a reply as it streams (OpenAI's `delta`): text, and tool-call fragments by index. */
+export interface AiMessageDelta {
+  content?: string
+  tool_call_chunks?: { index: number; id?: string; name?: string; args?: string }[]
 }
 
 /**
