@@ -4,6 +4,11 @@
  * For each: the wall time and the main-thread long tasks (PerformanceObserver 'longtask',
  * over 50 ms) observed meanwhile; the reference is a page's JSON.parse of the same file.
  *   Run: npx vite build --outDir /tmp/dist-big && BENCH_DIST=/tmp/dist-big npx tsx bench/bigThreads.bench.ts
+ * Then, on the reopened thread: switching to it from another thread until its newest
+ * checkpoint is listed (goal under 300 ms), the timeline's frame times while it scrolls
+ * (goal 60 frames a second), the frames from a click on a checkpoint deep in the list to
+ * its channels shown (goal one or two), and the IndexedDB bytes per checkpoint
+ * (`navigator.storage.estimate()` after the import, less before it).
  * BENCH_SIZES=2000,10000 picks the runs' lengths (checkpoints = steps + 2).
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
@@ -28,6 +33,81 @@ const say = (label: string, ms: number, l: Long) =>
     `  ${label.padEnd(8)} ${String(Math.round(ms)).padStart(7)} ms   long tasks: ${l.tasks.length}, longest ${Math.round(Math.max(0, ...l.tasks))} ms, total ${Math.round(l.tasks.reduce((a, b) => a + b, 0))} ms`,
   )
 
+const storageUsed = (page: Page) =>
+  page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0)
+
+const p = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? NaN
+
+/** Open, scroll and select on the reopened thread of `count` checkpoints. */
+async function thread(page: Page, count: number): Promise<void> {
+  const picker = page.getByRole('combobox', { name: 'Thread' })
+  const big = await picker.locator('option', { hasText: `(${count})` }).getAttribute('value')
+  await page.getByRole('button', { name: 'New thread' }).click()
+  await page.waitForFunction(
+    (v) =>
+      (document.querySelector('select[aria-label="Thread"]') as HTMLSelectElement)?.value !== v,
+    big,
+  )
+  await page.waitForTimeout(500)
+  await observe(page)
+  const opened = await page.evaluate(async (value) => {
+    const select = document.querySelector('select[aria-label="Thread"]') as HTMLSelectElement
+    const t0 = performance.now()
+    select.value = value as string
+    select.dispatchEvent(new Event('change', { bubbles: true }))
+    while (!document.querySelector('[aria-label="Checkpoints"] [role="option"][data-step]'))
+      await new Promise((r) => requestAnimationFrame(r))
+    return performance.now() - t0
+  }, big)
+  const openLong = await takeLong(page)
+  await page.waitForTimeout(500)
+  await observe(page)
+  // Scroll the timeline a screen's worth a frame for two seconds, as a fast wheel does.
+  const frames = await page.evaluate(async () => {
+    const el = document.querySelector('.timeline-scroll') as HTMLElement
+    const out: number[] = []
+    let last = performance.now()
+    const end = last + 2000
+    while (performance.now() < end) {
+      el.scrollTop += 300
+      await new Promise((r) => requestAnimationFrame(r))
+      const now = performance.now()
+      out.push(now - last)
+      last = now
+    }
+    return out
+  })
+  const scrollLong = await takeLong(page)
+  // A checkpoint now on screen, far from the newest: frames from the click to its channels.
+  const select = await page.evaluate(async () => {
+    const rows = [
+      ...document.querySelectorAll('[aria-label="Checkpoints"] [role="option"][data-step]'),
+    ]
+    const row = rows[Math.floor(rows.length / 2)] as HTMLElement
+    const before = document.querySelector('[aria-label="Channels"]')?.textContent ?? ''
+    const step = row.dataset.step
+    const t0 = performance.now()
+    let frames = 0
+    row.click()
+    for (;;) {
+      const now = document.querySelector('[aria-label="Channels"]')?.textContent ?? ''
+      if (now !== before && now !== '') break
+      await new Promise((r) => requestAnimationFrame(r))
+      frames++
+      if (frames > 600) break
+    }
+    return { ms: performance.now() - t0, frames, step }
+  })
+  const selectLong = await takeLong(page)
+  say('open', opened, openLong)
+  console.log(
+    `  scroll   frame p50 ${p(frames, 0.5).toFixed(1)} ms, p95 ${p(frames, 0.95).toFixed(1)} ms, ${(1000 / (frames.reduce((a, b) => a + b, 0) / frames.length)).toFixed(0)} frames/s   long tasks: ${scrollLong.tasks.length}`,
+  )
+  say('select', select.ms, selectLong)
+  console.log(`           step ${select.step}'s channels after ${select.frames} frames`)
+}
+
 const server = await startPreview('/', DIST)
 const BASE = server.base
 try {
@@ -39,6 +119,7 @@ try {
     const page = await context.newPage()
     await page.goto(`${BASE}/`)
     await page.getByRole('button', { name: 'Run', exact: true }).waitFor()
+    const usedBefore = await storageUsed(page)
     await observe(page)
     const parseMs = await page.evaluate((t) => {
       const t0 = performance.now()
@@ -89,6 +170,11 @@ try {
       .waitFor({ state: 'attached', timeout: 120_000 })
     await page.waitForTimeout(500)
     say('reopen', Date.now() - t0, await takeLong(page))
+    const perCheckpoint = ((await storageUsed(page)) - usedBefore) / file.checkpoints.length
+    await thread(page, file.checkpoints.length)
+    console.log(
+      `  IndexedDB ${Math.round(perCheckpoint).toLocaleString('en')} bytes per checkpoint`,
+    )
     await context.close()
   }
   await browser.close()
