@@ -30,6 +30,9 @@ export default defineConfig(({ mode }) => ({
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     environment: 'node',
+    // What the page fetches as a chunk of its own (the graph tools before its first render,
+    // dagre when a graph needs it) is there from the start.
+    setupFiles: ['src/store/graphToolsEager.ts', 'src/ui/canvas/dagreEager.ts'],
     testTimeout: 20_000,
   },
 }))

@@ -4,6 +4,7 @@ import counter from '../examples/counter.json'
 import { systemEnv } from './lib/env'
 import { broadcastBus, localJournal, threadLockHeld } from './store/tabs'
 import { createAppStore } from './store/appStore'
+import { loadGraphTools } from './store/graphTools'
 import { TEMPLATES } from './templates'
 import { App } from './ui/App'
 import { StartupError } from './ui/StartupError'
@@ -23,12 +24,15 @@ const persistence = Promise.all([
   import('./persistence/openCheck'),
 ]).then(([db, repository, check]) => ({ ...db, ...repository, ...check }))
 const runtimeStarter = import('./worker/createRuntime')
+// The document's validation and edits (zod, acorn), likewise: every view uses them at once.
+const graphToolsReady = loadGraphTools()
 
 // The composition root: the database, the runtime worker and its sandbox, the store.
 async function main() {
   const root = document.getElementById('root')
   if (!root) throw new Error('index.html has no #root element')
   const { SuperstepDb, GraphRepository, openProblem } = await persistence
+  await graphToolsReady
   const db = new SuperstepDb()
   // A database this version cannot read (a newer version's, or blocked) is said once, whole
   // page, before anything (the worker included) opens it.

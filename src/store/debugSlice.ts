@@ -12,7 +12,7 @@ import type {
   TimelineEntry,
   WorkerError,
 } from '../worker/protocol'
-import { parseStateUpdate } from './stateValues'
+import { graphTools } from './graphTools'
 import { levelOf, levelPathOfNodes } from '../core/graph/levels'
 import { nsNodes } from '../core/pregel/namespace'
 import { suffixOf, threadName } from './threadName'
@@ -297,7 +297,7 @@ export function createDebugSlice(
       const path = ns ? levelPathOfNodes(spec, nsNodes(ns)) : []
       const at = path && levelOf(spec, path)
       if (!at) return 'The subgraph of this checkpoint is no longer in the graph.'
-      const r = parseStateUpdate(at.spec, valuesText)
+      const r = graphTools().parseStateUpdate(at.spec, valuesText)
       if (!r.ok) return r.error
       try {
         // A run paused inside the subgraph holds its state in memory: it ends first (its

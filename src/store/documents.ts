@@ -1,9 +1,9 @@
 import type { GraphEdit } from '../core/graph/edits'
-import { applyEdit } from '../core/graph/edits'
 import type { GraphIssue } from '../core/graph/issues'
 import { levelOf, setLevel, type Level } from '../core/graph/levels'
 import type { GraphSpec } from '../core/graph/schema'
-import { parseGraph, type ParseResult } from '../core/graph/validate'
+import type { ParseResult } from '../core/graph/validate'
+import { graphTools } from './graphTools'
 
 /** What the canvas has selected: node ids and edge ids (`e:3`, `b:1:again`, …). */
 export interface Selection {
@@ -36,6 +36,7 @@ const parses = new WeakMap<object, ParseResult>()
  * it was, and the views that compare by identity redo only that node.
  */
 export function parseDocument(doc: unknown): ParseResult {
+  const { parseGraph } = graphTools()
   if (typeof doc !== 'object' || doc === null) return parseGraph(doc)
   let parsed = parses.get(doc)
   if (!parsed) parses.set(doc, (parsed = withSharedItems(doc, parseGraph(doc))))
@@ -118,6 +119,7 @@ export function editDocument(
   ) {
     return { doc, error: 'The document does not match the graph format; fix its problems first.' }
   }
+  const { applyEdit } = graphTools()
   const spec = parsed.ok ? parsed.spec : (doc as Parameters<typeof applyEdit>[0])
   if (level.length === 0) {
     const r = applyEdit(spec, edit)

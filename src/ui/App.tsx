@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, type DragEvent } from 'react'
+import { lazy, Suspense, use, useMemo, type DragEvent, type ReactNode } from 'react'
 import type { GraphIssue } from '../core/graph/issues'
 import { issuesAt, levelPathOfNodes, type Level } from '../core/graph/levels'
 import { nsNodes } from '../core/pregel/namespace'
@@ -8,6 +8,7 @@ import type { CheckpointInspection } from '../core/debug/types'
 import type { TimelineEntry } from '../worker/protocol'
 import { firedEdges, lastRunSteps } from './canvas/runPicture'
 import { GraphCanvas } from './canvas/GraphCanvas'
+import { canLayOut, loadDagre } from './canvas/layout'
 import { LevelBar } from './canvas/LevelBar'
 import type { RunOverlay } from './canvas/overlay'
 import { TopBar } from './panels/TopBar'
@@ -150,18 +151,22 @@ function CanvasPanel({ level }: { level: Level }) {
       </h1>
       <LevelBar level={level} />
       {/* Another graph (or level) is another canvas: its own viewport, fitted as it opens. */}
-      <GraphCanvas
-        key={`${graphId}\u0000${level.path.join('\u0000')}`}
-        doc={graph}
-        issues={issues}
-        onEdit={edit}
-        selection={selection}
-        onSelect={setSelection}
-        runOverlay={runOverlay}
-        colorMode="system"
-        onOpenSubgraph={(name) => openLevel([...level.path, name])}
-        subgraphSources={subgraphSources}
-      />
+      <Suspense fallback={null}>
+        <LaidOut doc={graph}>
+          <GraphCanvas
+            key={`${graphId}\u0000${level.path.join('\u0000')}`}
+            doc={graph}
+            issues={issues}
+            onEdit={edit}
+            selection={selection}
+            onSelect={setSelection}
+            runOverlay={runOverlay}
+            colorMode="system"
+            onOpenSubgraph={(name) => openLevel([...level.path, name])}
+            subgraphSources={subgraphSources}
+          />
+        </LaidOut>
+      </Suspense>
       <FirstRunHint
         done={timeline.length > 0}
         hidden={selection.nodes.length > 0 || selection.edges.length > 0}
@@ -173,6 +178,15 @@ function CanvasPanel({ level }: { level: Level }) {
       )}
     </main>
   )
+}
+
+/**
+ * Its children once the graph can be placed: a graph whose nodes all have positions needs no
+ * layout; one with a node without a position waits for dagre (a chunk of its own) first.
+ */
+function LaidOut({ doc, children }: { doc: GraphSpec; children: ReactNode }) {
+  if (!canLayOut(doc)) use(loadDagre())
+  return children
 }
 
 function InspectorPanel({ level }: { level: Level }) {

@@ -20,7 +20,7 @@ import {
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type MouseEvent } from 'react'
 import type { GraphEdit, XY } from '../../core/graph/edits'
 import type { GraphIssue } from '../../core/graph/issues'
-import { freeSubgraphName, groupNodeId } from '../../core/graph/editSubgraphs'
+import { graphTools } from '../../store/graphTools'
 import { addSubgraphEdit } from './subgraphEdits'
 import type { GraphSpec } from '../../core/graph/schema'
 import { CanvasActionsContext, type CanvasActions } from './canvasActions'
@@ -377,12 +377,15 @@ function CanvasView(props: GraphCanvasProps) {
                     if (edit) props.onEdit(edit)
                   }}
                   groupSources={sources}
-                  groupName={freeSubgraphName(doc)}
+                  groupName={graphTools().freeSubgraphName(doc)}
                   onGroup={(name) => {
                     const before = latest.current.doc
                     props.onEdit({ type: 'groupIntoSubgraph', ids: sources, name })
                     // The graph node that took their place is selected.
-                    props.onSelect({ nodes: [groupNodeId(before, sources, name)], edges: [] })
+                    props.onSelect({
+                      nodes: [graphTools().groupNodeId(before, sources, name)],
+                      edges: [],
+                    })
                   }}
                 />
               </Panel>

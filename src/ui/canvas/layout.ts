@@ -1,9 +1,48 @@
-import dagre from '@dagrejs/dagre'
 import type { GraphEdit, XY } from '../../core/graph/edits'
 import type { GraphSpec } from '../../core/graph/schema'
 import { branchTargets } from '../../core/graph/wiring'
 import { LAYOUT_SPACING, elkGraph, elkPositions, runElkInWorker, type RunElk } from './elkLayout'
-import { END_ID, NODE_H, NODE_W, START_ID, snap, type Direction } from './flowTypes'
+import type * as DagreModule from './dagreLayout'
+import { END_ID, NODE_H, NODE_W, START_ID, type Direction } from './flowTypes'
+
+type Dagre = typeof DagreModule
+
+/** dagre, once loaded: it is a chunk of its own, fetched when a graph first needs it. */
+let dagre: Dagre | null = null
+let dagreLoading: Promise<Dagre | null> | null = null
+/** The last fetch failed (offline): nodes without a position go on a grid meanwhile. */
+let dagreFailed = false
+
+/**
+ * Fetches dagre (once). Resolves to null when the fetch fails; the next call tries again
+ * (Auto layout then says so), and until one succeeds `layoutPositions` uses a grid.
+ */
+export function loadDagre(): Promise<Dagre | null> {
+  dagreLoading ??= dagre
+    ? Promise.resolve(dagre)
+    : import('./dagreLayout').then(
+        (m) => (dagre = m),
+        () => {
+          dagreFailed = true
+          dagreLoading = null
+          return null
+        },
+      )
+  return dagreLoading
+}
+
+/** Hands over dagre imported by other means (tests, the canvas test page). */
+export function provideDagre(given: Dagre): void {
+  dagre = given
+}
+
+/**
+ * Whether `layoutPositions` can place this graph now: every node has its position (no layout
+ * needed), the graph is big (a grid), or dagre is loaded. Otherwise `loadDagre()` first.
+ */
+export function canLayOut(doc: GraphSpec): boolean {
+  return dagre !== null || dagreFailed || doc.nodes.every((n) => n.position) || layoutInput(doc).big
+}
 
 /**
  * Above this many nodes "Auto layout" uses elkjs in a worker: dagre takes seconds on a
@@ -40,22 +79,15 @@ function layoutInput(doc: GraphSpec) {
  */
 export function layoutPositions(doc: GraphSpec, direction: Direction): Map<string, XY> {
   const { ids, links, big } = layoutInput(doc)
-  return big ? gridPositions(ids, direction) : dagreLayout(ids, links, direction)
+  return big || (!dagre && dagreFailed)
+    ? gridPositions(ids, direction)
+    : dagreLayout(ids, links, direction)
 }
 
+/** dagre's layout; a bug (thrown) before it is loaded (see `canLayOut`). */
 function dagreLayout(ids: string[], links: [string, string][], direction: Direction) {
-  const g = new dagre.graphlib.Graph()
-  g.setGraph({ rankdir: direction, ranksep: LAYOUT_SPACING.rank, nodesep: LAYOUT_SPACING.node })
-  g.setDefaultEdgeLabel(() => ({}))
-  for (const id of ids) g.setNode(id, { width: NODE_W, height: NODE_H })
-  for (const [a, b] of links) g.setEdge(a, b)
-  dagre.layout(g)
-  const out = new Map<string, XY>()
-  for (const id of ids) {
-    const n = g.node(id) as { x: number; y: number }
-    out.set(id, { x: snap(n.x - NODE_W / 2), y: snap(n.y - NODE_H / 2) })
-  }
-  return out
+  if (!dagre) throw new Error('dagre was used before loadDagre() resolved.')
+  return dagre.dagreLayout(ids, links, direction)
 }
 
 /** Rows of 25 along the direction, in document order: no layout, only no overlap. */
@@ -83,7 +115,11 @@ export async function autoLayoutEdit(
   runElk: RunElk = runElkInWorker,
 ): Promise<GraphEdit> {
   const { ids, links, big } = layoutInput(doc)
-  if (!big) return movesEdit(doc, dagreLayout(ids, links, direction))
+  if (!big) {
+    const loaded = await loadDagre()
+    if (!loaded) throw new Error('the layout could not be loaded (offline?); try again')
+    return movesEdit(doc, loaded.dagreLayout(ids, links, direction))
+  }
   return movesEdit(doc, elkPositions(ids, await runElk(elkGraph(ids, links, direction))))
 }
 

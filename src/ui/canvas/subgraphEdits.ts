@@ -1,6 +1,5 @@
-import { asSubgraph, freeSubgraphName } from '../../core/graph/editSubgraphs'
 import type { GraphEdit, XY } from '../../core/graph/edits'
-import { parseGraph } from '../../core/graph/validate'
+import { graphTools } from '../../store/graphTools'
 import type { GraphSpec, SubgraphSpec } from '../../core/graph/schema'
 
 /**
@@ -13,6 +12,7 @@ export function addSubgraphEdit(
   from: { name: string; doc: unknown } | null,
   position: XY,
 ): GraphEdit | null {
+  const { asSubgraph, freeSubgraphName, parseGraph } = graphTools()
   if (!from) {
     const graph: SubgraphSpec = {
       state: doc.state,

@@ -6,6 +6,8 @@
  */
 import { StrictMode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { createRoot } from 'react-dom/client'
+import '../../store/graphToolsEager'
+import './dagreEager'
 import { applyEdit, type GraphEdit } from '../../core/graph/edits'
 import type { GraphSpec } from '../../core/graph/schema'
 import { validateGraph } from '../../core/graph/validate'

@@ -2,8 +2,8 @@ import { Position } from '@xyflow/react'
 import type { XY } from '../../core/graph/edits'
 import type { GraphIssue } from '../../core/graph/issues'
 import type { GraphSpec } from '../../core/graph/schema'
-import { usesInterrupt } from '../../core/graph/checks'
 import { branchTargets } from '../../core/graph/wiring'
+import { graphTools } from '../../store/graphTools'
 import { showBidiControls } from '../bidi'
 import {
   END_ID,
@@ -36,7 +36,7 @@ import { layoutPositions } from './layout'
  * The code calls `interrupt(...)`: the node pauses for a human. Parsed, not matched, and
  * remembered per code by `usesInterrupt` (deriving a 1,000-node graph on every edit).
  */
-export const callsInterrupt = usesInterrupt
+export const callsInterrupt = (code: string): boolean => graphTools().usesInterrupt(code)
 
 /** Options of `toFlow`. */
 export interface ToFlowOptions {

@@ -1,5 +1,6 @@
 import { useEffect, useRef, type RefObject } from 'react'
-import { applyEdit, type GraphEdit } from '../../core/graph/edits'
+import type { GraphEdit } from '../../core/graph/edits'
+import { graphTools } from '../../store/graphTools'
 import type { GraphSpec } from '../../core/graph/schema'
 import { isTyping } from '../isTyping'
 import type { CanvasSelection } from './flowTypes'
@@ -58,7 +59,7 @@ export function useCanvasKeys(
         e.preventDefault()
         const edit = pasteEdit(clipboard.current)
         // The copy is selected, as in any editor: its ids are the ones the paste makes.
-        const pasted = applyEdit(doc, edit)
+        const pasted = graphTools().applyEdit(doc, edit)
         onEdit(edit)
         if (pasted.ok) {
           const before = new Set(doc.nodes.map((n) => n.id))

@@ -5,6 +5,7 @@
  */
 import { StrictMode, useMemo, useState } from 'react'
 import { createRoot } from 'react-dom/client'
+import '../../store/graphToolsEager'
 import { applyEdit, type GraphEdit } from '../../core/graph/edits'
 import type { GraphSpec } from '../../core/graph/schema'
 import { validateGraph } from '../../core/graph/validate'
