@@ -6,8 +6,10 @@
  * sums the time of its sandbox calls, saver writes, task-run writes and event posts; the
  * table gives each part in ms per super-step (medians over the runs) beside the reference,
  * LangGraph.js with MemorySaver on the same graph in Node, measured in this process.
- * Sandbox calls and saver writes are awaited one after another by the step; task-run writes
- * overlap the next step (shown, not counted in the sum); "rest" is the worker's span minus
+ * Sandbox calls and saver writes are awaited one after another by the step; `saver.flush` is
+ * the commit of the checkpoints still batched in memory, awaited at the run's end (and at each
+ * pause); task-run writes overlap the next steps (shown, not counted in the sum; with batched
+ * commits they last until their batch commits and overlap each other); "rest" is the worker's span minus
  * the awaited parts (the runtime itself, its events, waits between them).
  *   Run: npm run build:test && npx tsx bench/runProfile.bench.ts
  *   (BENCH_DIST picks the build, or builds to compare: BENCH_DIST=/tmp/before,/tmp/after;
@@ -94,6 +96,7 @@ const AWAITED = [
   'saver.put',
   'saver.putWrites',
   'saver.getTuple',
+  'saver.flush',
   'events.post',
 ]
 const OVERLAPPED = ['taskRuns.write']

@@ -52,12 +52,13 @@ function seeded(seed: number) {
   }
 }
 
-async function openApp(browser: Browser, url: string): Promise<Page> {
+/** Opens the app and waits for its run button (`Continue` where a thread can go on). */
+async function openApp(browser: Browser, url: string, run: string | RegExp = 'Run'): Promise<Page> {
   const context = browser.contexts()[0] ?? (await browser.newContext())
   const page = context.pages()[0] ?? (await context.newPage())
   await page.setViewportSize({ width: 1280, height: 800 })
   await page.goto(url)
-  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled({
+  await expect(page.getByRole('button', { name: run, exact: true })).toBeEnabled({
     timeout: 30_000,
   })
   return page
@@ -109,17 +110,25 @@ test('SIGKILL while typing: what was saved is what was typed, at least what was 
   }
 })
 
-/** A one-node cycle of 300 super-steps: long enough to be killed in the middle. */
+/**
+ * A one-node cycle of 1,000 super-steps of 5 ms each: long enough to be killed in the middle
+ * (a step of the page's runtime takes ~2 ms alone).
+ */
 const LONG_LOOP = {
   superstep: 1,
   name: 'long loop',
   state: [{ name: 'count', reducer: 'add', default: 0 }],
-  nodes: [{ id: 'inc', code: '(state) => ({ count: 1 })' }],
+  nodes: [
+    {
+      id: 'inc',
+      code: '(state) => { const t = Date.now(); while (Date.now() - t < 5) {} return { count: 1 } }',
+    },
+  ],
   edges: [{ from: '__start__', to: 'inc' }],
   branches: [
     {
       from: 'inc',
-      router: "(state) => state.count < 300 ? 'again' : 'done'",
+      router: "(state) => state.count < 1000 ? 'again' : 'done'",
       paths: { again: 'inc', done: '__end__' },
     },
   ],
@@ -145,33 +154,68 @@ function storedCheckpoints(page: Page) {
   })
 }
 
-test('SIGKILL in the middle of a run: every checkpoint has its parent, and the run resumes to the same end', async ({
+/**
+ * Records, in the page, every checkpoint its timeline ever shows (rows come and go as the
+ * list scrolls and grows): `window.__shownCheckpoints`.
+ */
+function watchShownCheckpoints(page: Page) {
+  return page.evaluate(() => {
+    const shown = new Set<string>()
+    ;(window as unknown as { __shownCheckpoints: Set<string> }).__shownCheckpoints = shown
+    const look = () => {
+      for (const el of document.querySelectorAll('[role="listbox"] [data-checkpoint]'))
+        shown.add(el.getAttribute('data-checkpoint') as string)
+    }
+    new MutationObserver(look).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['data-checkpoint'],
+    })
+    look()
+  })
+}
+
+const shownCheckpoints = (page: Page) =>
+  page.evaluate(() => [
+    ...(window as unknown as { __shownCheckpoints: Set<string> }).__shownCheckpoints,
+  ])
+
+test('SIGKILL in the middle of a run: every checkpoint shown is kept, each has its parent, and the run resumes to the same end', async ({
   baseURL,
 }) => {
   test.setTimeout(180_000)
   const profile = mkdtempSync(join(tmpdir(), 'superstep-crash-'))
+  const kills: (() => void)[] = [] // a failed test leaves no browser behind
   try {
     const { browser, kill } = await launch(profile)
+    kills.push(kill)
     const page = await openApp(browser, baseURL ?? '')
     await importGraph(page, LONG_LOOP)
-    await page.getByLabel('Recursion limit').fill('1000')
+    await page.getByLabel('Recursion limit').fill('2000')
     await page.getByLabel('Recursion limit').press('Tab')
+    await watchShownCheckpoints(page)
     await page.getByRole('button', { name: 'Run', exact: true }).click()
-    // Killed once some steps are stored, well before the 300th.
-    await expect.poll(async () => (await storedCheckpoints(page)).length).toBeGreaterThan(40)
+    // Killed once the page has shown some steps as saved, well before the last: what it
+    // showed is read at the last moment before the kill.
+    await expect.poll(async () => (await shownCheckpoints(page)).length).toBeGreaterThan(20)
+    const shown = await shownCheckpoints(page)
     kill()
 
     const again = await launch(profile)
-    const reopened = await openApp(again.browser, baseURL ?? '')
+    kills.push(again.kill)
+    const reopened = await openApp(again.browser, baseURL ?? '', /^(Run|Continue)$/)
     await expect(reopened.getByRole('heading', { level: 1, name: 'long loop' })).toBeAttached()
     const rows = await storedCheckpoints(reopened)
     const ids = new Set(rows.map((r) => r.id))
     // Consistent: one root, every other checkpoint's parent stored.
     expect(rows.filter((r) => !r.parent)).toHaveLength(1)
     expect(rows.filter((r) => r.parent && !ids.has(r.parent))).toEqual([])
-    expect(rows.length).toBeLessThan(300)
+    expect(rows.length).toBeLessThan(1000)
+    // Nothing the page showed as saved was lost with the tab.
+    expect(shown.filter((id) => !ids.has(id))).toEqual([])
     // The recursion limit was kept with the thread: Continue reaches the end.
-    await expect(reopened.getByLabel('Recursion limit')).toHaveValue('1000')
+    await expect(reopened.getByLabel('Recursion limit')).toHaveValue('2000')
     await reopened.getByRole('button', { name: /^(Run|Continue)$/ }).click()
     await expect(reopened.getByLabel('Run status')).toHaveAttribute('data-phase', 'done', {
       timeout: 60_000,
@@ -181,10 +225,16 @@ test('SIGKILL in the middle of a run: every checkpoint has its parent, and the r
       reopened
         .getByRole('table', { name: 'Channels' })
         .locator('tr[data-channel="count"] td.value'),
-    ).toHaveText('300')
+    ).toHaveText('1000')
     await again.browser.close().catch(() => undefined)
-    again.kill()
   } finally {
+    for (const k of kills) {
+      try {
+        k()
+      } catch {
+        // already gone
+      }
+    }
     rmSync(profile, { recursive: true, force: true })
   }
 })

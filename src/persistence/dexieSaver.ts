@@ -10,7 +10,7 @@ import type {
   ListOptions,
 } from '../core/checkpoint/types'
 import { SuperstepDb } from './db'
-import type { BlobRow, CheckpointRow, WriteRow } from './db'
+import type { BlobRow, CheckpointRow, TaskRunRow, WriteRow } from './db'
 import {
   blobKey,
   buildRows,
@@ -20,6 +20,7 @@ import {
   type ReadCheckpoint,
   writeRowDamage,
 } from './checkpointRows'
+import { CheckpointBatches, type CommitStatus } from './checkpointBatch'
 import { DamagedCheckpointError, type CheckpointDamage } from './damage'
 import { afterNamespaces, NS_SEPARATOR, storedThreadId, threadOfStored } from './namespaces'
 import {
@@ -52,7 +53,25 @@ export interface DexieSaverOptions {
    * its own transaction, awaited.
    */
   deferWritesMs?: number
+  /**
+   * A run's view of this saver (`batched()`) holds its checkpoints, their pending writes and
+   * its task runs in memory and commits them in one transaction per batch, this many ms after
+   * the batch's first row at the latest (see ./checkpointBatch). Absent: no `batched()`.
+   */
+  batchMs?: number
 }
+
+/**
+ * A run's view of a DexieCheckpointSaver: a put that continues the chain the run stands on
+ * (and its pending writes) resolves at once and commits with its batch; anything else (a
+ * fork, the run's first checkpoint) and every read commits what is pending first, so reads
+ * see all that was put. `isPending` says which checkpoints are not committed yet.
+ */
+export type BatchedSaver = CheckpointSaver &
+  CommitStatus & {
+    /** Task runs stored with the batch; resolves once committed. */
+    recordTaskRuns(rows: TaskRunRow[]): Promise<void>
+  }
 
 /**
  * A CheckpointSaver over IndexedDB (Dexie) that stores like MemorySaver: each channel value
@@ -68,12 +87,85 @@ export class DexieCheckpointSaver implements CheckpointSaver {
   private readonly deferred: DeferredWrites | undefined
   /** The checkpoint this saver stored last, per stored thread id (writes on it may wait). */
   private readonly lastPut = new Map<string, string>()
+  private readonly batches: CheckpointBatches | undefined
+  /** The row this saver put last per stored thread id, committed or not (batched puts chain on it). */
+  private readonly heads = new Map<string, CheckpointRow>()
 
   constructor(db: SuperstepDb = new SuperstepDb(), options: DexieSaverOptions = {}) {
     this.db = db
     const ms = options.deferWritesMs
     this.deferred =
       ms === undefined ? undefined : new DeferredWrites(ms, (b) => this.storeBatches(b))
+    this.batches =
+      options.batchMs === undefined ? undefined : new CheckpointBatches(db, options.batchMs)
+  }
+
+  /** A run's view whose puts commit in batches (undefined without the batchMs option). */
+  batched(): BatchedSaver | undefined {
+    const b = this.batches
+    if (!b) return undefined
+    return {
+      put: (c, ck, m, v) => this.putBatched(b, c, ck, m, v),
+      putWrites: (c, w, t) => this.putWritesBatched(b, c, w, t),
+      getTuple: (c) => this.getTuple(c),
+      list: (c, o) => this.list(c, o),
+      deleteThread: (t) => this.deleteThread(t),
+      recordTaskRuns: (rows) => b.addTaskRuns(rows),
+      flush: () => b.flush(),
+      isPending: (id) => b.isPending(id),
+      isLost: (id) => b.isLost(id),
+      onSettled: (l) => b.onSettled(l),
+    }
+  }
+
+  private async putBatched(
+    b: CheckpointBatches,
+    config: CheckpointConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<CheckpointAddress> {
+    await b.room()
+    b.takeError()
+    const threadId = storedThread(config)
+    const head = this.heads.get(threadId)
+    if (!head || config.checkpointId !== head.checkpointId || b.isLost(head.checkpointId))
+      return this.put(config, checkpoint, metadata, newVersions)
+    const rows = buildRows(threadId, head.checkpointId, head, head.seq + 1, checkpoint, metadata)
+    const built = { row: rows.row, blobs: rows.blobsFor(Object.keys(newVersions)) }
+    let copy: typeof built
+    try {
+      copy = structuredClone(built) // what IndexedDB would copy now; it fails as it would
+    } catch (e) {
+      throw toStorageError(e, `store checkpoint ${checkpoint.id} on ${where(config)}`, {
+        threadId: config.threadId,
+        checkpointId: checkpoint.id,
+      })
+    }
+    b.addCheckpoint(copy.row, copy.blobs)
+    this.heads.set(threadId, copy.row)
+    return addressOf(config, checkpoint.id)
+  }
+
+  private async putWritesBatched(
+    b: CheckpointBatches,
+    config: CheckpointAddress,
+    writes: [string, unknown][],
+    taskId: string,
+  ): Promise<void> {
+    b.takeError()
+    const threadId = storedThread(config)
+    const { checkpointId } = config
+    if (!b.holds(threadId, checkpointId) && this.heads.get(threadId)?.checkpointId !== checkpointId)
+      return this.putWrites(config, writes, taskId)
+    let copy: [string, unknown][]
+    try {
+      copy = structuredClone(writes)
+    } catch (e) {
+      const what = `store pending writes of task ${taskId} on checkpoint ${checkpointId} of thread ${threadId}`
+      throw toStorageError(e, what, { threadId, checkpointId })
+    }
+    b.addWrites({ threadId, checkpointId, taskId, writes: copy })
   }
 
   /** Stores deferred pending writes in a transaction of their own. */
@@ -98,8 +190,14 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     await this.settleWrites()
   }
 
+  /** Commits the batched checkpoints (see batched()), for readers that go around the saver. */
+  async settleBatches(): Promise<void> {
+    await this.batches?.settle()
+  }
+
   /** Stores the deferred pending writes before a read (a failure waits for the next write). */
   private async settleWrites(): Promise<void> {
+    await this.batches?.settle()
     await this.deferred?.flush().catch(() => undefined)
   }
 
@@ -111,14 +209,16 @@ export class DexieCheckpointSaver implements CheckpointSaver {
   ): Promise<CheckpointAddress> {
     const threadId = storedThread(config)
     const { checkpoints, blobs, writes } = this.db
+    await this.batches?.settle() // a batched parent is stored first
     await this.deferred?.takeError()
     // The pending writes waiting for this checkpoint (its parent's, usually) go in its transaction.
     const waiting = this.deferred?.take() ?? []
+    let row: CheckpointRow
     try {
       // Only Dexie calls are awaited in here: anything else would end the transaction.
       // Requests that do not depend on each other go out together: each await is a round
       // trip to the browser's IndexedDB, which costs more than the request itself.
-      await this.db.transaction('rw', checkpoints, blobs, writes, async () => {
+      row = await this.db.transaction('rw', checkpoints, blobs, writes, async () => {
         const [, parent, last] = await Promise.all([
           (async () => {
             for (const b of waiting) await storeWrites(this.db, b, `thread ${b.threadId}`)
@@ -131,6 +231,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
         const changed = parent ? newVersions : checkpoint.channel_versions
         const blobRows = rows.blobsFor(Object.keys(changed))
         await Promise.all([blobs.bulkPut(blobRows), checkpoints.put(rows.row)])
+        return rows.row
       })
     } catch (e) {
       if (e instanceof MissingCheckpointError) throw e
@@ -141,6 +242,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
       })
     }
     this.lastPut.set(threadId, checkpoint.id)
+    if (this.batches) this.heads.set(threadId, structuredClone(row))
     return addressOf(config, checkpoint.id)
   }
 
@@ -153,6 +255,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     const { checkpointId } = config
     const batch = { threadId, checkpointId, taskId, writes }
     const what = `store pending writes of task ${taskId} on checkpoint ${checkpointId} of thread ${threadId}`
+    await this.batches?.settle() // its checkpoint may be in a batch
     if (this.deferred && this.lastPut.get(threadId) === checkpointId) {
       await this.deferred.takeError()
       let copy: [string, unknown][]
@@ -232,6 +335,8 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     await this.settleWrites()
     for (const stored of [...this.lastPut.keys()])
       if (threadOfStored(stored) === threadId) this.lastPut.delete(stored)
+    for (const stored of [...this.heads.keys()])
+      if (threadOfStored(stored) === threadId) this.heads.delete(stored)
     // The thread's own rows, then those of its subgraphs' namespaces (keys just after it).
     const ranges = [
       [
@@ -265,6 +370,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
    * (a skip scan of `[threadId+seq]`), never a whole history.
    */
   async listThreads(options: { prefix?: string } = {}): Promise<ThreadSummary[]> {
+    await this.batches?.settle()
     const { checkpoints } = this.db
     const { prefix } = options
     const index = () => checkpoints.where('[threadId+seq]')
@@ -298,6 +404,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
    * over the keys just after the thread's own), ordered by when their first was written.
    */
   async namespaces(threadId: string): Promise<string[]> {
+    await this.batches?.settle()
     const { checkpoints } = this.db
     const prefix = `${threadId}${NS_SEPARATOR}`
     const found = await this.db.transaction('r', checkpoints, async () => {
@@ -315,6 +422,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
 
   /** One thread's newest checkpoint and count (undefined: the thread has no checkpoints). */
   async threadSummary(threadId: string): Promise<ThreadSummary | undefined> {
+    await this.batches?.settle()
     const { checkpoints } = this.db
     return this.db.transaction('r', checkpoints, async () => {
       const first = await this.threadRange(threadId).first()
@@ -344,6 +452,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
    * once, however many checkpoints share it (for storage benchmarks).
    */
   async storedBytes(threadId?: string): Promise<number> {
+    await this.batches?.settle()
     const { blobs } = this.db
     const rows =
       threadId === undefined

@@ -39,7 +39,20 @@ export async function storeWrites(db: SuperstepDb, b: WriteBatch, where: string)
       .toArray(),
   ])
   if (!target) throw new MissingCheckpointError(`No checkpoint ${checkpointId} on ${where}.`)
-  const stored = new Map(existing.map((w) => [w.key, w]))
+  const rows = mergeWrites(b, new Map(existing.map((w) => [w.key, w])))
+  if (rows.size) await db.writes.bulkPut([...rows.values()])
+}
+
+/**
+ * The rows one putWrites call adds or replaces, by key, given the rows already stored for its
+ * (checkpoint, task) by key. A regular write already stored under (task, index) wins; a
+ * special one (error, interrupt…) replaces the stored one in place (keeping its id).
+ */
+export function mergeWrites(
+  b: WriteBatch,
+  stored: ReadonlyMap<string, WriteRow>,
+): Map<string, WriteRow> {
+  const { threadId, checkpointId, taskId } = b
   // Insertion-ordered: a second special write of this call replaces the first in place.
   const rows = new Map<string, WriteRow>()
   b.writes.forEach(([channel, value], i) => {
@@ -58,7 +71,7 @@ export async function storeWrites(db: SuperstepDb, b: WriteBatch, where: string)
       value,
     })
   })
-  if (rows.size) await db.writes.bulkPut([...rows.values()])
+  return rows
 }
 
 /**

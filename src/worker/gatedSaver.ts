@@ -24,11 +24,24 @@ export class GatedSaver implements CheckpointSaver {
   private closed = false
   private readonly writing = new Set<Promise<unknown>>()
 
-  /** `onWrites` hears which checkpoint each `putWrites` stores against (the step's parent). */
+  /**
+   * `onWrites` hears which checkpoint each `putWrites` stores against (the step's parent);
+   * `commit` commits what `inner` holds in memory (a saver that commits in batches).
+   */
   constructor(
     private readonly inner: CheckpointSaver,
     private readonly onWrites?: (checkpointId: string) => void,
+    private readonly commit?: () => Promise<void>,
   ) {}
+
+  /**
+   * Commits every checkpoint the run has put (before it reports a pause or its end); rejects
+   * with a commit's failure. Also after `close()`: a stopped run keeps what it computed.
+   */
+  async flush(): Promise<void> {
+    await Promise.allSettled([...this.writing])
+    await profiled('saver.flush', async () => this.commit?.())
+  }
 
   put(
     config: CheckpointConfig,

@@ -258,9 +258,13 @@ export interface RequestMap {
   stop: { params: { threadId: string }; result: { stopped: boolean; sandboxRestarted: boolean } }
   /**
    * Whether the page watches the thread's stream (its Stream tab is open): runs started on it
-   * from now on send every chunk of LangGraph's stream modes as `stream_chunk` events.
+   * from now on send every chunk of LangGraph's stream modes (`modes`: only those; the Chat
+   * tab asks for `messages`) as `stream_chunk` events.
    */
-  watchStream: { params: { threadId: string; on: boolean }; result: { watching: boolean } }
+  watchStream: {
+    params: { threadId: string; on: boolean; modes?: string[] }
+    result: { watching: boolean }
+  }
   updateState: {
     params: {
       graphId: string

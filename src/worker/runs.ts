@@ -3,23 +3,29 @@ import type { CompiledGraph } from '../core/compile/compileGraph'
 import type { LoopEvent, Run, RunConfig } from '../core/pregel/loop'
 import { nsNodes } from '../core/pregel/namespace'
 import { GraphRuntime } from '../core/pregel/runtime'
-import { STREAM_MODES, StreamProducer } from '../core/pregel/stream'
+import { STREAM_MODES, StreamProducer, isStreamMode, type StreamMode } from '../core/pregel/stream'
 import type { StreamPoint } from '../core/pregel/streamPoints'
 import { DEFAULT_RECURSION_LIMIT } from '../core/pregel/loop'
 import { toJsonSafe } from './jsonSafe'
 import type { RuntimeEnv } from '../lib/env'
 import type { TaskRunRow } from '../persistence/db'
+import type { BatchedSaver } from '../persistence/dexieSaver'
 import { ThreadBusyError, toWorkerError, WorkerRequestError } from './errors'
 import { GatedSaver } from './gatedSaver'
 import { ABANDONED, RunEntry, type RunSandbox } from './runEntry'
 import type { PauseReason, RunMode, RunOutcome, WorkerError, WorkerEvent } from './protocol'
 import { interruptPlaces, logsOf, toInterruptInfo, toWorkerEvent } from './runEvents'
+import { SavedEventGate } from './savedEvents'
 import { runningElsewhere, type ThreadLocks } from './threadLocks'
 import { TaskRunRecorder } from './taskRunRecorder'
 import { systemTimer, type Timer } from './timer'
 
 export interface RunRegistryOptions {
-  saver: CheckpointSaver
+  /**
+   * With `batched()`, each run puts through that view (its checkpoints commit in batches): a
+   * `checkpoint_saved` reaches the page once committed, and a pause or end commits first.
+   */
+  saver: CheckpointSaver & { batched?(): BatchedSaver | undefined }
   env: RuntimeEnv
   emit: (e: WorkerEvent) => void
   /**
@@ -58,10 +64,14 @@ export class RunRegistry {
   private readonly byThread = new Map<string, RunEntry>()
   /** The release of each run's thread lock (with locks only). */
   private readonly unlocks = new Map<RunEntry, () => void>()
+  /** Each run's events on their way to the page (held until their checkpoint commits). */
+  private readonly outs = new Map<RunEntry, SavedEventGate>()
   private readonly timer: Timer
   private lastYield: number
   /** Threads whose runs stream their chunks to the page (see watchStream). */
   private readonly watched = new Set<string>()
+  /** The modes a watched thread asked for (absent: all seven). */
+  private readonly watchedModes = new Map<string, readonly StreamMode[]>()
   private turned = true
 
   constructor(private readonly o: RunRegistryOptions) {
@@ -70,9 +80,12 @@ export class RunRegistry {
   }
 
   /** Runs of the thread started from now on stream their chunks (`on`), or stop doing so. */
-  watchStream(threadId: string, on: boolean): boolean {
+  watchStream(threadId: string, on: boolean, modes?: readonly string[]): boolean {
     if (on) this.watched.add(threadId)
     else this.watched.delete(threadId)
+    const asked = modes?.filter(isStreamMode)
+    if (on && asked?.length) this.watchedModes.set(threadId, asked)
+    else this.watchedModes.delete(threadId)
     return on
   }
 
@@ -111,9 +124,11 @@ export class RunRegistry {
   }
 
   private begin(threadId: string, p: StartRun, unlock?: () => void): Promise<RunOutcome> {
+    const batched = this.o.saver.batched?.()
     const recorder = new TaskRunRecorder({
       threadId,
       write: this.o.recordTaskRuns,
+      writeJoinsCommits: !!batched,
       warn: (step, message) =>
         this.emit(entry, {
           type: 'warning',
@@ -121,7 +136,11 @@ export class RunRegistry {
           warning: { code: 'TASK_RUNS_NOT_RECORDED', message },
         }),
     })
-    const gate = new GatedSaver(this.o.saver, (id) => recorder.ranFrom(id))
+    const gate = new GatedSaver(
+      batched ?? this.o.saver,
+      (id) => recorder.ranFrom(id),
+      batched && (() => batched.flush()),
+    )
     // A watched thread's run also streams: every mode, subgraphs' chunks too.
     const streaming: RunStreamer | undefined = this.watched.has(threadId)
       ? this.streamer(threadId, p, (): RunEntry => entry)
@@ -140,6 +159,7 @@ export class RunRegistry {
     const entry = new RunEntry(this.o.env.newId(), threadId, runtime, gate, recorder, p.timeoutMs)
     entry.sandbox = p.sandbox
     if (unlock) this.unlocks.set(entry, unlock)
+    this.outs.set(entry, new SavedEventGate(this.o.emit, batched))
     this.byThread.set(threadId, entry)
     this.emit(entry, { type: 'run_started', graphId: p.graphId, mode: p.mode })
     const config = { ...p.config, threadId }
@@ -284,7 +304,11 @@ export class RunRegistry {
   }
 
   private async paused(entry: RunEntry, reason: PauseReason): Promise<RunOutcome> {
-    await this.recorded(entry)
+    try {
+      await this.recorded(entry)
+    } catch (e) {
+      return this.failed(entry, toWorkerError(e)) // its last checkpoints could not be stored
+    }
     // One read: what runs next, and (paused on interrupts) where each was raised.
     const snapshot = await this.pausedState(entry, reason)
     const interrupts = toInterruptInfo(
@@ -323,7 +347,11 @@ export class RunRegistry {
   }
 
   private async finished(entry: RunEntry): Promise<RunOutcome> {
-    await this.recorded(entry)
+    try {
+      await this.recorded(entry)
+    } catch (e) {
+      return this.failed(entry, toWorkerError(e)) // its last checkpoints could not be stored
+    }
     if (entry.abandoning) return entry.abandoned
     this.release(entry)
     const checkpointId = entry.lastCheckpointId
@@ -333,7 +361,7 @@ export class RunRegistry {
   }
 
   private async failed(entry: RunEntry, error: WorkerError): Promise<RunOutcome> {
-    await this.recorded(entry)
+    await this.recorded(entry).catch(() => undefined) // the failure said is the first one
     if (entry.abandoning) return entry.abandoned
     this.release(entry)
     this.emit(entry, { type: 'run_failed', error })
@@ -353,7 +381,10 @@ export class RunRegistry {
       entry.inside?.end(new Error('The run was stopped.'))
       entry.inside = undefined
       entry.recorder.discard() // the abandoned step's tasks: nothing of the step is kept
-      await entry.recorder.settled()
+      const recorded = entry.recorder.settled()
+      await entry.gate.flush().catch(() => undefined) // the steps it finished stay
+      await recorded
+      this.outs.get(entry)?.release()
       this.release(entry)
       if (codeRunning) this.o.sandboxRestarted?.([entry.threadId])
       if (error) this.emit(entry, { type: 'run_failed', error })
@@ -369,10 +400,17 @@ export class RunRegistry {
     return entry.abandoning
   }
 
-  /** Stores what the run's last step recorded; resolves when every recording has settled. */
+  /**
+   * Commits the run's checkpoints and stores what its last step recorded; resolves when every
+   * recording has settled and the page has been sent every committed checkpoint. Rejects when
+   * the commit failed.
+   */
   private async recorded(entry: RunEntry): Promise<void> {
     entry.recorder.flush()
-    await entry.recorder.settled()
+    const recorded = entry.recorder.settled()
+    await entry.gate.flush()
+    await recorded
+    this.outs.get(entry)?.release()
   }
 
   /** The run has ended: the thread is free and its sandbox (with anything left running) goes. */
@@ -381,6 +419,8 @@ export class RunRegistry {
     entry.sandbox?.release()
     this.unlocks.get(entry)?.()
     this.unlocks.delete(entry)
+    this.outs.get(entry)?.close()
+    this.outs.delete(entry)
   }
 
   /** The stream of one run: its chunks as `stream_chunk` events, made JSON-safe. */
@@ -390,7 +430,7 @@ export class RunRegistry {
     const producer = new StreamProducer(
       p.graph,
       {
-        modes: STREAM_MODES,
+        modes: this.watchedModes.get(threadId) ?? STREAM_MODES,
         subgraphs: true,
         threadId,
         recursionLimit: p.config.recursionLimit ?? DEFAULT_RECURSION_LIMIT,
@@ -426,7 +466,7 @@ export class RunRegistry {
         entry.innerLatest.set(e.ns, { checkpointId: e.checkpointId, step: e.step })
       const base = { threadId: entry.threadId, runId: entry.runId }
       const event = toWorkerEvent(e, base, () => this.timer.now() - entry.stepStartedAt)
-      this.o.emit({ ...event, ns: e.ns } as WorkerEvent)
+      this.send(entry, { ...event, ns: e.ns } as WorkerEvent)
       return
     }
     if (e.type === 'step_started') {
@@ -459,12 +499,19 @@ export class RunRegistry {
       entry.recorder.flush() // the step that made it (none for the input checkpoint)
       entry.recorder.ranFrom(event.checkpointId)
     }
-    this.o.emit(event)
+    this.send(entry, event)
   }
 
   private emit(entry: RunEntry, e: DistributiveOmit<WorkerEvent>): void {
     if (entry.closed) return
-    this.o.emit({ ...e, threadId: entry.threadId, runId: entry.runId } as WorkerEvent)
+    this.send(entry, { ...e, threadId: entry.threadId, runId: entry.runId } as WorkerEvent)
+  }
+
+  /** To the page, behind the run's events that wait for their checkpoint's commit. */
+  private send(entry: RunEntry, e: WorkerEvent): void {
+    const out = this.outs.get(entry)
+    if (out) out.push(e)
+    else this.o.emit(e)
   }
 
   /**

@@ -242,7 +242,9 @@ export class RuntimeService {
     continue: ({ threadId, mode }) => this.registry().continue(threadId, mode),
     pause: ({ threadId }) => ({ pausing: this.registry().pause(threadId) }),
     stop: ({ threadId }) => this.registry().stop(threadId),
-    watchStream: ({ threadId, on }) => ({ watching: this.registry().watchStream(threadId, on) }),
+    watchStream: ({ threadId, on, modes }) => ({
+      watching: this.registry().watchStream(threadId, on, modes),
+    }),
     updateState: async ({ graphId, threadId, checkpointId, checkpointNs, values, asNode }) => {
       this.registry().assertIdle(threadId)
       const warnings: RuntimeWarning[] = []

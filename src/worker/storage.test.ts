@@ -4,25 +4,34 @@ import type { Checkpoint } from '../core/checkpoint/types'
 import { SuperstepDb } from '../persistence/db'
 import { openDexieStorage } from './storage'
 
-it('recording task runs stores the pending writes still waiting for a checkpoint first', async () => {
+const ck = (id: string, n: number): Checkpoint => ({
+  v: 1,
+  id,
+  ts: '2026-01-01T00:00:00Z',
+  channel_values: { n },
+  channel_versions: { n },
+  versions_seen: {},
+})
+const meta = (step: number) => ({ source: 'loop' as const, step, parents: {} })
+
+it("a run's checkpoints, pending writes and task runs commit together; the timeline reads them all", async () => {
   const db = new SuperstepDb('superstep-storage-test', { indexedDB, IDBKeyRange })
-  const { saver, taskRuns } = openDexieStorage(db)
-  const ck: Checkpoint = {
-    v: 1,
-    id: 'c1',
-    ts: '2026-01-01T00:00:00Z',
-    channel_values: { n: 1 },
-    channel_versions: { n: 1 },
-    versions_seen: {},
-  }
-  const cfg = await saver.put({ threadId: 't' }, ck, { source: 'loop', step: 0, parents: {} }, {})
-  // A failing step: its error write has no checkpoint after it to ride with.
-  await saver.putWrites(cfg, [['__error__', { message: 'boom' }]], 'task')
-  expect(await db.writes.count()).toBe(0)
-  await taskRuns.record([
+  const { saver, taskRuns, timeline } = openDexieStorage(db)
+  const run = saver.batched?.()
+  if (!run) throw new Error('the worker saver commits in batches')
+  const c1 = await run.put({ threadId: 't' }, ck('c1', 1), meta(0), { n: 1 })
+  await run.putWrites(c1, [['n', 2]], 'task')
+  await run.put(c1, ck('c2', 2), meta(1), { n: 2 })
+  // A failing step: its error write has no checkpoint after it.
+  await run.putWrites({ threadId: 't', checkpointId: 'c2' }, [['__error__', { m: 1 }]], 'x')
+  const recorded = taskRuns.record([
     { threadId: 't', checkpointId: 'c1', taskId: 'task', name: 'a', durationMs: 1, logs: [] },
   ])
-  // What the page reads around the saver (the timeline) now has both.
-  expect(await db.writes.count()).toBe(1)
+  expect(await db.checkpoints.count()).toBe(1) // c2 waits in memory with its writes
+  // What the page reads around the saver (the timeline) has everything.
+  const read = await timeline.read('t', { channels: new Set(['n']) })
+  expect(read.page.map((r) => r.row.checkpointId)).toEqual(['c2', 'c1'])
+  await recorded
+  expect(await db.writes.count()).toBe(2)
   expect(await db.taskRuns.count()).toBe(1)
 })

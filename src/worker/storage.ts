@@ -1,6 +1,10 @@
 import type { CheckpointSaver } from '../core/checkpoint/types'
 import { SuperstepDb, type TaskRunRow } from '../persistence/db'
-import { DexieCheckpointSaver, type ThreadSummary } from '../persistence/dexieSaver'
+import {
+  DexieCheckpointSaver,
+  type BatchedSaver,
+  type ThreadSummary,
+} from '../persistence/dexieSaver'
 import { TaskRunLog } from '../persistence/taskRunLog'
 import { ThreadImportWriter } from '../persistence/threadImport'
 import { ThreadDirectory } from '../persistence/threadDirectory'
@@ -13,20 +17,19 @@ export type WorkerSaver = CheckpointSaver & {
   threadSummary(threadId: string): Promise<ThreadSummary | undefined>
   /** The subgraph namespaces the thread has checkpoints in, in the order they were first written. */
   namespaces(threadId: string): Promise<string[]>
+  /** A run's view that commits its checkpoints in batches (absent or undefined: it doesn't). */
+  batched?(): BatchedSaver | undefined
 }
 
 /**
- * Longest a run's pending writes wait for its next checkpoint before being stored on their
- * own (a step that failed or was interrupted has no next checkpoint); reads never wait.
+ * Longest a run's checkpoints (with their pending writes and task runs) wait in memory before
+ * their batch is committed in one transaction; a pause, the run's end and every read commit
+ * at once. The page hears of a checkpoint only once it is committed.
  */
-export const PENDING_WRITES_DELAY_MS = 50
+export const CHECKPOINT_BATCH_MS = 50
 
-/**
- * The task-run log of a saver that defers pending writes: a run records its task runs when
- * it pauses or ends (and every TASK_RUNS_BATCH_MS meanwhile), so that is when the pending
- * writes of its last step go too, before the page hears of it and reads the timeline.
- */
-class TaskRunLogAfterWrites extends TaskRunLog {
+/** Task runs join the batch of the run's checkpoints (one transaction for both). */
+class TaskRunLogInBatches extends TaskRunLog {
   constructor(
     db: SuperstepDb,
     private readonly saver: DexieCheckpointSaver,
@@ -35,8 +38,39 @@ class TaskRunLogAfterWrites extends TaskRunLog {
   }
 
   override async record(rows: TaskRunRow[]): Promise<void> {
-    await this.saver.flushPendingWrites()
-    await super.record(rows)
+    const batched = this.saver.batched()
+    if (!batched || !rows.length) return super.record(rows)
+    await batched.recordTaskRuns(rows)
+  }
+}
+
+/** The timeline reads the database directly: what a run has batched is committed first. */
+class TimelineAfterBatches extends TimelineSource {
+  constructor(
+    db: SuperstepDb,
+    private readonly saver: DexieCheckpointSaver,
+  ) {
+    super(db)
+  }
+
+  override async read(...args: Parameters<TimelineSource['read']>) {
+    await this.saver.settleBatches()
+    return super.read(...args)
+  }
+}
+
+/** Repair reads and cuts rows directly: what a run has batched is committed first. */
+class RepairAfterBatches extends ThreadRepair {
+  constructor(
+    db: SuperstepDb,
+    private readonly saver: DexieCheckpointSaver,
+  ) {
+    super(db)
+  }
+
+  override async repair(...args: Parameters<ThreadRepair['repair']>) {
+    await this.saver.settleBatches()
+    return super.repair(...args)
   }
 }
 
@@ -56,14 +90,14 @@ export interface WorkerStorage {
 /** The worker's storage over one Dexie database. */
 export function openDexieStorage(db: SuperstepDb | string): WorkerStorage {
   const database = typeof db === 'string' ? new SuperstepDb(db) : db
-  // A step's pending writes ride in its next checkpoint's transaction (one per step).
-  const saver = new DexieCheckpointSaver(database, { deferWritesMs: PENDING_WRITES_DELAY_MS })
+  // A run's checkpoints, pending writes and task runs: one transaction per batch.
+  const saver = new DexieCheckpointSaver(database, { batchMs: CHECKPOINT_BATCH_MS })
   return {
     saver,
     threads: new ThreadDirectory(database),
-    taskRuns: new TaskRunLogAfterWrites(database, saver),
-    timeline: new TimelineSource(database),
-    repair: new ThreadRepair(database),
+    taskRuns: new TaskRunLogInBatches(database, saver),
+    timeline: new TimelineAfterBatches(database, saver),
+    repair: new RepairAfterBatches(database, saver),
     imports: new ThreadImportWriter(database),
   }
 }

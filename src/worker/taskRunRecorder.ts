@@ -15,6 +15,11 @@ export interface TaskRunRecorderOptions {
    * TASK_RUNS_BATCH_MS); `settled()` writes at once, so a pause or a run's end never waits.
    */
   batchMs?: number
+  /**
+   * `write` only queues the rows with the saver's next commit (it resolves at that commit):
+   * each step's rows are written as soon as flushed, writes overlapping.
+   */
+  writeJoinsCommits?: boolean
 }
 
 /** Default of TaskRunRecorderOptions.batchMs. */
@@ -105,6 +110,10 @@ export class TaskRunRecorder {
     }
     for (const r of rows) r.checkpointId = from
     this.queued.push({ step, rows })
+    if (this.o.writeJoinsCommits) {
+      this.writeQueued(write)
+      return
+    }
     this.timer ??= setTimeout(() => {
       this.timer = undefined
       this.writeQueued(write)
@@ -115,20 +124,25 @@ export class TaskRunRecorder {
   private writeQueued(write: (rows: TaskRunRow[]) => Promise<void>): void {
     if (this.timer !== undefined) clearTimeout(this.timer)
     this.timer = undefined
-    if (this.writing || !this.queued.length) return
+    if ((this.writing && !this.o.writeJoinsCommits) || !this.queued.length) return
     const steps = this.queued
     this.queued = []
     const rows = steps.flatMap((s) => s.rows)
-    this.writing = profiled('taskRuns.write', async () => write(rows))
+    const before = this.writing
+    const writing: Promise<void> = profiled('taskRuns.write', async () => write(rows))
       .catch((e: unknown) => {
         const why = errorMessage(e)
         for (const { step } of steps)
           this.o.warn(step, `The durations and logs of step ${step} were not recorded: ${why}`)
       })
+      // Joining commits, writes overlap: this one settles after those before it.
+      .then(() => before)
       .finally(() => {
+        if (this.writing !== writing) return
         this.writing = undefined
         this.writeQueued(write)
       })
+    this.writing = writing
   }
 
   /** Forgets the current step's rows (an abandoned step). */
