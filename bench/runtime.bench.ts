@@ -3,7 +3,12 @@
  * with an in-memory checkpointer, measured in one process so the ratio means something on
  * a noisy machine.  Run: npm run bench
  */
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { fileURLToPath } from 'node:url'
 import { MemorySaver as LangGraphMemorySaver } from '@langchain/langgraph'
 import { systemEnv } from '../src/lib/env'
 import { MemorySaver } from '../src/core/checkpoint/memorySaver'
@@ -83,6 +88,61 @@ async function benchLangGraph(c: Case): Promise<number> {
 
 const fmt = (ms: number) => `${(ms * 1000).toFixed(1)} µs`
 
+const CLI_STEPS = 20000
+const CLI_RUNS = Number(process.env.BENCH_CLI_RUNS ?? 3)
+
+/**
+ * The CLI's `run` (a process that parses the file, runs the graph and prints the report)
+ * on a 20,000-step cycle, per step: its time less that of a 1-step cycle (start-up and
+ * compile are not per step), against the same run in this process. Medians of CLI_RUNS.
+ */
+async function benchCli(): Promise<{ cli: number; inProcess: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'superstep-bench-'))
+  const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url))
+  const root = fileURLToPath(new URL('..', import.meta.url))
+  try {
+    const file = (n: number) => {
+      const path = join(dir, `cycle-${n}.json`)
+      writeFileSync(path, JSON.stringify(cycleGraph(n)))
+      return path
+    }
+    const big = file(CLI_STEPS)
+    const small = file(1)
+    const cli = (path: string) => {
+      const t0 = performance.now()
+      const r = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', main, 'run', path, '--recursion-limit', String(CLI_STEPS + 10)],
+        { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
+      )
+      if (r.status !== 0) throw new Error(`superstep run ${path} exited ${r.status}`)
+      return performance.now() - t0
+    }
+    const bigTimes: number[] = []
+    const smallTimes: number[] = []
+    for (let i = 0; i < CLI_RUNS; i++) {
+      smallTimes.push(cli(small))
+      bigTimes.push(cli(big))
+    }
+    const parsed = parseGraph(cycleGraph(CLI_STEPS))
+    if (!parsed.ok) throw new Error('invalid bench graph')
+    const graph = compileGraph(parsed.spec, { evaluate: evaluateLocally, newId: systemEnv.newId })
+    const inProcess: number[] = []
+    for (let i = 0; i < CLI_RUNS + 1; i++) {
+      const runtime = new GraphRuntime({ graph, saver: new MemorySaver(), env: systemEnv })
+      const t0 = performance.now()
+      await runtime.invoke({}, { threadId: 't', recursionLimit: CLI_STEPS + 10 })
+      if (i > 0) inProcess.push(performance.now() - t0) // the first warms up
+    }
+    return {
+      cli: (median(bigTimes) - median(smallTimes)) / CLI_STEPS,
+      inProcess: median(inProcess) / (CLI_STEPS + 1),
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 async function main() {
   console.log(
     `Per super-step: median of at least ${RUNS} runs (more for fast ones) after warm-up runs, MemorySaver on both sides.\n`,
@@ -95,6 +155,11 @@ async function main() {
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
   for (const r of rows) console.log(r.map((cell, i) => cell.padEnd(widths[i]!)).join('  '))
+  if (process.env.BENCH_CLI === '0') return
+  const { cli, inProcess } = await benchCli()
+  console.log(
+    `\nCLI \`run\`, ${CLI_STEPS.toLocaleString('en')}-step cycle, per step (start-up subtracted): ${fmt(cli)} against ${fmt(inProcess)} in process: ${(cli / inProcess).toFixed(2)}x the in-process cost (goal: at most 2x)`,
+  )
 }
 
 await main()

@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util'
 import { systemEnv } from '../lib/env'
 import { formatIssue, type GraphIssue } from '../core/graph/issues'
 import { parseGraph } from '../core/graph/validate'
-import { runGraph, runSession } from '../core/run'
+import { runSession, writeRunReport } from '../core/run'
 import {
   STREAM_MODES,
   isStreamMode,
@@ -123,14 +123,23 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       ...(configurable !== undefined && { configurable }),
     })
   }
-  return report(io, file, () =>
-    runGraph(parsed.spec, {
-      input,
-      recursionLimit,
-      env: systemEnv,
-      ...(configurable !== undefined && { configurable }),
-    }),
-  )
+  // The report is written as it goes: a long run's history is never held whole.
+  try {
+    await writeRunReport(
+      parsed.spec,
+      {
+        input,
+        recursionLimit,
+        env: systemEnv,
+        ...(configurable !== undefined && { configurable }),
+      },
+      (text) => io.stdout(text),
+    )
+  } catch (e) {
+    io.stderr(`${file}: ${(e as Error).message}\n`)
+    return 2
+  }
+  return 0
 }
 
 const BAD = Symbol('bad option')

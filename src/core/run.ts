@@ -49,10 +49,9 @@ function createRuntime(
     graph,
     saver,
     env: opts.env,
-    onEvent: (e) => {
-      if (e.type === 'warning') warnings.push(e.warning)
-      opts.onEvent?.(e)
-    },
+    // Only warnings are wanted here: no listener for every event unless the caller has one.
+    onWarning: (w) => warnings.push(w),
+    ...(opts.onEvent && { onEvent: opts.onEvent }),
   })
   return { graph, runtime, saver }
 }
@@ -155,6 +154,74 @@ export async function runGraph(spec: GraphSpec, opts: RunOptions): Promise<RunGr
     tuples,
   )
   return report
+}
+
+/**
+ * What `superstep run` prints, written as it goes: the same text as
+ * `JSON.stringify(await runGraph(spec, opts), null, 2)` and a newline, but each checkpoint's
+ * entry is made, written in pieces of about `chunk` characters, and dropped before the next
+ * (a 20,000-step run neither keeps 20,000 snapshots nor one string of them all).
+ */
+export async function writeRunReport(
+  spec: GraphSpec,
+  opts: RunOptions,
+  write: (text: string) => void,
+  chunk = 1 << 16,
+): Promise<void> {
+  if (hasSubgraphs(spec)) {
+    write(`${JSON.stringify(await runGraph(spec, opts), null, 2)}\n`)
+    return
+  }
+  const warnings: RuntimeWarning[] = []
+  const { graph, runtime, saver } = createRuntime(spec, opts, warnings)
+  let error: RunReport['error'] = null
+  let interrupted = false
+  try {
+    const r = await runtime.invoke(opts.input, {
+      threadId: THREAD,
+      recursionLimit: opts.recursionLimit,
+      ...(opts.configurable && { configurable: opts.configurable }),
+    })
+    interrupted = r.status === 'interrupted'
+  } catch (e) {
+    error = errorToJson(e)
+  }
+  const newestTuple = await saver.getTuple({ threadId: THREAD })
+  const newest = newestTuple && (await snapshotOf(graph, newestTuple))
+  const pending = interrupted && newest ? newest.tasks.flatMap((t) => t.interrupts) : []
+  const report: RunGraphReport = {
+    status: error ? 'error' : interrupted ? 'interrupted' : 'done',
+    values: newest ? checkpointReport(newest, graph.fieldSet).values : {},
+    checkpoints: [],
+    interrupts: pending.map((i) => i.value),
+    error,
+    warnings,
+  }
+  // The report with a marker where the checkpoints go: what stands before and after them.
+  const marker = '\u0000checkpoints\u0000'
+  const text = JSON.stringify({ ...report, checkpoints: marker }, null, 2)
+  const parts = text.split(JSON.stringify(marker))
+  if (parts.length !== 2) {
+    // A value holds the marker itself: the report is made whole instead.
+    for (const tuple of saver.inPutOrder(THREAD))
+      report.checkpoints.push(checkpointReport(await snapshotOf(graph, tuple), graph.fieldSet))
+    write(`${JSON.stringify(report, null, 2)}\n`)
+    return
+  }
+  const [head, tail] = parts as [string, string]
+  let out = head
+  let first = true
+  for (const tuple of saver.inPutOrder(THREAD)) {
+    const entry = checkpointReport(await snapshotOf(graph, tuple), graph.fieldSet)
+    // An array item two levels deep, as JSON.stringify indents it.
+    out += `${first ? '[' : ','}\n    ${JSON.stringify(entry, null, 2).replaceAll('\n', '\n    ')}`
+    first = false
+    if (out.length >= chunk) {
+      write(out)
+      out = ''
+    }
+  }
+  write(`${out}${first ? '[]' : '\n  ]'}${tail}\n`)
 }
 
 /** A `goto` target in a session op: a node name, or a Send written as `{ node, args }`. */

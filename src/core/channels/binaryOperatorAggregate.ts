@@ -1,5 +1,5 @@
 import { EMPTY, InvalidUpdateError, type Channel } from './base'
-import type { Reducer } from '../reducers/named'
+import { append, type Reducer } from '../reducers/named'
 
 /**
  * Folds every write through a reducer. With no default, the first write is stored as is
@@ -12,15 +12,27 @@ export class BinaryOperatorAggregate implements Channel {
   constructor(
     private readonly reducer: Reducer,
     private readonly initial?: () => unknown,
+    /** A checkpointed value to start from instead of the default (EMPTY: the default). */
+    restored: unknown = EMPTY,
   ) {
-    this.value = initial ? initial() : undefined
+    // A restored value replaces the default, so the default is not even copied.
+    this.value = restored !== EMPTY ? restored : initial ? initial() : undefined
   }
 
   update(values: readonly unknown[]): boolean {
     if (values.length === 0) return false
-    this.value = foldWrites(this.reducer, this.value, values, (message) => {
-      throw new InvalidUpdateError(message)
-    })
+    if (this.value !== undefined && !values.some(isOverwrite)) {
+      if (this.reducer === append && values.length > 1) {
+        this.value = appendAll(this.value, values)
+        return true
+      }
+      // The common case, without foldWrites' per-call closures: every write goes through.
+      let value: unknown = this.value
+      for (const v of values) value = this.reducer(value, v)
+      this.value = value
+      return true
+    }
+    this.value = foldWrites(this.reducer, this.value, values, failUpdate)
     return true
   }
   get(): unknown {
@@ -33,9 +45,7 @@ export class BinaryOperatorAggregate implements Channel {
     return this.get()
   }
   fromCheckpoint(value: unknown): BinaryOperatorAggregate {
-    const c = new BinaryOperatorAggregate(this.reducer, this.initial)
-    if (value !== EMPTY) c.value = value
-    return c
+    return new BinaryOperatorAggregate(this.reducer, this.initial, value)
   }
   consume(): boolean {
     return false
@@ -43,6 +53,30 @@ export class BinaryOperatorAggregate implements Channel {
   finish(): boolean {
     return false
   }
+}
+
+/**
+ * `append` folded over a step's writes in one pass: the list appending them one by one would
+ * give (each write a list, or one item; `undefined` none), without a copy per write.
+ */
+function appendAll(current: unknown, values: readonly unknown[]): unknown[] {
+  const out = Array.isArray(current) ? [...(current as unknown[])] : [current]
+  for (const v of values) {
+    if (Array.isArray(v)) for (const item of v as unknown[]) out.push(item)
+    else if (v !== undefined) out.push(v)
+  }
+  return out
+}
+
+function failUpdate(message: string): never {
+  throw new InvalidUpdateError(message)
+}
+
+/** Whether a write is an Overwrite (either wire form foldWrites reads). */
+function isOverwrite(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return false
+  const o = v as Record<string, unknown>
+  return '__overwrite__' in o || (o.type === '__overwrite__' && 'value' in o)
 }
 
 /**

@@ -440,3 +440,22 @@ describe('NamedBarrierValueAfterFinish', () => {
     expect(c.fromCheckpoint([['a'], false]).finish()).toBe(false)
   })
 })
+
+describe('BinaryOperatorAggregate with append, several writes in one step', () => {
+  it('gives the list appending them one by one gives, and leaves the old list alone', () => {
+    const writes = [[1, 2], 3, undefined, [], [[4]], 'x']
+    const folded = writes.reduce((acc: unknown, w) => append(acc, w), [0])
+    const old = [0]
+    const channel = new BinaryOperatorAggregate(append).fromCheckpoint(old)
+    expect(channel.update(writes)).toBe(true)
+    expect(channel.get()).toEqual(folded)
+    expect(channel.get()).toEqual([0, 1, 2, 3, [4], 'x'])
+    expect(old).toEqual([0])
+  })
+
+  it('starts a list from a current value that is not one', () => {
+    const channel = new BinaryOperatorAggregate(append).fromCheckpoint('a')
+    channel.update(['b', ['c']])
+    expect(channel.get()).toEqual(['a', 'b', 'c'])
+  })
+})

@@ -315,3 +315,79 @@ describe('forks', () => {
     expect((await saver.getTuple({ threadId: T }))?.parentConfig?.checkpointId).toBe('b')
   })
 })
+
+describe('MemorySaver, incremental puts (deltas of the parent)', () => {
+  /**
+   * A caller as the loop is: one working versions / versions_seen pair, mutated after each
+   * put, each step changing one channel and replacing one node's seen entry.
+   */
+  async function putSteps(saver: MemorySaver, steps: number, from?: CheckpointConfig) {
+    const versions: ChannelVersions = { a: 1, b: 1 }
+    const seen: Record<string, ChannelVersions> = { n0: { a: 1 } }
+    const expected: { id: string; versions: ChannelVersions; seen: typeof seen; a: unknown }[] = []
+    let config: CheckpointConfig = from ?? { threadId: T }
+    for (let i = 0; i < steps; i++) {
+      const changed = new Set<string>()
+      const newVersions: ChannelVersions = {}
+      if (i === 0 && !from) Object.assign(newVersions, versions)
+      else {
+        versions.a = (versions.a as number) + 1
+        newVersions.a = versions.a
+        if (i % 5 === 0) {
+          versions[`c${i}`] = versions.a
+          newVersions[`c${i}`] = versions.a
+        }
+        seen[`n${i % 3}`] = { a: versions.a }
+        changed.add(`n${i % 3}`)
+      }
+      const id = `${from ? 'f' : 'c'}${String(i).padStart(4, '0')}`
+      const values: Record<string, unknown> = {}
+      for (const ch in newVersions) values[ch] = { step: i, ch }
+      config = await saver.put(
+        config,
+        {
+          v: 1,
+          id,
+          ts: `t${i}`,
+          channel_values: values,
+          channel_versions: versions,
+          versions_seen: seen,
+        },
+        { source: 'loop', step: i, parents: {} },
+        newVersions,
+        changed,
+      )
+      expected.push({ id, versions: { ...versions }, seen: { ...seen }, a: { step: i, ch: 'a' } })
+    }
+    return expected
+  }
+
+  it('reads back every checkpoint as it was, however many deltas deep', async () => {
+    const saver = new MemorySaver()
+    const expected = await putSteps(saver, 100)
+    for (const e of expected) {
+      const t = await saver.getTuple({ threadId: T, checkpointId: e.id })
+      expect(t?.checkpoint.channel_versions).toEqual(e.versions)
+      expect(t?.checkpoint.versions_seen).toEqual(e.seen)
+      expect(t?.checkpoint.channel_values.a).toEqual(e.a)
+      expect(t?.checkpoint.channel_values.b).toEqual({ step: 0, ch: 'b' })
+    }
+    const listed = []
+    for await (const t of saver.list({ threadId: T })) listed.push(t.checkpoint.id)
+    expect(listed).toEqual(expected.map((e) => e.id).reverse())
+  })
+
+  it('forks from a checkpoint in the middle of a delta chain without touching the chain', async () => {
+    const saver = new MemorySaver()
+    const main = await putSteps(saver, 50)
+    const at = main[40] as (typeof main)[number]
+    const fork = await putSteps(saver, 40, { threadId: T, checkpointId: at.id })
+    const first = await saver.getTuple({ threadId: T, checkpointId: fork[0]?.id as string })
+    // The fork's first put changed one channel of the parent's state; the rest is inherited.
+    expect(first?.checkpoint.channel_versions.b).toBe(1)
+    expect(first?.checkpoint.channel_values.b).toEqual({ step: 0, ch: 'b' })
+    const again = await saver.getTuple({ threadId: T, checkpointId: at.id })
+    expect(again?.checkpoint.channel_versions).toEqual(at.versions)
+    expect(again?.checkpoint.versions_seen).toEqual(at.seen)
+  })
+})

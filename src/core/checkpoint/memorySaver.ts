@@ -16,18 +16,52 @@ interface StoredCheckpoint {
   id: string
   ts: string
   parentId: string | undefined
-  channel_versions: ChannelVersions
-  versions_seen: Record<string, ChannelVersions>
+  /** The thread and namespace it belongs to. */
+  threadId: string
+  store: ThreadStore
   metadata: CheckpointMetadata
   writes: PendingWrite[]
-  /** Write key (see writeKey) → position in `writes`; created on the first putWrites. */
+  /**
+   * Write key (see writeKey) → position in `writes`, made when a call could collide with a
+   * stored write; before that, the tasks that stored writes (each in one call, all plain).
+   */
   writeIndex: Map<string, number> | undefined
-  /** For each versioned channel, the checkpoint whose put stored its value. */
-  owner: Record<string, string>
+  writeTasks: Set<string> | undefined
+  /** The value of each channel this checkpoint gave a new version (EMPTY_BLOB: empty). */
+  values: Record<string, unknown>
+  /** Set on a base: the whole versions, versions_seen and owners. */
+  full: FullState | undefined
+  /** On a delta (no `full`): the checkpoint it is a delta of, and what changed since. */
+  parent: StoredCheckpoint | undefined
+  versionsDelta: ChannelVersions
+  seenDelta: Record<string, ChannelVersions>
+  /** Deltas between this checkpoint and its base (0: a base). */
+  depth: number
 }
+
+/** A checkpoint's versions and versions_seen, and for each versioned channel the checkpoint
+ * that stored its value. */
+interface FullState {
+  versions: ChannelVersions
+  seen: Record<string, ChannelVersions>
+  owner: Record<string, StoredCheckpoint>
+}
+
+/** A base's (empty) deltas, shared. */
+const NO_VERSIONS: ChannelVersions = Object.freeze({}) as ChannelVersions
+const NO_SEEN: Record<string, ChannelVersions> = Object.freeze({}) as Record<
+  string,
+  ChannelVersions
+>
 
 /** A channel version whose value is empty (e.g. a cleared ephemeral channel). */
 const EMPTY_BLOB = Symbol('empty-blob')
+
+/**
+ * An incremental put stores a delta of its parent unless the parent is this many deltas from
+ * a base: a read walks at most this far, a put copies the whole state once per this many.
+ */
+const MAX_DELTA_DEPTH = 32
 
 interface ThreadStore {
   /** The namespace (`''`: the root graph). */
@@ -35,56 +69,79 @@ interface ThreadStore {
   /** Oldest first. */
   checkpoints: StoredCheckpoint[]
   byId: Map<string, StoredCheckpoint>
-  /** `checkpointId\0channel` → value: each channel version is stored once, by the checkpoint
-   * that introduced it (ids, not version numbers, so two branches never collide). */
-  blobs: Map<string, unknown>
 }
 
 /**
  * An in-memory CheckpointSaver that stores like LangGraph's SQL savers: a channel's value
  * once per version, each checkpoint only its versions. Values are cloned on the way in and
- * out, so a node mutating its state cannot rewrite history.
+ * out, so a node mutating its state cannot rewrite history. It is `incremental`: given what
+ * changed, a put costs what changed (a delta of the parent), not the size of the graph.
  */
 export class MemorySaver implements CheckpointSaver {
+  readonly incremental = true
   /** Per thread, per checkpoint namespace (in the order first written). */
   private threads = new Map<string, Map<string, ThreadStore>>()
   /** Every stored checkpoint of every thread and namespace, in put order. */
-  private order: { threadId: string; store: ThreadStore; c: StoredCheckpoint }[] = []
+  private order: StoredCheckpoint[] = []
 
   async put(
     config: CheckpointConfig,
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
+    changedSeen?: ReadonlySet<string>,
   ): Promise<CheckpointAddress> {
     const t = this.thread(config.threadId, config.checkpointNs ?? '')
     const parent = config.checkpointId ? t.byId.get(config.checkpointId) : undefined
     // Every channel inherits its parent's stored value but those with a new version.
-    const owner: Record<string, string> = parent ? { ...parent.owner } : {}
     const changed = parent ? Object.keys(newVersions) : Object.keys(checkpoint.channel_versions)
+    const values: Record<string, unknown> = {}
+    const channelValues = checkpoint.channel_values
     for (const ch of changed) {
-      owner[ch] = checkpoint.id
-      t.blobs.set(
-        blobKey(checkpoint.id, ch),
-        ch in checkpoint.channel_values ? cloneJson(checkpoint.channel_values[ch]) : EMPTY_BLOB,
-      )
+      values[ch] = ch in channelValues ? cloneJson(channelValues[ch]) : EMPTY_BLOB
     }
     const stored: StoredCheckpoint = {
       id: checkpoint.id,
       ts: checkpoint.ts,
       parentId: config.checkpointId,
-      // Kept, not copied: the caller never mutates what it hands over (CheckpointSaver.put),
-      // and reads copy on the way out. Only values are cloned, since nodes hold references.
-      channel_versions: checkpoint.channel_versions,
-      versions_seen: checkpoint.versions_seen,
+      threadId: config.threadId,
+      store: t,
       metadata,
       writes: [],
       writeIndex: undefined,
-      owner,
+      writeTasks: undefined,
+      values,
+      full: undefined,
+      parent: undefined,
+      versionsDelta: NO_VERSIONS,
+      seenDelta: NO_SEEN,
+      depth: 0,
+    }
+    if (parent && changedSeen && parent.depth < MAX_DELTA_DEPTH) {
+      // Kept, not copied: the caller never mutates newVersions, and replaces seen entries.
+      stored.versionsDelta = newVersions
+      const seenDelta: Record<string, ChannelVersions> = {}
+      for (const name of changedSeen) {
+        const entry = checkpoint.versions_seen[name]
+        if (entry) seenDelta[name] = entry
+      }
+      stored.seenDelta = seenDelta
+      stored.parent = parent
+      stored.depth = parent.depth + 1
+    } else {
+      const owner: Record<string, StoredCheckpoint> = parent ? { ...fullState(parent).owner } : {}
+      for (const ch of changed) owner[ch] = stored
+      stored.full = {
+        // Kept, not copied, unless the caller goes on using them (an incremental put): the
+        // caller never mutates what it hands over (CheckpointSaver.put).
+        versions: changedSeen ? { ...checkpoint.channel_versions } : checkpoint.channel_versions,
+        seen: changedSeen ? { ...checkpoint.versions_seen } : checkpoint.versions_seen,
+        owner,
+      }
     }
     t.checkpoints.push(stored)
     t.byId.set(stored.id, stored)
-    this.order.push({ threadId: config.threadId, store: t, c: stored })
+    this.order.push(stored)
     return addressOf(config.threadId, t.ns, checkpoint.id)
   }
 
@@ -98,7 +155,20 @@ export class MemorySaver implements CheckpointSaver {
       const ns = config.checkpointNs ? ` in namespace ${config.checkpointNs}` : ''
       throw new Error(`No checkpoint ${config.checkpointId} on thread ${config.threadId}${ns}.`)
     }
-    const index = (c.writeIndex ??= new Map())
+    if (!c.writeIndex && !writes.some(isSpecial)) {
+      // The common case, a task's only call with plain writes: no key can collide yet.
+      let first = c.writes.length === 0
+      if (!first) {
+        const tasks = (c.writeTasks ??= new Set(c.writes.map((w) => w[0])))
+        first = !tasks.has(taskId)
+        if (first) tasks.add(taskId)
+      }
+      if (first) {
+        for (const [ch, v] of writes) c.writes.push([taskId, ch, cloneJson(v)])
+        return
+      }
+    }
+    const index = (c.writeIndex ??= indexWrites(c.writes))
     writes.forEach(([ch, v], i) => {
       const key = writeKey(taskId, ch, i)
       const at = index.get(key)
@@ -138,7 +208,7 @@ export class MemorySaver implements CheckpointSaver {
 
   async deleteThread(threadId: string): Promise<void> {
     this.threads.delete(threadId)
-    this.order = this.order.filter((o) => o.threadId !== threadId)
+    this.order = this.order.filter((c) => c.threadId !== threadId)
   }
 
   /**
@@ -147,8 +217,25 @@ export class MemorySaver implements CheckpointSaver {
    */
   listAllNamespaces(threadId: string): CheckpointTuple[] {
     return this.order
-      .filter((o) => o.threadId === threadId)
-      .map((o) => this.toTuple(threadId, o.store, o.c))
+      .filter((c) => c.threadId === threadId)
+      .map((c) => this.toTuple(threadId, c.store, c))
+  }
+
+  /**
+   * A thread's checkpoints of one namespace, oldest (first put) first, made one at a time as
+   * they are read (a report written as it goes holds one at a time, not the whole history).
+   */
+  *inPutOrder(threadId: string, checkpointNs = ''): Generator<CheckpointTuple> {
+    const t = this.threads.get(threadId)?.get(checkpointNs)
+    if (!t) return
+    // Each delta is usually of the checkpoint just read: one step from its state, no walk.
+    let prev: { c: StoredCheckpoint; state: FullState } | undefined
+    for (const c of t.checkpoints) {
+      const state =
+        !c.full && prev && c.parent === prev.c ? applyDelta(prev.state, c) : fullState(c)
+      prev = { c, state }
+      yield this.toTuple(threadId, t, c, state)
+    }
   }
 
   /** Bytes of stored channel values as JSON, of one thread or of all (for storage benchmarks). */
@@ -158,8 +245,11 @@ export class MemorySaver implements CheckpointSaver {
     ).flatMap((byNs) => [...(byNs?.values() ?? [])])
     let n = 0
     for (const t of threads)
-      for (const v of t?.blobs.values() ?? [])
-        n += v === EMPTY_BLOB ? 0 : (JSON.stringify(v)?.length ?? 0)
+      for (const c of t?.checkpoints ?? [])
+        for (const ch in c.values) {
+          const v = c.values[ch]
+          n += v === EMPTY_BLOB ? 0 : (JSON.stringify(v)?.length ?? 0)
+        }
     return n
   }
 
@@ -167,7 +257,7 @@ export class MemorySaver implements CheckpointSaver {
     let byNs = this.threads.get(id)
     if (!byNs) this.threads.set(id, (byNs = new Map()))
     let t = byNs.get(ns)
-    if (!t) byNs.set(ns, (t = { ns, checkpoints: [], byId: new Map(), blobs: new Map() }))
+    if (!t) byNs.set(ns, (t = { ns, checkpoints: [], byId: new Map() }))
     return t
   }
 
@@ -175,10 +265,15 @@ export class MemorySaver implements CheckpointSaver {
     return this.threads.get(config.threadId)?.get(config.checkpointNs ?? '')
   }
 
-  private toTuple(threadId: string, t: ThreadStore, c: StoredCheckpoint): CheckpointTuple {
+  private toTuple(
+    threadId: string,
+    t: ThreadStore,
+    c: StoredCheckpoint,
+    state = fullState(c),
+  ): CheckpointTuple {
     const values: Record<string, unknown> = {}
-    for (const [ch, ownerId] of Object.entries(c.owner)) {
-      const v = t.blobs.get(blobKey(ownerId, ch))
+    for (const ch in state.owner) {
+      const v = (state.owner[ch] as StoredCheckpoint).values[ch]
       if (v !== EMPTY_BLOB) values[ch] = cloneJson(v)
     }
     return {
@@ -188,8 +283,8 @@ export class MemorySaver implements CheckpointSaver {
         id: c.id,
         ts: c.ts,
         channel_values: values,
-        channel_versions: { ...c.channel_versions },
-        versions_seen: copyVersionsSeen(c.versions_seen),
+        channel_versions: { ...state.versions },
+        versions_seen: copyVersionsSeen(state.seen),
       },
       metadata: { ...c.metadata, parents: { ...c.metadata.parents } },
       parentConfig: c.parentId ? addressOf(threadId, t.ns, c.parentId) : undefined,
@@ -198,13 +293,49 @@ export class MemorySaver implements CheckpointSaver {
   }
 }
 
+/** The state of delta `d` from its parent's: copies, `parent` is left as it was. */
+function applyDelta(parent: FullState, d: StoredCheckpoint): FullState {
+  const versions = { ...parent.versions }
+  const owner = { ...parent.owner }
+  const seen = { ...parent.seen }
+  for (const ch in d.versionsDelta) {
+    versions[ch] = d.versionsDelta[ch] as number
+    owner[ch] = d
+  }
+  for (const name in d.seenDelta) seen[name] = d.seenDelta[name] as ChannelVersions
+  return { versions, seen, owner }
+}
+
+/**
+ * A checkpoint's whole state: a base's own, or a delta's applied over its base's (oldest
+ * delta first). Not cached: the objects it makes are the reader's.
+ */
+function fullState(c: StoredCheckpoint): FullState {
+  if (c.full) return c.full
+  const chain: StoredCheckpoint[] = []
+  let at: StoredCheckpoint = c
+  while (!at.full) {
+    chain.push(at)
+    at = at.parent as StoredCheckpoint
+  }
+  const base = at.full
+  const versions = { ...base.versions }
+  const seen = { ...base.seen }
+  const owner = { ...base.owner }
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const d = chain[i] as StoredCheckpoint
+    for (const ch in d.versionsDelta) {
+      versions[ch] = d.versionsDelta[ch] as number
+      owner[ch] = d
+    }
+    for (const name in d.seenDelta) seen[name] = d.seenDelta[name] as ChannelVersions
+  }
+  return { versions, seen, owner }
+}
+
 /** A checkpoint's config; the root namespace is left out, as before namespaces existed. */
 function addressOf(threadId: string, ns: string, checkpointId: string): CheckpointAddress {
   return ns === '' ? { threadId, checkpointId } : { threadId, checkpointId, checkpointNs: ns }
-}
-
-function blobKey(checkpointId: string, channel: string): string {
-  return `${checkpointId}\u0000${channel}`
 }
 
 /**
@@ -215,6 +346,20 @@ function writeKey(taskId: string, channel: string, index: number): string {
   return SPECIAL_WRITE_CHANNELS.has(channel)
     ? `${taskId}\u0000${channel}`
     : `${taskId}\u0000${index}`
+}
+
+const isSpecial = (w: [string, unknown]): boolean => SPECIAL_WRITE_CHANNELS.has(w[0])
+
+/** The write index of writes stored without one: each task's, from one call, all plain. */
+function indexWrites(writes: readonly PendingWrite[]): Map<string, number> {
+  const index = new Map<string, number>()
+  const counts = new Map<string, number>()
+  writes.forEach(([taskId, ch], at) => {
+    const i = counts.get(taskId) ?? 0
+    counts.set(taskId, i + 1)
+    index.set(writeKey(taskId, ch, i), at)
+  })
+  return index
 }
 
 function copyVersionsSeen(vs: Record<string, ChannelVersions>): Record<string, ChannelVersions> {

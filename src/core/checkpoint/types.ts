@@ -70,7 +70,18 @@ export interface CheckpointSaver {
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
+    /** Given only to an `incremental` saver: see there. */
+    changedSeen?: ReadonlySet<string>,
   ): Promise<CheckpointAddress>
+  /**
+   * True when `put` also takes `changedSeen`, the nodes whose `versions_seen` entry differs
+   * from the parent's (all of them without a parent), and then reads the checkpoint's
+   * `channel_versions` and `versions_seen` during the call only, at `newVersions`' channels
+   * and `changedSeen`'s nodes: the caller may go on mutating those two objects afterwards
+   * (never their `versions_seen` entries, which it replaces). A step then costs the saver
+   * what the step changed, not the size of the graph.
+   */
+  readonly incremental?: boolean
   /**
    * Stores the writes a task made against the checkpoint `config` addresses, with
    * LangGraph's rules: a write to one of SPECIAL_WRITE_CHANNELS replaces the task's earlier

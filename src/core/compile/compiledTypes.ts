@@ -19,9 +19,25 @@ export interface NodeConfig {
   writer: (chunk: unknown) => void
 }
 
+/**
+ * A piece of a model's reply as it streams (OpenAI's `delta`): text, and tool-call fragments
+ * by index; `id`: the reply's id, when the endpoint sends it with the piece.
+ */
+export interface AiMessageDelta {
+  content?: string
+  tool_call_chunks?: { index: number; id?: string; name?: string; args?: string }[]
+  id?: string
+}
+
 /** What a node run may use of its task: answers for `interrupt()`, writes, log capture. */
 export interface NodeCallContext {
   pad: TaskScratchpad
+  /**
+   * Set while the run streams messages (LangGraph's `lc_prefer_streaming`: a model node then
+   * streams its reply): takes each piece of the reply, in order, with the id the whole reply
+   * will have. Absent, a model node asks for its reply whole.
+   */
+  onDelta?: (messageId: string, delta: AiMessageDelta) => void
   /** The run's config, as node code and routers receive it (absent outside a run's task). */
   config?: NodeConfig
   write: (channel: string, value: unknown) => void

@@ -91,8 +91,15 @@ export function checkpointValues(channels: Channels, only?: object): Record<stri
   return out
 }
 
+/**
+ * The highest version of each versions object applyWrites last left: only applyWrites
+ * writes versions, so a step need not scan every channel to find the next version.
+ */
+const knownMax = new WeakMap<ChannelVersions, number>()
+
 function maxVersion(versions: ChannelVersions): number | undefined {
-  let max: number | undefined
+  let max = knownMax.get(versions)
+  if (max !== undefined) return max
   for (const k in versions) {
     const v = versions[k] as number
     if (max === undefined || v > max) max = v
@@ -141,7 +148,7 @@ export function applyWrites(
   bumpVersions = true,
   bumped?: Set<string>,
 ): Set<string> {
-  const sorted = sortByTaskPath(tasks)
+  const sorted = tasks.length === 1 ? tasks : sortByTaskPath(tasks)
   const versions = checkpoint.channel_versions
   let bumpStep = false
   const toConsume = new Set<string>()
@@ -155,7 +162,9 @@ export function applyWrites(
     }
     checkpoint.versions_seen[task.name] = seen
   }
-  let max = maxVersion(versions)
+  const before = maxVersion(versions)
+  let max = before
+  let wroteNv = false
   let consumed: number | undefined
   for (const ch of toConsume) {
     if (channels[ch]?.consume() && bumpVersions) {
@@ -193,6 +202,7 @@ export function applyWrites(
     }
     if (changed && bumpVersions) {
       versions[ch] = nv
+      wroteNv = true
       bumped?.add(ch)
       if (channel.isAvailable()) updated.add(ch)
     }
@@ -203,6 +213,7 @@ export function applyWrites(
       const channel = channels[ch] as Channel
       if (channel.isAvailable() && !updated.has(ch) && channel.update([]) && bumpVersions) {
         versions[ch] = nv
+        wroteNv = true
         bumped?.add(ch)
         if (channel.isAvailable()) updated.add(ch)
       }
@@ -212,12 +223,16 @@ export function applyWrites(
         const channel = channels[ch] as Channel
         if (channel.finish() && bumpVersions) {
           versions[ch] = nv
+          wroteNv = true
           bumped?.add(ch)
           if (channel.isAvailable()) updated.add(ch)
         }
       }
     }
   }
+  // Every version written is nv, or consumed below it: the new highest is known.
+  const top = wroteNv ? nv : (consumed ?? before)
+  if (top !== undefined) knownMax.set(versions, top)
   return updated
 }
 
@@ -295,6 +310,13 @@ function candidateNodes(
   updated: ReadonlySet<string> | undefined,
 ): Iterable<string> {
   if (updated) {
+    if (updated.size === 1) {
+      // One channel updated (a chain, a cycle): its subscribers, often a single node.
+      for (const ch of updated) {
+        const subscribers = graph.triggerToNodes[ch] ?? []
+        if (subscribers.length <= 1) return subscribers
+      }
+    }
     const names = new Set<string>()
     for (const ch of updated) for (const n of graph.triggerToNodes[ch] ?? []) names.add(n)
     return [...names].sort()

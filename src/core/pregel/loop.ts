@@ -102,12 +102,22 @@ export interface RuntimeOptions {
   env: RuntimeEnv
   onEvent?: (e: LoopEvent) => void
   /**
+   * Called with each warning (also sent to `onEvent`): for a caller that wants only these,
+   * without the cost of every event (a copy of the versions at each checkpoint, for one).
+   */
+  onWarning?: (warning: RuntimeWarning) => void
+  /**
    * Called after each super-step of a subgraph's run that leaves it running, before its next
    * (the debugger's "step into" waits here); `ns` is the subgraph run's namespace.
    */
   betweenInnerSteps?: (ns: string) => Promise<void>
   /** Receives what `graph.stream()` is made of (stream.ts); absent, none of it is computed. */
   stream?: StreamSink
+  /**
+   * LangGraph's `lc_prefer_streaming`, asked at each super-step: whether `stream` wants a
+   * model's reply piece by piece (`delta` points; the messages mode). Absent: never.
+   */
+  preferStreaming?: () => boolean
 }
 
 /** Addresses a run: the thread, optionally a checkpoint to run from (replay / fork). */
@@ -157,10 +167,16 @@ export class Run {
   private channels!: Channels
   private config!: CheckpointConfig
   private pendingWrites: PendingWrite[] = []
-  private savedVersions: ChannelVersions = {}
-  /** Channels whose version was bumped since the last saved checkpoint. */
+  /**
+   * Channels whose version was bumped since the last saved checkpoint (a bump always raises
+   * the version: these are exactly the channels whose version changed).
+   */
   private readonly bumped = new Set<string>()
+  /** Nodes whose `versions_seen` entry was replaced since the last saved checkpoint. */
+  private readonly seenChanged = new Set<string>()
   private updatedChannels: Set<string> | undefined
+  /** The tasks' shared context, made by the first step that runs tasks. */
+  private taskContext: TaskContext | undefined
   private step = 0
   private stop = 0
   private skipDoneTasks = true
@@ -245,14 +261,19 @@ export class Run {
     } else
       stream?.({ type: 'started', step: this.step, tasks: this.prepared(tasks), allCached: true })
     // A conflict throws here: nothing of the step is committed, its writes stay pending.
-    this.updatedChannels = await applyWritesFolded(
-      graph,
-      this.checkpoint,
-      this.channels,
-      tasks,
-      true,
-      this.bumped,
-    )
+    // Without sandboxed reducers there is nothing to fold, nor to wait for.
+    this.updatedChannels =
+      graph.remoteFolds.size === 0
+        ? applyWrites(
+            this.checkpoint,
+            this.channels,
+            tasks,
+            graph.triggerToNodes,
+            true,
+            this.bumped,
+          )
+        : await applyWritesFolded(graph, this.checkpoint, this.channels, tasks, true, this.bumped)
+    this.markSeen(tasks)
     await this.putCheckpoint('loop')
     stream?.({
       type: 'applied',
@@ -285,7 +306,6 @@ export class Run {
       this.pendingWrites = saved.pendingWrites
       this.config = saved.config
       this.parentId = saved.parentConfig?.checkpointId
-      this.savedVersions = saved.checkpoint.channel_versions
       if (addressed)
         superseded = (await saver.getTuple(threadOf(cfg)))?.checkpoint.id !== saved.checkpoint.id
     } else {
@@ -343,6 +363,7 @@ export class Run {
         true,
         this.bumped,
       )
+      this.markSeen(input)
     }
     if (timeTravel) this.pendingWrites = this.pendingWrites.filter(([, ch]) => ch !== RESUME)
     const nullResume = this.nested?.nullResume
@@ -353,6 +374,7 @@ export class Run {
       const seen = { ...this.checkpoint.versions_seen[INTERRUPT] }
       Object.assign(seen, this.checkpoint.channel_versions)
       this.checkpoint.versions_seen[INTERRUPT] = seen
+      this.seenChanged.add(INTERRUPT)
       if (forks) {
         this.pendingWrites = this.pendingWrites.filter(([, ch]) => ch !== INTERRUPT)
         await this.putCheckpoint('fork')
@@ -366,14 +388,16 @@ export class Run {
     }
     // New input: the loaded checkpoint's pending tasks are discarded, as if they ran.
     const discarded = prepareTasks(this.o.graph, this.checkpoint, this.channels)
+    const applied = [...discarded, inputTask([[START, input]])]
     this.updatedChannels = applyWrites(
       this.checkpoint,
       this.channels,
-      [...discarded, inputTask([[START, input]])],
+      applied,
       this.o.graph.triggerToNodes,
       true,
       this.bumped,
     )
+    this.markSeen(applied)
     await this.putCheckpoint('input')
   }
 
@@ -417,77 +441,34 @@ export class Run {
     const step = this.step
     const emit = this.o.onEvent
     emit?.({ type: 'step_started', step, tasks: tasks.map((t) => ({ id: t.id, name: t.name })) })
-    const ctx: TaskContext = {
-      graph: this.o.graph,
-      channels: this.channels,
-      warn: (warning: RuntimeWarning) => emit?.({ type: 'warning', step, warning }),
-      scratchpad: (t: Task) => this.scratchpad(t),
-      ns: this.ns,
-      config: {
-        configurable: this.configurable,
-        writer: (chunk: unknown) => this.o.stream?.({ type: 'custom', chunk }),
-      },
-      nested: this.nested !== undefined,
-      taskNs: (t: Task) => this.taskNs(t),
-      runSubgraph: (t, pad, n, graph, input) => this.runSubgraph(t, pad, n, graph, input),
+    const ctx = (this.taskContext ??= this.createTaskContext())
+    // Asked at each super-step, as LangGraph asks `lc_prefer_streaming`.
+    if (this.o.stream && this.o.preferStreaming?.()) ctx.onDelta = this.deltaSink()
+    else delete ctx.onDelta
+    const clock = emit && this.o.env.monotonic
+    const outcome: StepOutcome = {
+      step,
+      started: clock ? clock() : 0,
+      done: [],
+      interrupted: [],
+      toParent: [],
     }
-    const clock = this.o.env.monotonic
-    const started = clock?.() ?? 0
-    const done: Task[] = []
-    const interrupted: { task: Task; interrupts: Interrupt[] }[] = []
-    // A Command.PARENT ends this (sub)graph's step like an interrupt: the siblings finish.
-    const toParent: { task: Task; command: ParentCommand }[] = []
-    const failure = await new Promise<{ task: Task; error: unknown } | null>((resolve) => {
-      let remaining = tasks.length
-      // After a failure the step is over: tasks still running are abandoned (LangGraph aborts them).
+    let failure: { task: Task; error: unknown } | null = null
+    if (tasks.length === 1) {
+      // One task (a chain, a cycle): awaited directly, without the settling machinery.
+      const task = tasks[0] as Task
+      let error: unknown
       let failed = false
-      const settle = () => --remaining === 0 && resolve(null)
-      for (const task of tasks) {
-        runTask(task, ctx).then(
-          () => {
-            if (failed) return
-            done.push(task)
-            emit?.({
-              type: 'task_finished',
-              step,
-              taskId: task.id,
-              name: task.name,
-              writes: task.writes,
-              logs: task.logs ?? [],
-              ...(clock ? { durationMs: clock() - started } : {}),
-            })
-            settle()
-          },
-          (error: unknown) => {
-            if (failed) return
-            if (error instanceof GraphInterrupt) {
-              interrupted.push({ task, interrupts: error.interrupts })
-              emit?.({
-                type: 'task_interrupted',
-                step,
-                taskId: task.id,
-                name: task.name,
-                interrupts: error.interrupts,
-              })
-              settle()
-            } else if (error instanceof ParentCommand) {
-              toParent.push({ task, command: error })
-              this.o.stream?.({
-                type: 'handoff',
-                step,
-                taskId: task.id,
-                name: task.name,
-                writes: task.writes,
-              })
-              settle()
-            } else {
-              failed = true
-              resolve({ task, error })
-            }
-          },
-        )
+      try {
+        await runTask(task, ctx, true)
+      } catch (e) {
+        failed = true
+        error = e
       }
-    })
+      if (!failed) this.taskDone(task, outcome)
+      else if (this.taskStopped(task, error, outcome)) failure = { task, error }
+    } else failure = await this.runConcurrently(tasks, ctx, outcome)
+    const { done, interrupted, toParent } = outcome
     if (failure) {
       emit?.({
         type: 'task_failed',
@@ -523,6 +504,116 @@ export class Run {
       interrupts.map((i) => ({ ...i, node: task.name, taskId: task.id })),
     )
     return true
+  }
+
+  /** What the tasks of a step share; made once per run (the step is read when used). */
+  private createTaskContext(): TaskContext {
+    return {
+      graph: this.o.graph,
+      channels: this.channels,
+      warn: (warning: RuntimeWarning) => {
+        this.o.onWarning?.(warning)
+        this.o.onEvent?.({ type: 'warning', step: this.step, warning })
+      },
+      scratchpad: (t: Task) => this.scratchpad(t),
+      ns: this.ns,
+      config: {
+        configurable: this.configurable,
+        writer: (chunk: unknown) => this.o.stream?.({ type: 'custom', chunk }),
+      },
+      nested: this.nested !== undefined,
+      taskNs: (t: Task) => this.taskNs(t),
+      runSubgraph: (t, pad, n, graph, input) => this.runSubgraph(t, pad, n, graph, input),
+    }
+  }
+
+  /**
+   * Runs a step's tasks concurrently: the first error fails the step at once (the failing
+   * task and its error), the others are recorded in `outcome` as they settle.
+   */
+  private runConcurrently(
+    tasks: Task[],
+    ctx: TaskContext,
+    outcome: StepOutcome,
+  ): Promise<{ task: Task; error: unknown } | null> {
+    // Without routers, a task's writers only sort its own output (see runTask's `eager`).
+    const eager = tasks.every((t) => t.node.branches.length === 0)
+    return new Promise((resolve) => {
+      let remaining = tasks.length
+      // After a failure the step is over: tasks still running are abandoned (LangGraph aborts them).
+      let failed = false
+      for (const task of tasks) {
+        runTask(task, ctx, eager).then(
+          () => {
+            if (failed) return
+            this.taskDone(task, outcome)
+            if (--remaining === 0) resolve(null)
+          },
+          (error: unknown) => {
+            if (failed) return
+            if (this.taskStopped(task, error, outcome)) {
+              failed = true
+              resolve({ task, error })
+            } else if (--remaining === 0) resolve(null)
+          },
+        )
+      }
+    })
+  }
+
+  /** A task of the step finished. */
+  private taskDone(task: Task, outcome: StepOutcome): void {
+    outcome.done.push(task)
+    const emit = this.o.onEvent
+    if (!emit) return
+    const clock = this.o.env.monotonic
+    emit({
+      type: 'task_finished',
+      step: outcome.step,
+      taskId: task.id,
+      name: task.name,
+      writes: task.writes,
+      logs: task.logs ?? [],
+      ...(clock ? { durationMs: clock() - outcome.started } : {}),
+    })
+  }
+
+  /**
+   * A task of the step ended by raising: an interrupt or a Command.PARENT is recorded and
+   * its siblings go on; anything else fails the step (returns true).
+   */
+  private taskStopped(task: Task, error: unknown, outcome: StepOutcome): boolean {
+    const step = outcome.step
+    if (error instanceof GraphInterrupt) {
+      outcome.interrupted.push({ task, interrupts: error.interrupts })
+      this.o.onEvent?.({
+        type: 'task_interrupted',
+        step,
+        taskId: task.id,
+        name: task.name,
+        interrupts: error.interrupts,
+      })
+      return false
+    }
+    if (error instanceof ParentCommand) {
+      outcome.toParent.push({ task, command: error })
+      this.o.stream?.({
+        type: 'handoff',
+        step,
+        taskId: task.id,
+        name: task.name,
+        writes: task.writes,
+      })
+      return false
+    }
+    return true
+  }
+
+  /** Where a step's tasks send the pieces of their models' replies (see TaskContext.onDelta). */
+  private deltaSink(): TaskContext['onDelta'] {
+    const stream = this.o.stream
+    return (t, messageId, delta) =>
+      stream?.({ type: 'delta', step: this.step, taskId: t.id, name: t.name, messageId, delta })
   }
 
   /** The namespace of one of this run's tasks (see namespace.ts). */
@@ -625,8 +716,21 @@ export class Run {
   }
 
   private async saveWrites(tasks: Task[]): Promise<void> {
-    for (const t of tasks)
-      await this.putWrites(t.id, t.writes.length ? t.writes : [['__no_writes__', null]])
+    if (tasks.length === 0) return
+    // The tasks that have pending writes already (usually none): only theirs are replaced.
+    const pending = this.pendingWrites.length ? new Set(this.pendingWrites.map((w) => w[0])) : null
+    const { saver } = this.o
+    const address =
+      this.config.checkpointId !== undefined ? (this.config as CheckpointAddress) : null
+    for (const t of tasks) {
+      const writes: [string, unknown][] = t.writes.length ? t.writes : [['__no_writes__', null]]
+      if (pending?.has(t.id)) await this.putWrites(t.id, writes)
+      else {
+        // putWrites inlined: a step saves every task's writes.
+        if (address) await saver.putWrites(address, writes, t.id)
+        for (const [ch, v] of writes) this.pendingWrites.push([t.id, ch, v])
+      }
+    }
   }
 
   private async putWrites(taskId: string, writes: [string, unknown][]): Promise<void> {
@@ -638,17 +742,22 @@ export class Run {
     for (const [ch, v] of writes) this.pendingWrites.push([taskId, ch, v])
   }
 
+  /** applyWrites replaced these tasks' nodes' `versions_seen` entries. */
+  private markSeen(tasks: readonly Pick<Task, 'name'>[]): void {
+    for (const t of tasks) this.seenChanged.add(t.name)
+  }
+
   private async putCheckpoint(source: CheckpointSource): Promise<void> {
     const { env, saver } = this.o
     const versions = this.checkpoint.channel_versions
     // What changed since the last save: the bumped channels (not a pass over every channel).
     const newVersions: ChannelVersions = {}
-    for (const ch of this.bumped) {
-      if (versions[ch] !== this.savedVersions[ch]) newVersions[ch] = versions[ch] as number
-    }
+    for (const ch of this.bumped) newVersions[ch] = versions[ch] as number
     this.bumped.clear()
-    // The saver gets the working objects and owns them from here on (it never copies them,
-    // we never mutate them again); the loop continues on fresh copies.
+    // An incremental saver reads what changed during the call: the loop goes on with the
+    // same objects. Any other saver gets the working objects and owns them from here on (it
+    // never copies them, we never mutate them again); the loop continues on fresh copies.
+    const incremental = saver.incremental === true
     const checkpoint: Checkpoint = {
       v: 1,
       id: env.newId(),
@@ -661,15 +770,26 @@ export class Run {
     }
     const metadata: CheckpointMetadata = { source, step: this.step, parents: {} }
     this.parentId = this.config.checkpointId
-    this.config = await saver.put(this.config, checkpoint, metadata, newVersions)
-    this.checkpoint = {
-      ...checkpoint,
-      channel_values: {},
-      channel_versions: { ...versions },
-      versions_seen: { ...checkpoint.versions_seen },
+    if (incremental) {
+      this.config = await saver.put(
+        this.config,
+        checkpoint,
+        metadata,
+        newVersions,
+        this.seenChanged,
+      )
+      this.checkpoint = { ...checkpoint, channel_values: {} }
+    } else {
+      this.config = await saver.put(this.config, checkpoint, metadata, newVersions)
+      this.checkpoint = {
+        ...checkpoint,
+        channel_values: {},
+        channel_versions: { ...versions },
+        versions_seen: { ...checkpoint.versions_seen },
+      }
     }
+    this.seenChanged.clear()
     this.metadata = metadata
-    this.savedVersions = versions
     // Pending writes belong to the checkpoint they were made against; the new one has none.
     this.pendingWrites = []
     this.o.onEvent?.({
@@ -677,10 +797,22 @@ export class Run {
       step: this.step,
       source,
       checkpointId: checkpoint.id,
-      versions,
+      // The loop goes on mutating its versions after an incremental put: the event gets a copy.
+      versions: incremental ? { ...versions } : versions,
     })
     this.step += 1
   }
+}
+
+/** What the tasks of one step came to, as they settle. */
+interface StepOutcome {
+  step: number
+  /** The monotonic clock when the step's tasks started (0 without a listener or a clock). */
+  started: number
+  done: Task[]
+  interrupted: { task: Task; interrupts: Interrupt[] }[]
+  /** A Command.PARENT ends this (sub)graph's step like an interrupt: the siblings finish. */
+  toParent: { task: Task; command: ParentCommand }[]
 }
 
 const Command_PARENT = '__parent__'

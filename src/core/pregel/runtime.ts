@@ -123,7 +123,10 @@ export class GraphRuntime {
   private updateOptions() {
     return {
       ...this.o,
-      warn: (warning: RuntimeWarning) => this.o.onEvent?.({ type: 'warning', step: -1, warning }),
+      warn: (warning: RuntimeWarning) => {
+        this.o.onWarning?.(warning)
+        this.o.onEvent?.({ type: 'warning', step: -1, warning })
+      },
     }
   }
 }

@@ -51,12 +51,15 @@ export async function snapshotOf(
   tuple: CheckpointTuple,
   applyPendingWrites = false,
 ): Promise<StateSnapshot> {
-  const checkpoint = structuredClone(tuple.checkpoint)
-  const channels = channelsFromCheckpoint(graph, checkpoint)
   const pending = tuple.pendingWrites
   const nullWrites = pending
     .filter(([tid]) => tid === NULL_TASK_ID)
     .map(([, ch, v]): [string, unknown] => [ch, v])
+  // Only applying writes changes the checkpoint (and a custom reducer may change a value in
+  // place): then it works on a copy; reading alone needs none (a history reads thousands).
+  const writesApplied = nullWrites.length > 0 || (applyPendingWrites && pending.length > 0)
+  const checkpoint = writesApplied ? structuredClone(tuple.checkpoint) : tuple.checkpoint
+  const channels = channelsFromCheckpoint(graph, checkpoint)
   if (nullWrites.length > 0) {
     const input = { id: INPUT, name: INPUT, triggers: [], writes: nullWrites }
     await applyWritesFolded(graph, checkpoint, channels, [input], false)

@@ -6,6 +6,7 @@
  * the checkpoint namespace of the run it happened in.
  */
 import type { CheckpointSource, PendingWrite } from '../checkpoint/types'
+import type { AiMessageDelta } from '../compile/compiledTypes'
 
 /** A task as prepared for a super-step, with what the `tasks` and `checkpoints` modes show. */
 export interface PreparedTask {
@@ -48,6 +49,18 @@ type StreamPointBody =
   | { type: 'handoff'; step: number; taskId: string; name: string; writes: [string, unknown][] }
   /** `config.writer(chunk)` in a task of this run. */
   | { type: 'custom'; chunk: unknown }
+  /**
+   * A piece of a model's reply, as a task's model streams it (only while the runtime's
+   * `preferStreaming` says so); `messageId`: the id the whole reply will have.
+   */
+  | {
+      type: 'delta'
+      step: number
+      taskId: string
+      name: string
+      messageId: string
+      delta: AiMessageDelta
+    }
 
 /** Receives stream points; absent, the loop computes none of them. */
 export type StreamSink = (p: StreamPoint) => void

@@ -1,4 +1,5 @@
-import { InvalidUpdateError, type Channel } from '../channels'
+import { EMPTY, InvalidUpdateError, type Channel } from '../channels'
+import type { AiMessageDelta } from '../compile/compiledTypes'
 import {
   TASKS,
   branchChannel,
@@ -37,6 +38,8 @@ export interface TaskContext {
   nested?: boolean
   /** The run's config, as the task's node code and routers receive it. */
   config?: NodeConfig
+  /** Set while the run streams messages: a piece of a model's reply in a task (NodeCallContext.onDelta). */
+  onDelta?: (task: Task, messageId: string, delta: AiMessageDelta) => void
   /** A task's namespace: what its subgraph calls are stored under. */
   taskNs?: (task: Task) => string
   /** Runs the `n`-th subgraph call of a task (see NodeCallContext.subgraph). */
@@ -57,23 +60,32 @@ type WriterContext = Omit<TaskContext, 'scratchpad'>
  * calls `interrupt()` without an answer throws GraphInterrupt, leaving its `__resume__`
  * writes in `task.writes`.
  */
-export async function runTask(task: Task, ctx: TaskContext): Promise<void> {
+export async function runTask(task: Task, ctx: TaskContext, eager = false): Promise<void> {
   const { node } = task
   let calls = 0
-  const { runSubgraph } = ctx
+  const { runSubgraph, onDelta } = ctx
   // One scratchpad for the node and its routers: their interrupts count as one task's.
+  // Methods, not arrow properties: tsx (which keeps names) would wrap each arrow per task.
   const call: NodeCallContext = {
     pad: ctx.scratchpad(task),
-    write: (ch, v) => task.writes.push([ch, v]),
-    log: (logs) => (task.logs ??= []).push(...logs),
-    ...(ctx.config && { config: ctx.config }),
-    ...(runSubgraph && {
-      subgraph: (graph, input) => runSubgraph(task, call.pad, calls++, graph, input),
-    }),
+    write(ch, v) {
+      task.writes.push([ch, v])
+    },
+    log(logs) {
+      ;(task.logs ??= []).push(...logs)
+    },
   }
+  if (ctx.config) call.config = ctx.config
+  if (onDelta) call.onDelta = (id, delta) => onDelta(task, id, delta)
+  if (runSubgraph)
+    call.subgraph = (graph, input) => runSubgraph(task, call.pad, calls++, graph, input)
   try {
-    const output = node.fn ? await node.fn(task.input, call) : task.input
-    await runWriters(task, output, ctx, call)
+    let output = node.fn ? node.fn(task.input, call) : task.input
+    // Eager (a task alone in its step, or a step without routers: nothing of the writers can
+    // interleave with a sibling's code), only promises are awaited.
+    if (!eager || isThenable(output)) output = await output
+    const writing = runWriters(task, output, ctx, call, eager)
+    if (writing) await writing
   } catch (e) {
     if (!(e instanceof ParentCommand)) throw e
     // Raised by this task's writers: it goes to the task that runs this graph.
@@ -92,12 +104,14 @@ export async function runTask(task: Task, ctx: TaskContext): Promise<void> {
  * A node's writers on an output: what the node's function returned, or, for updateState,
  * the values written "as" the node (then without `call`: no task to pause).
  */
-export async function runWriters(
+export function runWriters(
   task: Task,
   output: unknown,
   ctx: WriterContext,
   call?: NodeCallContext,
-): Promise<void> {
+  /** Only promises are awaited (see runTask): done at once (undefined) when none is met. */
+  eager = false,
+): Promise<void> | undefined {
   const { node } = task
   const writes = task.writes
   // A subgraph's values for keys the parent lacks are dropped silently, as LangGraph does.
@@ -107,11 +121,39 @@ export async function runWriters(
   if (toParent) throw new ParentCommand(toParent)
   for (const dest of controlDestinations(output)) writeDestination(task, dest, ctx)
   for (const w of node.writes) writes.push([w.channel, w.value])
-  for (const branch of node.branches) {
-    const routed = await branch.router(await freshState(task, ctx), call)
+  const { branches } = node
+  if (branches.length === 0) return eager ? undefined : Promise.resolve()
+  if (!eager || ctx.graph.remoteFolds.size > 0) return routeAsync(task, ctx, call, 0)
+  for (let i = 0; i < branches.length; i++) {
+    const branch = branches[i] as CompiledBranch
+    const routed = branch.router(freshStateLocal(task, ctx, task), call)
+    if (isThenable(routed)) return routeAsync(task, ctx, call, i, routed)
     for (const dest of branchDestinations(task.name, branch, routed))
       writeDestination(task, dest, ctx)
   }
+  return undefined
+}
+
+/** The task's conditional edges from the `from`-th on (its router's answer when given). */
+async function routeAsync(
+  task: Task,
+  ctx: WriterContext,
+  call: NodeCallContext | undefined,
+  from: number,
+  pending?: PromiseLike<unknown>,
+): Promise<void> {
+  const { branches } = task.node
+  for (let i = from; i < branches.length; i++) {
+    const branch = branches[i] as CompiledBranch
+    const routed =
+      i === from && pending ? await pending : await branch.router(await freshState(task, ctx), call)
+    for (const dest of branchDestinations(task.name, branch, routed))
+      writeDestination(task, dest, ctx)
+  }
+}
+
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function'
 }
 
 /** The first `Command.PARENT` of a node's output (a Command, or one in an array). */
@@ -127,19 +169,19 @@ function parentCommandOf(output: unknown): Command | undefined {
 /** LangGraph.js's node output mapper: falsy → nothing, Command → its update, object → keys. */
 function stateUpdates(name: string, output: unknown, ctx: WriterContext): [string, unknown][] {
   if (!output) return []
-  const keep = (pairs: [string, unknown][]) => filterKnown(name, pairs, ctx)
-  if (isCommand(output)) return output.graph === '__parent__' ? [] : keep(output.updateTuples())
+  if (isCommand(output))
+    return output.graph === '__parent__' ? [] : filterKnown(name, output.updateTuples(), ctx)
   if (Array.isArray(output) && output.length > 0 && output.some(isCommand)) {
     const out: [string, unknown][] = []
     for (const item of output) {
       if (isCommand(item)) {
-        if (item.graph !== '__parent__') out.push(...keep(item.updateTuples()))
+        if (item.graph !== '__parent__') out.push(...filterKnown(name, item.updateTuples(), ctx))
       } else out.push(...stateUpdates(name, item, ctx))
     }
     return out
   }
   if (typeof output === 'object' && !Array.isArray(output)) {
-    return keep(Object.entries(output as Record<string, unknown>))
+    return filterKnown(name, Object.entries(output as Record<string, unknown>), ctx)
   }
   const kind = Array.isArray(output) ? 'array' : typeof output
   throw new InvalidUpdateError(
@@ -234,17 +276,27 @@ function writeDestination(task: Task, dest: string | Send, ctx: WriterContext): 
  * `_localRead` with `fresh`).
  */
 async function freshState(task: Task, ctx: WriterContext): Promise<Record<string, unknown>> {
+  const [own] = await foldRemoteWrites(ctx.graph, ctx.channels, [task])
+  return freshStateLocal(task, ctx, own as Task)
+}
+
+/** freshState once sandboxed reducers' writes are folded: `own` holds the task's writes. */
+function freshStateLocal(
+  task: Task,
+  ctx: WriterContext,
+  own: Pick<Task, 'writes'>,
+): Record<string, unknown> {
   const { graph, channels } = ctx
   const byField = new Map<string, unknown[]>()
-  const [own] = await foldRemoteWrites(graph, channels, [task])
-  for (const [ch, v] of (own as Task).writes) {
+  for (const [ch, v] of own.writes) {
     if (!graph.fieldSet.has(ch)) continue
     let list = byField.get(ch)
     if (!list) byField.set(ch, (list = []))
     list.push(v)
   }
   if (byField.size === 0) return readState(graph, channels)
-  const local: Channels = { ...channels }
+  // The written fields' channels as the task's writes leave them; the others as they are.
+  const local = new Map<string, Channel>()
   for (const [f, vals] of byField) {
     const current = channels[f] as Channel
     const copy = current.fromCheckpoint(current.checkpoint())
@@ -262,7 +314,12 @@ async function freshState(task: Task, ctx: WriterContext): Promise<Record<string
     // channel updated and so then updates each written one with []: an ephemeral or a
     // non-accumulating topic field the task wrote is cleared before its routers see it.
     if (task.triggers.length > 0 && copy.isAvailable()) copy.update([])
-    local[f] = copy
+    local.set(f, copy)
   }
-  return readState(graph, local)
+  const out: Record<string, unknown> = {}
+  for (const f of graph.fields) {
+    const v = (local.get(f) ?? (channels[f] as Channel)).get()
+    if (v !== EMPTY) out[f] = v
+  }
+  return out
 }
