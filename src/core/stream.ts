@@ -94,6 +94,7 @@ export function createStreamingGraph(spec: GraphSpec, opts: StreamingOptions): S
     env: opts.env,
     onEvent: (e: LoopEvent) => producer?.onEvent(e),
     stream: (p: StreamPoint) => producer?.onPoint(p),
+    preferStreaming: () => producer?.prefersStreaming === true,
   })
   async function* stream(input: unknown, call: StreamCallOptions = {}): AsyncGenerator<unknown> {
     // A StateGraph's default, as LangGraph.js's CompiledStateGraph has it.

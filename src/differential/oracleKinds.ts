@@ -8,8 +8,9 @@ import { randomUUID } from 'node:crypto'
 import { interrupt } from '@langchain/langgraph'
 import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt'
 import { BaseChatModel } from '@langchain/core/language_models/chat_models'
-import { AIMessage, type BaseMessage } from '@langchain/core/messages'
-import type { ChatResult } from '@langchain/core/outputs'
+import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager'
+import { AIMessage, AIMessageChunk, type BaseMessage } from '@langchain/core/messages'
+import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs'
 import { tool } from '@langchain/core/tools'
 
 /** A scripted reply of a model node, as in the document. */
@@ -40,7 +41,10 @@ export interface NodeKindJson {
 /**
  * Plays its replies in order, one per call, and starts over after the last, counting calls
  * in the instance as LangChain's FakeListChatModel does. Ids left out are LangChain's: the
- * message's a uuid, a tool call's a fresh `call_<uuid>`.
+ * message's `run-<run id>`, a tool call's a fresh `call_<uuid>`. When a callback handler
+ * prefers streaming (LangGraph's messages mode), the reply streams in Superstep's scripted
+ * split (docs/runtime.md): its content in word-like pieces (`/\s*\S+|\s+/g`), then one chunk
+ * per tool call with the call's whole arguments as JSON; an empty reply as one empty chunk.
  */
 export class ScriptedChatModel extends BaseChatModel {
   private i = 0
@@ -50,9 +54,13 @@ export class ScriptedChatModel extends BaseChatModel {
   _llmType(): string {
     return 'scripted'
   }
-  async _generate(): Promise<ChatResult> {
+  private next(): ScriptedReplyJson {
     const reply = this.replies[this.i] ?? {}
     this.i = this.i < this.replies.length - 1 ? this.i + 1 : 0
+    return reply
+  }
+  async _generate(): Promise<ChatResult> {
+    const reply = this.next()
     const message = new AIMessage({
       content: reply.content ?? '',
       tool_calls: (reply.tool_calls ?? []).map((c) => ({
@@ -64,6 +72,43 @@ export class ScriptedChatModel extends BaseChatModel {
       ...(reply.id !== undefined ? { id: reply.id } : {}),
     })
     return { generations: [{ text: reply.content ?? '', message }] }
+  }
+  override async *_streamResponseChunks(
+    _messages: BaseMessage[],
+    _options: this['ParsedCallOptions'],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
+    const reply = this.next()
+    const id = reply.id !== undefined ? { id: reply.id } : {}
+    const chunks: AIMessageChunk[] = ((reply.content ?? '').match(/\s*\S+|\s+/g) ?? []).map(
+      (piece) => new AIMessageChunk({ content: piece, ...id }),
+    )
+    ;(reply.tool_calls ?? []).forEach((c, index) =>
+      chunks.push(
+        new AIMessageChunk({
+          content: '',
+          ...id,
+          tool_call_chunks: [
+            {
+              index,
+              id: c.id ?? `call_${randomUUID()}`,
+              name: c.name,
+              args: JSON.stringify(c.args ?? {}),
+              type: 'tool_call_chunk',
+            },
+          ],
+        }),
+      ),
+    )
+    if (chunks.length === 0) chunks.push(new AIMessageChunk({ content: '', ...id }))
+    for (const message of chunks) {
+      const text = typeof message.content === 'string' ? message.content : ''
+      const chunk = new ChatGenerationChunk({ message, text })
+      yield chunk
+      await runManager?.handleLLMNewToken(text, undefined, undefined, undefined, undefined, {
+        chunk,
+      })
+    }
   }
 }
 

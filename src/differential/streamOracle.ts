@@ -4,9 +4,10 @@
  * and the normalisation that makes the two comparable chunk for chunk: task ids (uuid5 there,
  * task paths here) dropped, namespaces as node ids (`nsNodes`), checkpoint ids and other
  * UUIDs relabelled in order of appearance, timestamps dropped, LangChain's serialised
- * messages made plain, message ids dropped (LangGraph.js's messages mode rewrites them to
- * `run-…` ids; the main differential compares ids), and the config of a checkpoint reduced to
- * what Superstep has (`configurable`: namespace, thread, settings).
+ * messages made plain (a streamed reply's AIMessageChunks as Superstep's plain chunks),
+ * message ids dropped (LangGraph.js's messages mode rewrites them to `run-…` ids; the main
+ * differential compares ids), and the config of a checkpoint reduced to what Superstep has
+ * (`configurable`: namespace, thread, settings).
  */
 import { createCountingEnv } from '../lib/env'
 import { parseGraph } from '../core/graph/validate'
@@ -18,6 +19,7 @@ import { canonicalizeReport } from './compare'
 import { buildLangGraph, caseConfigurable, normalizeValue, type DiffCase } from './oracle'
 import { Command as LangGraphCommand } from '@langchain/langgraph'
 import { Command } from '../core/pregel/types'
+import { AIMessageChunk } from '@langchain/core/messages'
 
 /** What a stream gave: its chunks as plain JSON, then its error (name and code), if any. */
 export interface StreamResult {
@@ -77,11 +79,39 @@ export async function streamOnLangGraph(
       ...(shape.streamMode !== undefined && { streamMode: shape.streamMode }),
       subgraphs: shape.subgraphs,
     }
-    for await (const chunk of await g.stream(input, config)) chunks.push(normalizeValue(chunk))
+    for await (const chunk of await g.stream(input, config))
+      chunks.push(normalizeValue(plainMessageChunks(chunk)))
   } catch (e) {
     return { chunks, error: errorOf(e) }
   }
   return { chunks, error: null }
+}
+
+/**
+ * A `messages` chunk's AIMessageChunk (a piece of a streamed reply) as Superstep streams one:
+ * `{ type: "AIMessageChunk", content, id, tool_call_chunks? }` (normalizeValue would make it
+ * a whole AI message). A messages payload is `[message, metadata]`, wherever it sits in the chunk.
+ */
+function plainMessageChunks(chunk: unknown): unknown {
+  if (!Array.isArray(chunk)) return chunk
+  const [m, meta] = chunk as unknown[]
+  const isPayload =
+    chunk.length === 2 &&
+    typeof meta === 'object' &&
+    meta !== null &&
+    'langgraph_node' in meta &&
+    AIMessageChunk.isInstance(m)
+  if (!isPayload) return chunk.map(plainMessageChunks)
+  const calls = m.tool_call_chunks ?? []
+  const plain = {
+    type: 'AIMessageChunk',
+    content: m.content,
+    id: m.id,
+    ...(calls.length > 0 && {
+      tool_call_chunks: calls.map(({ index, id, name, args }) => ({ index, id, name, args })),
+    }),
+  }
+  return [plain, meta]
 }
 
 /** Streams a case on Superstep (after invoking its input, with `then`). */
@@ -228,6 +258,8 @@ function comparablePayload(mode: string, p: unknown): unknown {
       return [
         withoutMessageIds(m),
         {
+          name: meta.name,
+          model: meta.ls_model_type,
           node: meta.langgraph_node,
           step: meta.langgraph_step,
           triggers: meta.langgraph_triggers,

@@ -15,7 +15,9 @@ import { toMessage, type Message } from '../reducers/addMessages'
 import type { CodeEvaluator } from './evaluate'
 import type { CodeHost } from './host'
 import { runRemoteCode } from './runners'
-import type { NodeCallContext, NodeRunner } from './compiledTypes'
+import type { AiMessageDelta, NodeCallContext, NodeRunner } from './compiledTypes'
+
+export type { AiMessageDelta } from './compiledTypes'
 
 /** An AI message in LangChain's serialised plain form. */
 export type AiMessageJson = Message & { type: 'ai' }
@@ -42,12 +44,6 @@ export interface ChatModelRequest {
    * (in order); the call still resolves to the whole reply.
    */
   onDelta?: (delta: AiMessageDelta) => void
-}
-
-/** A piece of a reply as it streams (OpenAI's `delta`): text, and tool-call fragments by index. */
-export interface AiMessageDelta {
-  content?: string
-  tool_call_chunks?: { index: number; id?: string; name?: string; args?: string }[]
 }
 
 /**
@@ -104,30 +100,61 @@ function scriptedMessage(reply: ScriptedReply, newId: () => string): AiMessageJs
   return message
 }
 
+/**
+ * How a scripted reply streams when the run streams messages (the scripted split): its text
+ * in word-like pieces, each run of whitespace with the word after it (`/\s*\S+|\s+/g`, so
+ * "Tea is ready." gives "Tea", " is", " ready."), then one piece per tool call, in order, with
+ * the call's id, name and whole arguments as JSON (`index`: its place among the calls); a
+ * reply with neither text nor calls as one empty piece. The pieces add up to the reply.
+ */
+export function scriptedDeltas(message: AiMessageJson): AiMessageDelta[] {
+  const text = typeof message.content === 'string' ? message.content : ''
+  const deltas: AiMessageDelta[] = (text.match(/\s*\S+|\s+/g) ?? []).map((content) => ({
+    content,
+  }))
+  ;(message.tool_calls ?? []).forEach((c, index) => {
+    const args = JSON.stringify(c.args ?? {})
+    const id = c.id === undefined ? {} : { id: c.id }
+    deltas.push({ content: '', tool_call_chunks: [{ index, ...id, name: c.name, args }] })
+  })
+  if (deltas.length === 0) deltas.push({ content: '' })
+  return deltas
+}
+
 export function modelRunner(node: NodeSpec, opts: KindOptions): NodeRunner {
   const field = messagesFieldOf(node)
   const settings = node.model
   if (!settings) throw new Error(`BUG: model node \`${node.id}\` has no settings.`)
   if (settings.provider === 'scripted') {
     const replies = settings.replies
-    return (state) => {
+    return (state, ctx) => {
       const reply = replies[scriptedReplyIndex(messagesOf(state, field), replies.length)]
-      return { [field]: [scriptedMessage(reply as ScriptedReply, opts.newId)] }
+      const message = scriptedMessage(reply as ScriptedReply, opts.newId)
+      const { onDelta } = ctx
+      if (onDelta) for (const d of scriptedDeltas(message)) onDelta(message.id as string, d)
+      return { [field]: [message] }
     }
   }
   const bound = opts.nodes.find((n) => n.id === node.bindTools)?.tools ?? []
   const tools = bound.map(toolDefinition)
-  return async (state) => {
+  return async (state, ctx) => {
     if (!opts.models) {
       throw new ModelProviderUnavailableError(
         `Model node \`${node.id}\` uses the ${settings.provider} provider, which this runtime cannot call: run it in the app (with an API key in the local settings), or use a scripted model.`,
       )
     }
+    // Streamed, the pieces carry the reply's id: the endpoint's, else one given now.
+    let streamedId: string | undefined
+    const { onDelta } = ctx
     const reply = await opts.models.call({
       node: node.id,
       settings,
       messages: messagesOf(state, field),
       tools,
+      ...(onDelta && {
+        onDelta: (delta: AiMessageDelta) =>
+          onDelta((streamedId ??= delta.id ?? opts.newId()), delta),
+      }),
     })
     const message = toMessage(reply)
     if (message.type !== 'ai') {
@@ -135,7 +162,10 @@ export function modelRunner(node: NodeSpec, opts: KindOptions): NodeRunner {
         `Model node \`${node.id}\`: the provider replied with a ${message.type} message.`,
       )
     }
-    if (message.id === undefined) message.id = opts.newId()
+    // A streamed reply keeps the id its pieces carried, so the stream's consumers (and the
+    // messages mode's dedupe) see one message.
+    if (streamedId !== undefined) message.id = streamedId
+    else if (message.id === undefined) message.id = opts.newId()
     return { [field]: [message] }
   }
 }

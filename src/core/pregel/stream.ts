@@ -85,6 +85,14 @@ export class StreamProducer {
     this.modes = new Set(o.modes)
   }
 
+  /**
+   * LangGraph's `lc_prefer_streaming`: the messages mode wants models' replies piece by piece
+   * (the runtime's `preferStreaming`).
+   */
+  get prefersStreaming(): boolean {
+    return this.modes.has('messages')
+  }
+
   onEvent(e: LoopEvent): void {
     const ns = e.ns ?? ''
     if (!this.wanted(ns)) return
@@ -145,6 +153,8 @@ export class StreamProducer {
       }
       case 'started':
         return this.started(ns, p.step, p.tasks, p.allCached)
+      case 'delta':
+        return this.delta(ns, p)
       case 'handoff':
         // LangGraph.js commits a task that raised a ParentCommand with its writes, or, having
         // none, as an error (its runner's `_commit`).
@@ -278,18 +288,7 @@ export class StreamProducer {
       kind === 'graph'
         ? new Set(graph.spec.state.filter(holdsMessages).map((f) => f.name))
         : new Set([messagesFieldOf(node)])
-    const taskNs = taskNamespace(ns, t.checkpointId, t.id, t.name)
-    const metadata = {
-      tags: [],
-      name: t.name,
-      thread_id: this.o.threadId,
-      langgraph_step: t.step,
-      langgraph_node: t.name,
-      langgraph_triggers: t.triggers,
-      langgraph_path: pathOf(t),
-      langgraph_checkpoint_ns: taskNs,
-      checkpoint_ns: taskNs,
-    }
+    const metadata = { tags: [], name: t.name, ...this.taskMetadata(ns, t) }
     for (const [ch, v] of writes) {
       if (!fields.has(ch)) continue
       for (const m of Array.isArray(v) ? v : [v]) {
@@ -299,6 +298,48 @@ export class StreamProducer {
         if (id !== undefined) this.seen.add(id)
         this.emit(ns, 'messages', [m, metadata])
       }
+    }
+  }
+
+  /**
+   * `messages`: a piece of a model's reply as LangGraph's handleLLMNewToken sends it, an
+   * AIMessageChunk (`type: "AIMessageChunk"`, as LangGraph's servers send one) with the
+   * reply's id, which then counts as seen: the whole reply is not sent again when the task ends.
+   */
+  private delta(ns: string, p: Extract<StreamPoint, { type: 'delta' }>): void {
+    if (!this.modes.has('messages')) return
+    const t = this.tasks.get(ns)?.get(p.taskId)
+    if (!t) return
+    const model = this.graphAt(ns)?.spec.nodes.find((n) => n.id === t.name)?.model
+    const { content, tool_call_chunks: calls } = p.delta
+    const chunk = {
+      type: 'AIMessageChunk',
+      content: content ?? '',
+      id: p.messageId,
+      ...(calls && calls.length > 0 && { tool_call_chunks: calls.map((c) => ({ ...c })) }),
+    }
+    this.seen.add(p.messageId)
+    const metadata = {
+      tags: [],
+      ...this.taskMetadata(ns, t),
+      ls_model_type: 'chat',
+      ...(model && { ls_provider: model.provider }),
+      ...(model?.provider === 'openai' && { ls_model_name: model.model }),
+    }
+    this.emit(ns, 'messages', [chunk, metadata])
+  }
+
+  /** What LangGraph puts in the metadata of a task's runs (`langgraph_*`, the namespace). */
+  private taskMetadata(ns: string, t: TaskInfo) {
+    const taskNs = taskNamespace(ns, t.checkpointId, t.id, t.name)
+    return {
+      thread_id: this.o.threadId,
+      langgraph_step: t.step,
+      langgraph_node: t.name,
+      langgraph_triggers: t.triggers,
+      langgraph_path: pathOf(t),
+      langgraph_checkpoint_ns: taskNs,
+      checkpoint_ns: taskNs,
     }
   }
 
