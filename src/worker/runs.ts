@@ -154,7 +154,11 @@ export class RunRegistry {
         this.observe(entry, e)
       },
       betweenInnerSteps: (ns): Promise<void> => this.between(entry, ns),
-      ...(streaming && { stream: (pt: StreamPoint) => streaming.producer.onPoint(pt) }),
+      ...(streaming && {
+        stream: (pt: StreamPoint) => streaming.producer.onPoint(pt),
+        // Watched for `messages`, model nodes stream their replies piece by piece.
+        preferStreaming: () => streaming.producer.prefersStreaming,
+      }),
     })
     const entry = new RunEntry(this.o.env.newId(), threadId, runtime, gate, recorder, p.timeoutMs)
     entry.sandbox = p.sandbox
@@ -454,6 +458,7 @@ export class RunRegistry {
           producer.onEvent(e)
         },
         onPoint: (pt: StreamPoint) => producer.onPoint(pt),
+        prefersStreaming: producer.prefersStreaming,
       },
     }
   }
@@ -538,7 +543,11 @@ type DistributiveOmit<T> = T extends unknown ? Omit<T, 'threadId' | 'runId'> : n
 
 /** A run's stream producer, fed by the run's events and points. */
 interface RunStreamer {
-  producer: { onEvent(e: LoopEvent): void; onPoint(p: StreamPoint): void }
+  producer: {
+    onEvent(e: LoopEvent): void
+    onPoint(p: StreamPoint): void
+    prefersStreaming: boolean
+  }
 }
 
 /** What an advance's race resolves to when a subgraph's run paused inside the step. */
