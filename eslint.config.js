@@ -17,7 +17,7 @@ const ALLOWED = {
   core: { folders: ['lib'] },
   codegen: { folders: ['core', 'lib'], packages: ['acorn', 'fflate'] },
   persistence: { folders: ['core', 'lib'], packages: ['dexie', 'zod'] },
-  worker: { folders: ['core', 'lib', 'persistence'], packages: ['zod'] },
+  worker: { folders: ['core', 'lib', 'persistence'], packages: ['zod', 'eventsource-parser'] },
   // The store talks to the worker through the client it is given: types only.
   store: {
     folders: ['core', 'codegen', 'lib'],
