@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 import type { CheckpointTuple } from '../core/checkpoint/types'
-import type { TaskRunRow } from './db'
+import type { TaskRunRow, ThreadSettings } from './db'
 import { foundNote } from '../lib/found'
 
 export interface ThreadFile {
@@ -21,6 +21,8 @@ export interface ThreadFile {
    * `config.checkpointNs`), each namespace in put order; absent when the thread has none.
    */
   subgraphCheckpoints?: CheckpointTuple[]
+  /** The thread's run settings (recursion limit, timeout, run config); absent in older files. */
+  settings?: ThreadSettings
 }
 
 const versions = z.record(z.string(), z.number())
@@ -81,6 +83,16 @@ export const ThreadFileSchema = z
     checkpoints: z.array(CheckpointTupleSchema),
     taskRuns: z.array(TaskRunSchema).default([]),
     subgraphCheckpoints: z.array(CheckpointTupleSchema).optional(),
+    // Keys a later version adds are dropped (zod strips them), not refused.
+    settings: z
+      .object({
+        recursionLimit: z.number().int().positive().optional(),
+        timeoutMs: z.number().min(0).optional(),
+        configurable: z
+          .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+          .optional(),
+      })
+      .optional(),
   })
   .superRefine((file, ctx) => {
     // A subgraph's checkpoints: each names its namespace, and its parent is an earlier one

@@ -31,7 +31,8 @@ export const ITEM_SEPARATOR = `,\n${ITEM}`
 
 /**
  * The rest of the file after the checkpoints: the task runs (items made by `itemText`) and
- * the graph document (left out when undefined, as JSON.stringify leaves it out).
+ * the run settings and the graph document (each left out when undefined, as JSON.stringify
+ * leaves it out).
  */
 export function tailParts(o: {
   hadCheckpoints: boolean
@@ -39,6 +40,8 @@ export function tailParts(o: {
   graph: unknown
   /** The subgraphs' checkpoints (items made by `itemText`); none: the key is left out. */
   subgraphCheckpoints?: string[]
+  /** The thread's run settings (left out when undefined). */
+  settings?: unknown
 }): string[] {
   const parts = [o.hadCheckpoints ? '\n  ],\n  "taskRuns": ' : ',\n  "taskRuns": ']
   if (!o.taskRuns.length) parts.push('[]')
@@ -53,6 +56,7 @@ export function tailParts(o: {
     inner.forEach((t, i) => parts.push(i ? ITEM_SEPARATOR : '', t))
     parts.push('\n  ]')
   }
+  if (o.settings !== undefined) parts.push(',\n  "settings": ', nested(o.settings, '  '))
   if (o.graph !== undefined) parts.push(',\n  "graph": ', nested(o.graph, '  '))
   parts.push('\n}\n')
   return parts

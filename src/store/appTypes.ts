@@ -265,8 +265,11 @@ export interface DocumentActions {
 export interface RunActions {
   run(): Promise<void>
   step(): Promise<void>
-  /** A chat message: added to `field` as a human message, and the graph runs on the thread. */
-  sendChat(field: string, content: string): Promise<void>
+  /**
+   * A chat message: added to `field` as a human message, and the graph runs on the thread
+   * (from `checkpointId` when given: a fork, as an edited message or another branch).
+   */
+  sendChat(field: string, content: string, checkpointId?: string): Promise<void>
   /** One super-step of a subgraph the next step runs (of the paused-in one's, when inside). */
   stepInto(): Promise<void>
   /** Paused inside a subgraph: the rest of it, up to its parent's barrier. */

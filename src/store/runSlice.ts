@@ -126,13 +126,16 @@ export function createRunSlice(ctx: SliceContext): RunActions {
 
   return {
     run: () => start('toEnd'),
-    async sendChat(field, content) {
+    async sendChat(field, content, checkpointId) {
       // A run paused in place ends first: the message is new input for the thread.
       if (get().resumable) {
         await get().leaveRun()
         set({ resumable: false })
       }
-      await start('toEnd', { input: { [field]: [{ type: 'human', content }] } })
+      await start('toEnd', {
+        input: { [field]: [{ type: 'human', content }] },
+        ...(checkpointId !== undefined && { checkpointId }),
+      })
     },
     step: () => start('step'),
     stepInto: () => start('stepInto'),

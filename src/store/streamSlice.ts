@@ -22,8 +22,11 @@ export interface StreamState {
 }
 
 export interface StreamActions {
-  /** The Stream tab opened (true) or closed: runs started from now on stream, or not. */
-  watchStream(on: boolean): Promise<void>
+  /**
+   * The Stream tab (every mode) or the Chat tab (`['messages']`) opened (true) or closed:
+   * runs started from now on stream, or not.
+   */
+  watchStream(on: boolean, modes?: string[]): Promise<void>
   clearStream(): void
 }
 
@@ -40,10 +43,10 @@ export function createStreamSlice(
   client: RuntimeClient,
 ): StreamActions {
   return {
-    async watchStream(on) {
+    async watchStream(on, modes) {
       set({ streamWatched: on })
       const { threadId } = get()
-      if (threadId) await client.request('watchStream', { threadId, on })
+      if (threadId) await client.request('watchStream', { threadId, on, ...(modes && { modes }) })
     },
     clearStream() {
       set({ streamChunks: [] })

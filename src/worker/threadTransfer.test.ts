@@ -253,4 +253,41 @@ describe('big thread files', () => {
       expect(state?.values).toEqual({ x: 'Ada', log: ['a', 'after'] })
     }
   })
+  it("a thread file keeps the thread's run settings; a file from before them still imports", async () => {
+    const t = await setup()
+    await forkedThread(t, 'g:src')
+    const settings = { recursionLimit: 7, timeoutMs: 2500, configurable: { model: 'small', n: 3 } }
+    await t.client.request('setThreadSettings', { threadId: 'g:src', settings })
+    const file = await t.client.request('exportThread', { threadId: 'g:src' })
+    expect(file.settings).toEqual(settings)
+    // The Blob export writes them too, in the same place as the object's key order.
+    const out = await t.client.request('exportThreadFile', { threadId: 'g:src', graph: chain })
+    const text = await out.file.text()
+    expect(text).toBe(`${JSON.stringify({ ...file, graph: chain }, null, 2)}\n`)
+    const read = await t.client.request('readThreadFile', { file: text })
+    const staged = { superstepThread: 1, staged: read.fileId }
+    await t.client.request('importThread', { file: staged, threadId: 'g:b', graph: 'g', name: 'b' })
+    const listed = await t.client.request('listThreads', { graph: 'g' })
+    expect(listed.find((i) => i.threadId === 'g:b')?.settings).toEqual(settings)
+    // An older file (no settings) imports, with the defaults; a later one's unknown keys are dropped.
+    const { settings: _gone, ...old } = file
+    await t.client.request('importThread', { file: old, threadId: 'g:old', graph: 'g', name: 'o' })
+    const later = { ...file, settings: { ...settings, streamModes: ['values'] } }
+    await t.client.request('importThread', {
+      file: later,
+      threadId: 'g:new',
+      graph: 'g',
+      name: 'n',
+    })
+    const again = await t.client.request('listThreads', { graph: 'g' })
+    expect(again.find((i) => i.threadId === 'g:old')?.settings).toBeUndefined()
+    expect(again.find((i) => i.threadId === 'g:old')?.count).toBe(file.checkpoints.length)
+    expect(again.find((i) => i.threadId === 'g:new')?.settings).toEqual(settings)
+    // A setting of the wrong type is refused with its place, and nothing is written.
+    const bad = { ...file, settings: { recursionLimit: 'many' } }
+    await expect(
+      t.client.request('importThread', { file: bad, threadId: 'g:bad', graph: 'g', name: 'x' }),
+    ).rejects.toMatchObject({ message: expect.stringContaining('settings.recursionLimit') })
+    expect((await rowsOf(t.storage(), 'g:bad')).checkpoints).toEqual([])
+  })
 })

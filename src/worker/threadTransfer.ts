@@ -45,6 +45,7 @@ export async function exportThread(s: WorkerStorage, threadId: string): Promise<
     checkpoints,
     taskRuns,
     ...(inner.length > 0 && { subgraphCheckpoints: inner }),
+    ...(row?.settings && { settings: row.settings }),
   })
 }
 
@@ -129,6 +130,7 @@ export class ThreadTransfers {
           taskRuns: runs,
           graph: p.graph,
           subgraphCheckpoints: inner,
+          settings: row?.settings,
         }),
       )
       const file = new Blob(parts, { type: 'application/json' })
@@ -190,7 +192,14 @@ export class ThreadTransfers {
       throw e
     }
     const now = () => this.o.env().now()
-    const row: ThreadRow = { threadId, graph: p.graph, name: p.name, createdAt: now() }
+    const row: ThreadRow = {
+      threadId,
+      graph: p.graph,
+      name: p.name,
+      createdAt: now(),
+      // The run settings go with the thread (a file from before they did has none).
+      ...(file.settings && { settings: file.settings }),
+    }
     const { checkpoints } = file
     const inner = file.subgraphCheckpoints ?? []
     const total = checkpoints.length + inner.length

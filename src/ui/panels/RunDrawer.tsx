@@ -73,11 +73,11 @@ export function RunDrawer() {
   const tab: Tab = (TABS as readonly string[]).includes(stored) ? (stored as Tab) : 'Channels'
   const split = useDefaultLayout({ id: 'superstep-drawer', storage: layoutStorage })
   const threadFile = useRef<HTMLInputElement>(null)
-  // A run that stops on interrupt(...) shows the reply box.
+  // A run that stops on interrupt(...) shows the reply box (the Chat tab shows it in place).
   const [wasWaiting, setWasWaiting] = useState(false)
   if (s.waiting !== wasWaiting) {
     setWasWaiting(s.waiting)
-    if (s.waiting) setTab('Interrupt')
+    if (s.waiting && tab !== 'Chat') setTab('Interrupt')
   }
   const onKeyDown = (e: KeyboardEvent) => {
     const d = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0
