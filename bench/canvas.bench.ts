@@ -18,7 +18,7 @@ const stats = (xs: number[]) => {
 }
 const ms = (v: number) => `${v.toFixed(1)} ms`
 
-const server = await startPreview('/canvas-test.html')
+const server = await startPreview('/canvas-test.html', process.env.BENCH_DIST)
 try {
   const { base } = server
   const browser = await launchChromium()

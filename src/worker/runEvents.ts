@@ -55,8 +55,10 @@ export function toWorkerEvent(
         checkpointId: e.checkpointId,
         step: e.step,
         source: e.source,
-        // The loop hands over its working map; the event keeps a copy of this moment's.
-        versions: { ...e.versions },
+        // The loop hands over a map it never mutates again (a copy after an incremental put,
+        // the saved checkpoint's own otherwise): copying it again would cost a pass over every
+        // channel written so far, each super-step.
+        versions: e.versions,
       }
     case 'warning':
       return { ...base, type: 'warning', step: e.step, warning: e.warning }

@@ -45,6 +45,18 @@ describe('firedEdges', () => {
     expect(firedEdges(doc, [task('b', [], { error: { name: 'E', message: 'm' } })])).toEqual([])
     expect(firedEdges(doc, [task('d', [])])).toEqual(['j:2'])
   })
+
+  it('reads each document as it is: an edited copy is indexed again', () => {
+    expect(firedEdges(doc, [task('d', [])])).toEqual(['j:2'])
+    const edited: GraphSpec = { ...doc, edges: [...doc.edges, { from: 'd', to: '__end__' }] }
+    expect(firedEdges(edited, [task('d', [])]).sort()).toEqual(['e:3', 'j:2'])
+    expect(firedEdges(doc, [task('d', [])])).toEqual(['j:2'])
+  })
+
+  it('lights the edges of every task of a super-step', () => {
+    const ran = [task('a', ['branch:to:b']), task('c', ['branch:to:a']), task('d', [])]
+    expect(firedEdges(doc, ran).sort()).toEqual(['b:0:again', 'b:0:go', 'c:c:a', 'j:2'].sort())
+  })
 })
 
 describe('lastRunSteps', () => {
