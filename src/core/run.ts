@@ -112,6 +112,23 @@ function checkpointReport(s: StateSnapshot, fields: ReadonlySet<string>): Checkp
   }
 }
 
+/** Invokes the graph on the report's thread; an error the graph raised is part of the report. */
+async function invokeOnce(
+  runtime: ReturnType<typeof createRuntime>['runtime'],
+  opts: RunOptions,
+): Promise<{ error: RunReport['error']; interrupted: boolean }> {
+  try {
+    const r = await runtime.invoke(opts.input, {
+      threadId: THREAD,
+      recursionLimit: opts.recursionLimit,
+      ...(opts.configurable && { configurable: opts.configurable }),
+    })
+    return { error: null, interrupted: r.status === 'interrupted' }
+  } catch (e) {
+    return { error: errorToJson(e), interrupted: false }
+  }
+}
+
 /**
  * Runs a validated graph once on a fresh thread with an in-memory saver and reports every
  * checkpoint: what `superstep run` prints. Errors raised by the graph are part of the report.
@@ -119,18 +136,7 @@ function checkpointReport(s: StateSnapshot, fields: ReadonlySet<string>): Checkp
 export async function runGraph(spec: GraphSpec, opts: RunOptions): Promise<RunGraphReport> {
   const warnings: RuntimeWarning[] = []
   const { graph, runtime, saver } = createRuntime(spec, opts, warnings)
-  let error: RunReport['error'] = null
-  let interrupted = false
-  try {
-    const r = await runtime.invoke(opts.input, {
-      threadId: THREAD,
-      recursionLimit: opts.recursionLimit,
-      ...(opts.configurable && { configurable: opts.configurable }),
-    })
-    interrupted = r.status === 'interrupted'
-  } catch (e) {
-    error = errorToJson(e)
-  }
+  const { error, interrupted } = await invokeOnce(runtime, opts)
   const history = await runtime.getStateHistory({ threadId: THREAD })
   const newest = history[0]
   const checkpoints = history.reverse().map((s) => checkpointReport(s, graph.fieldSet))
@@ -174,18 +180,7 @@ export async function writeRunReport(
   }
   const warnings: RuntimeWarning[] = []
   const { graph, runtime, saver } = createRuntime(spec, opts, warnings)
-  let error: RunReport['error'] = null
-  let interrupted = false
-  try {
-    const r = await runtime.invoke(opts.input, {
-      threadId: THREAD,
-      recursionLimit: opts.recursionLimit,
-      ...(opts.configurable && { configurable: opts.configurable }),
-    })
-    interrupted = r.status === 'interrupted'
-  } catch (e) {
-    error = errorToJson(e)
-  }
+  const { error, interrupted } = await invokeOnce(runtime, opts)
   const newestTuple = await saver.getTuple({ threadId: THREAD })
   const newest = newestTuple && (await snapshotOf(graph, newestTuple))
   const pending = interrupted && newest ? newest.tasks.flatMap((t) => t.interrupts) : []
