@@ -80,6 +80,7 @@ const TEST_FILES = [
   'src/**/*.test.tsx',
   'src/core/checkpoint/saverContract.ts',
   'src/worker/serviceHarness.ts',
+  'src/persistence/saverTestKit.ts',
   'src/ui/editor/completionKit.ts',
 ]
 

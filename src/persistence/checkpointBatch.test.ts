@@ -1,54 +1,20 @@
-import { indexedDB, IDBKeyRange } from 'fake-indexeddb'
 import { Dexie } from 'dexie'
 import { describe, expect, it } from 'vitest'
-import type { Checkpoint } from '../core/checkpoint/types'
 import { collectList, describeSaverContract } from '../core/checkpoint/saverContract'
 import { CheckpointBatches } from './checkpointBatch'
-import { SuperstepDb } from './db'
+import { ck, countTransactions, freshDb, meta } from './saverTestKit'
 import { DexieCheckpointSaver } from './dexieSaver'
-
-let dbCount = 0
-function freshDb(): SuperstepDb {
-  return new SuperstepDb(`superstep-batched-${++dbCount}`, { indexedDB, IDBKeyRange })
-}
 
 // Everything a saver promises holds for a run's view that commits in batches.
 describeSaverContract('DexieCheckpointSaver, batched view', () => {
-  const view = new DexieCheckpointSaver(freshDb(), { batchMs: 20 }).batched()
+  const view = new DexieCheckpointSaver(freshDb('batched'), { batchMs: 20 }).batched()
   if (!view) throw new Error('no batched view')
   return view
 })
 
-const meta = (step: number) => ({ source: 'loop' as const, step, parents: {} })
-const ck = (id: string, n: number): Checkpoint => ({
-  v: 1,
-  id,
-  ts: `2026-01-01T00:00:${id.padStart(2, '0')}Z`,
-  channel_values: { n },
-  channel_versions: { n },
-  versions_seen: {},
-})
-
-/** Counts the read-write transactions the database starts. */
-function countTransactions(db: SuperstepDb) {
-  const counts = { rw: 0 }
-  db.use({
-    stack: 'dbcore',
-    name: 'count-transactions',
-    create: (down) => ({
-      ...down,
-      transaction: (stores, mode, options) => {
-        if (mode === 'readwrite') counts.rw++
-        return down.transaction(stores, mode, options)
-      },
-    }),
-  })
-  return counts
-}
-
 /** A database whose checkpoint writes fail while `fail.on`. */
 function failingDb() {
-  const db = freshDb()
+  const db = freshDb('batched')
   const fail = { on: false }
   db.use({
     stack: 'dbcore',
@@ -86,7 +52,7 @@ async function steps(
 
 describe('checkpoints committed in batches', () => {
   it('a run of steps costs one transaction per batch, and reads the same as saved one by one', async () => {
-    const db = freshDb()
+    const db = freshDb('batched')
     const tx = countTransactions(db)
     const base = new DexieCheckpointSaver(db, { batchMs: 60_000 })
     const saver = base.batched()
@@ -103,7 +69,7 @@ describe('checkpoints committed in batches', () => {
     expect(last.checkpointId).toBe('9')
 
     // The same steps through the plain saver, one transaction each.
-    const plain = new DexieCheckpointSaver(freshDb())
+    const plain = new DexieCheckpointSaver(freshDb('batched'))
     let cfg = await plain.put({ threadId: 't' }, ck('1', 1), meta(0), { n: 1 })
     for (let i = 2; i <= 9; i++) {
       await plain.putWrites(cfg, [['n', i]], `task${i}`)
@@ -119,7 +85,7 @@ describe('checkpoints committed in batches', () => {
   })
 
   it('reads commit first: a read during a run sees every checkpoint put', async () => {
-    const db = freshDb()
+    const db = freshDb('batched')
     const base = new DexieCheckpointSaver(db, { batchMs: 60_000 })
     const saver = base.batched()
     if (!saver) throw new Error('no batched view')
@@ -131,7 +97,7 @@ describe('checkpoints committed in batches', () => {
   })
 
   it('commits by itself after the delay, and says so to whoever listens', async () => {
-    const db = freshDb()
+    const db = freshDb('batched')
     const saver = new DexieCheckpointSaver(db, { batchMs: 10 }).batched()
     if (!saver) throw new Error('no batched view')
     const heard: boolean[] = []
@@ -180,7 +146,7 @@ describe('checkpoints committed in batches', () => {
   })
 
   it('an uncloneable value fails at its put, as an unbatched one does', async () => {
-    const saver = new DexieCheckpointSaver(freshDb(), { batchMs: 60_000 }).batched()
+    const saver = new DexieCheckpointSaver(freshDb('batched'), { batchMs: 60_000 }).batched()
     if (!saver) throw new Error('no batched view')
     const first = await saver.put({ threadId: 't' }, ck('1', 1), meta(0), { n: 1 })
     const bad = { ...ck('2', 2), channel_values: { n: () => 1 } }
@@ -189,7 +155,7 @@ describe('checkpoints committed in batches', () => {
   })
 
   it('task runs commit with the checkpoints of their batch', async () => {
-    const db = freshDb()
+    const db = freshDb('batched')
     const saver = new DexieCheckpointSaver(db, { batchMs: 60_000 }).batched()
     if (!saver) throw new Error('no batched view')
     const first = await saver.put({ threadId: 't' }, ck('1', 1), meta(0), { n: 1 })
@@ -207,7 +173,7 @@ describe('checkpoints committed in batches', () => {
 
 describe('a run faster than its commits', () => {
   it('waits for room once two full batches are pending', async () => {
-    const db = freshDb()
+    const db = freshDb('batched')
     const batches = new CheckpointBatches(db, 60_000, 2)
     const row = (id: string, seq: number) => ({
       threadId: 't',

@@ -1,52 +1,18 @@
-import { indexedDB, IDBKeyRange } from 'fake-indexeddb'
 import { Dexie } from 'dexie'
 import { describe, expect, it } from 'vitest'
-import type { Checkpoint } from '../core/checkpoint/types'
 import { describeSaverContract } from '../core/checkpoint/saverContract'
-import { SuperstepDb } from './db'
+import { ck, countTransactions, freshDb, meta } from './saverTestKit'
 import { DexieCheckpointSaver } from './dexieSaver'
-
-let dbCount = 0
-function freshDb(): SuperstepDb {
-  return new SuperstepDb(`superstep-deferred-${++dbCount}`, { indexedDB, IDBKeyRange })
-}
 
 // Everything a saver promises holds when a step's pending writes wait for its next checkpoint.
 describeSaverContract(
   'DexieCheckpointSaver, pending writes deferred',
-  () => new DexieCheckpointSaver(freshDb(), { deferWritesMs: 20 }),
+  () => new DexieCheckpointSaver(freshDb('deferred'), { deferWritesMs: 20 }),
 )
-
-const meta = (step: number) => ({ source: 'loop' as const, step, parents: {} })
-const ck = (id: string, n: number): Checkpoint => ({
-  v: 1,
-  id,
-  ts: `2026-01-01T00:00:${id.padStart(2, '0')}Z`,
-  channel_values: { n },
-  channel_versions: { n },
-  versions_seen: {},
-})
-
-/** Counts the read-write transactions the database starts. */
-function countTransactions(db: SuperstepDb) {
-  const counts = { rw: 0 }
-  db.use({
-    stack: 'dbcore',
-    name: 'count-transactions',
-    create: (down) => ({
-      ...down,
-      transaction: (stores, mode, options) => {
-        if (mode === 'readwrite') counts.rw++
-        return down.transaction(stores, mode, options)
-      },
-    }),
-  })
-  return counts
-}
 
 describe('deferred pending writes', () => {
   it('a step costs one transaction: its writes go in with the next checkpoint', async () => {
-    const db = freshDb()
+    const db = freshDb('deferred')
     const tx = countTransactions(db)
     const saver = new DexieCheckpointSaver(db, { deferWritesMs: 1000 })
     let cfg = await saver.put({ threadId: 't' }, ck('1', 1), meta(0), { n: 1 })
@@ -64,7 +30,7 @@ describe('deferred pending writes', () => {
   })
 
   it('writes that no checkpoint follows (a failed or interrupted step) are stored after the delay', async () => {
-    const db = freshDb()
+    const db = freshDb('deferred')
     const saver = new DexieCheckpointSaver(db, { deferWritesMs: 10 })
     const cfg = await saver.put({ threadId: 't' }, ck('1', 1), meta(0), { n: 1 })
     await saver.putWrites(cfg, [['__error__', { message: 'boom' }]], 'task')
@@ -74,7 +40,7 @@ describe('deferred pending writes', () => {
   })
 
   it('a read through the saver sees the writes it accepted at once', async () => {
-    const saver = new DexieCheckpointSaver(freshDb(), { deferWritesMs: 60_000 })
+    const saver = new DexieCheckpointSaver(freshDb('deferred'), { deferWritesMs: 60_000 })
     const cfg = await saver.put({ threadId: 't' }, ck('1', 1), meta(0), { n: 1 })
     await saver.putWrites(cfg, [['n', 5]], 'a')
     await saver.putWrites(cfg, [['n', 6]], 'b')
@@ -85,7 +51,7 @@ describe('deferred pending writes', () => {
   })
 
   it('writes on a checkpoint it did not just store are checked and stored at once', async () => {
-    const saver = new DexieCheckpointSaver(freshDb(), { deferWritesMs: 60_000 })
+    const saver = new DexieCheckpointSaver(freshDb('deferred'), { deferWritesMs: 60_000 })
     await saver.put({ threadId: 't' }, ck('1', 1), meta(0), { n: 1 })
     const missing = await saver
       .putWrites({ threadId: 't', checkpointId: 'nope' }, [['n', 1]], 'a')
@@ -94,14 +60,14 @@ describe('deferred pending writes', () => {
   })
 
   it('an uncloneable write fails at once, as an undeferred one does', async () => {
-    const saver = new DexieCheckpointSaver(freshDb(), { deferWritesMs: 5 })
+    const saver = new DexieCheckpointSaver(freshDb('deferred'), { deferWritesMs: 5 })
     const cfg = await saver.put({ threadId: 't' }, ck('1', 1), meta(0), { n: 1 })
     const err = await saver.putWrites(cfg, [['f', () => 1]], 'a').catch((e: unknown) => e)
     expect(err).toMatchObject({ code: 'WRITE_FAILED', checkpointId: '1' })
   })
 
   it('a failed deferred store is thrown by the next write, not lost', async () => {
-    const db = freshDb()
+    const db = freshDb('deferred')
     const fail = { writes: false }
     db.use({
       stack: 'dbcore',
