@@ -1,17 +1,8 @@
-import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect, test, type Page, type Request } from '@playwright/test'
-
-interface NodeJson {
-  id: string
-  [k: string]: unknown
-}
-const reactAgent = JSON.parse(readFileSync('examples/react-agent.json', 'utf8')) as {
-  nodes: NodeJson[]
-  [k: string]: unknown
-}
+import { checkpointIds, importAgentOn, reactAgent } from './graphFiles'
 
 /** The ReAct agent runs against a local OpenAI-compatible mock; the key goes nowhere else. */
 
@@ -217,28 +208,8 @@ async function saveKey(page: Page, baseUrl: string): Promise<void> {
 
 /** Imports the ReAct agent with its model on `baseUrl`, and trusts it. */
 async function importAgent(page: Page, name: string, baseUrl: string): Promise<void> {
-  const doc = {
-    ...reactAgent,
-    name,
-    nodes: reactAgent.nodes.map((n) =>
-      n.id === 'agent' ? { ...n, model: { provider: 'openai', baseUrl, model: 'mock' } } : n,
-    ),
-  }
-  await page.getByLabel('Import a graph file').setInputFiles({
-    name: `${name}.json`,
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(doc)),
-  })
-  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible()
-  await page.getByRole('button', { name: 'Trust and allow running' }).click()
-  await page.getByLabel('Allow network').check()
+  await importAgentOn(page, name, baseUrl, { model: 'mock' })
 }
-
-const checkpointIds = (page: Page) =>
-  page
-    .getByRole('listbox', { name: 'Checkpoints' })
-    .getByRole('option')
-    .evaluateAll((os) => os.map((o) => o.getAttribute('data-checkpoint')))
 
 test('a failed model call loses no checkpoint; after a reload, Run resumes from the last one', async ({
   page,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { expect, type Page } from '@playwright/test'
 
 /** Two nodes in a chain, with a breakpoint before the second: a run stops once on its way. */
@@ -45,3 +46,38 @@ export async function nodeCodeLines(page: Page, nodeId: string) {
   await expect(editor).toBeVisible({ timeout: 15_000 })
   return editor.locator('.view-lines')
 }
+
+/** The ReAct agent template's graph file. */
+export const reactAgent = JSON.parse(readFileSync('examples/react-agent.json', 'utf8')) as {
+  nodes: { id: string; [k: string]: unknown }[]
+  [k: string]: unknown
+}
+
+/**
+ * Imports the ReAct agent named `name` with its model on the OpenAI-compatible endpoint at
+ * `baseUrl` (`model`: more of the model's settings), trusts it and lets it reach the network.
+ */
+export async function importAgentOn(
+  page: Page,
+  name: string,
+  baseUrl: string,
+  model: object = {},
+): Promise<void> {
+  const doc = {
+    ...reactAgent,
+    name,
+    nodes: reactAgent.nodes.map((n) =>
+      n.id === 'agent' ? { ...n, model: { provider: 'openai', baseUrl, ...model } } : n,
+    ),
+  }
+  await pickGraphFile(page, doc)
+  await page.getByRole('button', { name: 'Trust and allow running' }).click()
+  await page.getByLabel('Allow network').check()
+}
+
+/** The ids of the checkpoints the timeline lists, newest first. */
+export const checkpointIds = (page: Page) =>
+  page
+    .getByRole('listbox', { name: 'Checkpoints' })
+    .getByRole('option')
+    .evaluateAll((os) => os.map((o) => o.getAttribute('data-checkpoint')))

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs'
 import { expect, test, type Page } from '@playwright/test'
+import { checkpointIds, importAgentOn } from './graphFiles'
 import { startFakeOpenAi, type FakeOpenAi, type FakeReply } from './fakeOpenAi'
 
 /**
@@ -7,15 +7,6 @@ import { startFakeOpenAi, type FakeOpenAi, type FakeReply } from './fakeOpenAi'
  * the whole reply lands in state; each endpoint fault fails the node with a clear error; Stop
  * mid-stream ends the run at once and keeps the checkpoints before it.
  */
-
-interface NodeJson {
-  id: string
-  [k: string]: unknown
-}
-const reactAgent = JSON.parse(readFileSync('examples/react-agent.json', 'utf8')) as {
-  nodes: NodeJson[]
-  [k: string]: unknown
-}
 
 const TOOL_CALL: FakeReply = {
   toolCalls: [{ name: 'get_weather', args: '{"city":"Paris"}', id: 'call_fake_1', argPieces: 3 }],
@@ -25,32 +16,10 @@ const TOOL_CALL: FakeReply = {
 async function openAgent(page: Page, name: string, fake: FakeOpenAi, model: object = {}) {
   await page.goto('/')
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
-  const doc = {
-    ...reactAgent,
-    name,
-    nodes: reactAgent.nodes.map((n) =>
-      n.id === 'agent'
-        ? { ...n, model: { provider: 'openai', baseUrl: fake.baseUrl, model: 'fake', ...model } }
-        : n,
-    ),
-  }
-  await page.getByLabel('Import a graph file').setInputFiles({
-    name: `${name}.json`,
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(doc)),
-  })
-  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible()
-  await page.getByRole('button', { name: 'Trust and allow running' }).click()
-  await page.getByLabel('Allow network').check()
+  await importAgentOn(page, name, fake.baseUrl, { model: 'fake', ...model })
   await page.getByRole('tab', { name: 'Input', exact: true }).click()
   await page.getByLabel('Input messages').fill('[{"type":"human","content":"Weather in Paris?"}]')
 }
-
-const checkpointIds = (page: Page) =>
-  page
-    .getByRole('listbox', { name: 'Checkpoints' })
-    .getByRole('option')
-    .evaluateAll((os) => os.map((o) => o.getAttribute('data-checkpoint')))
 
 async function messagesInState(page: Page) {
   await page.getByRole('tab', { name: 'Channels', exact: true }).click()
