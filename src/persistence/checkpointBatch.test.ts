@@ -1,8 +1,7 @@
-import { Dexie } from 'dexie'
 import { describe, expect, it } from 'vitest'
 import { collectList, describeSaverContract } from '../core/checkpoint/saverContract'
 import { CheckpointBatches } from './checkpointBatch'
-import { ck, countTransactions, freshDb, meta } from './saverTestKit'
+import { ck, countTransactions, failWritesTo, freshDb, meta } from './saverTestKit'
 import { DexieCheckpointSaver } from './dexieSaver'
 
 // Everything a saver promises holds for a run's view that commits in batches.
@@ -15,25 +14,7 @@ describeSaverContract('DexieCheckpointSaver, batched view', () => {
 /** A database whose checkpoint writes fail while `fail.on`. */
 function failingDb() {
   const db = freshDb('batched')
-  const fail = { on: false }
-  db.use({
-    stack: 'dbcore',
-    name: 'fail-checkpoints',
-    create: (down) => ({
-      ...down,
-      table: (name) => {
-        const t = down.table(name)
-        return {
-          ...t,
-          mutate: (req) =>
-            name === 'checkpoints' && fail.on
-              ? Promise.reject(new Dexie.QuotaExceededError('full'))
-              : t.mutate(req),
-        }
-      },
-    }),
-  })
-  return { db, fail }
+  return { db, fail: failWritesTo(db, 'checkpoints') }
 }
 
 /** Puts checkpoints `from`..`to` after `cfg`, each with one pending write on its parent. */

@@ -1,7 +1,6 @@
-import { Dexie } from 'dexie'
 import { describe, expect, it } from 'vitest'
 import { describeSaverContract } from '../core/checkpoint/saverContract'
-import { ck, countTransactions, freshDb, meta } from './saverTestKit'
+import { ck, countTransactions, failWritesTo, freshDb, meta } from './saverTestKit'
 import { DexieCheckpointSaver } from './dexieSaver'
 
 // Everything a saver promises holds when a step's pending writes wait for its next checkpoint.
@@ -68,30 +67,13 @@ describe('deferred pending writes', () => {
 
   it('a failed deferred store is thrown by the next write, not lost', async () => {
     const db = freshDb('deferred')
-    const fail = { writes: false }
-    db.use({
-      stack: 'dbcore',
-      name: 'fail-writes',
-      create: (down) => ({
-        ...down,
-        table: (name) => {
-          const t = down.table(name)
-          return {
-            ...t,
-            mutate: (req) =>
-              name === 'writes' && fail.writes
-                ? Promise.reject(new Dexie.QuotaExceededError('full'))
-                : t.mutate(req),
-          }
-        },
-      }),
-    })
+    const fail = failWritesTo(db, 'writes')
     const saver = new DexieCheckpointSaver(db, { deferWritesMs: 5 })
     const cfg = await saver.put({ threadId: 't' }, ck('1', 1), meta(0), { n: 1 })
-    fail.writes = true
+    fail.on = true
     await saver.putWrites(cfg, [['n', 2]], 'a')
     await new Promise((r) => setTimeout(r, 40)) // the delayed store failed meanwhile
-    fail.writes = false
+    fail.on = false
     const err = await saver.put(cfg, ck('2', 2), meta(1), { n: 2 }).catch((e: unknown) => e)
     expect(err).toMatchObject({ code: 'QUOTA_EXCEEDED', checkpointId: '1' })
     expect((err as Error).message).toMatch(/pending writes of task a on checkpoint 1/)

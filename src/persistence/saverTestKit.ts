@@ -3,6 +3,7 @@
  * a count of the read-write transactions a database starts. Test code only.
  */
 import { indexedDB, IDBKeyRange } from 'fake-indexeddb'
+import { Dexie } from 'dexie'
 import type { Checkpoint } from '../core/checkpoint/types'
 import { SuperstepDb } from './db'
 
@@ -40,4 +41,27 @@ export function countTransactions(db: SuperstepDb) {
     }),
   })
   return counts
+}
+
+/** Makes writes to `table` fail (quota exceeded) while the returned switch's `on` is set. */
+export function failWritesTo(db: SuperstepDb, table: string): { on: boolean } {
+  const fail = { on: false }
+  db.use({
+    stack: 'dbcore',
+    name: `fail-${table}`,
+    create: (down) => ({
+      ...down,
+      table: (name) => {
+        const t = down.table(name)
+        return {
+          ...t,
+          mutate: (req) =>
+            name === table && fail.on
+              ? Promise.reject(new Dexie.QuotaExceededError('full'))
+              : t.mutate(req),
+        }
+      },
+    }),
+  })
+  return fail
 }
