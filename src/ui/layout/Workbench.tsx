@@ -1,5 +1,5 @@
 import './layout.css'
-import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react'
+import { useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import {
   Group,
   Panel,
@@ -36,6 +36,28 @@ const LABEL: Record<PanelName, string> = {
   drawer: 'Run drawer',
 }
 
+/** Each collapsible panel's limits; its largest size is what "enlarge" grows it to. */
+const SIZES: Record<PanelName, { defaultSize: number | string; minSize: number; maxSize: string }> =
+  {
+    sidebar: { defaultSize: 220, minSize: 170, maxSize: '35%' },
+    inspector: { defaultSize: '24%', minSize: 260, maxSize: '55%' },
+    drawer: { defaultSize: '36%', minSize: 150, maxSize: '80%' },
+  }
+/** The least the canvas keeps (px): across for the side panels, up for the drawer. */
+const WORK_MIN = { columns: 320, rows: 180 }
+/**
+ * Whether a panel is at the largest size it can have: its maximum, or less where the canvas's
+ * minimum stops it first (the drawer on a short window).
+ */
+const isLargest = (name: PanelName, size: PanelSize) => {
+  if (size.inPixels < 1 || size.asPercentage <= 0) return false
+  const group = (size.inPixels * 100) / size.asPercentage
+  const others = name === 'drawer' ? WORK_MIN.rows : WORK_MIN.columns
+  const largest = Math.min((group * parseFloat(SIZES[name].maxSize)) / 100, group - others)
+  return size.inPixels >= largest - 4
+}
+const NONE: Record<PanelName, boolean> = { sidebar: false, inspector: false, drawer: false }
+
 /**
  * The frame: the top bar over three columns (sidebar, canvas, inspector) over the run drawer.
  * Every border is a separator (react-resizable-panels): drag it, or focus it and use the
@@ -48,16 +70,28 @@ export function Workbench(props: WorkbenchProps) {
   const sidebar = usePanelRef()
   const inspector = usePanelRef()
   const drawer = usePanelRef()
-  const [collapsed, setCollapsed] = useState<Record<PanelName, boolean>>({
-    sidebar: false,
-    inspector: false,
-    drawer: false,
-  })
+  const [collapsed, setCollapsed] = useState<Record<PanelName, boolean>>(NONE)
+  const [enlarged, setEnlarged] = useState<Record<PanelName, boolean>>(NONE)
+  // The size (percent) a panel had before it was enlarged, to put it back.
+  const before = useRef<Partial<Record<PanelName, number>>>({})
   const api = useMemo<WorkbenchApi>(() => {
     const refs = { sidebar, inspector, drawer }
     const handle = (name: PanelName): PanelImperativeHandle | null => refs[name].current
     return {
       collapsed,
+      enlarged,
+      toggleEnlarged(name) {
+        const panel = handle(name)
+        if (!panel) return
+        const size = panel.getSize()
+        if (!panel.isCollapsed() && isLargest(name, size)) {
+          panel.resize(`${before.current[name] ?? parseFloat(String(SIZES[name].defaultSize))}%`)
+        } else {
+          before.current[name] = panel.isCollapsed() ? undefined : size.asPercentage
+          if (panel.isCollapsed()) panel.expand()
+          panel.resize(SIZES[name].maxSize)
+        }
+      },
       toggle(name) {
         const panel = handle(name)
         if (!panel) return
@@ -70,10 +104,12 @@ export function Workbench(props: WorkbenchProps) {
       },
       element: (name) => document.getElementById(panelId(name)),
     }
-  }, [collapsed, sidebar, inspector, drawer])
+  }, [collapsed, enlarged, sidebar, inspector, drawer])
   const track = (name: PanelName) => (size: PanelSize) => {
     const now = size.inPixels < 1
     setCollapsed((c) => (c[name] === now ? c : { ...c, [name]: now }))
+    const large = isLargest(name, size)
+    setEnlarged((c) => (c[name] === large ? c : { ...c, [name]: large }))
   }
   // Enter collapses or restores the separator's own panel (the library's Enter acts on the
   // panel before the separator, which for the inspector and the drawer is the canvas).
@@ -93,11 +129,7 @@ export function Workbench(props: WorkbenchProps) {
   )
   const refs = { sidebar, inspector, drawer }
   /** A collapsible panel: its size limits, the region inside, its state tracked. */
-  const collapsible = (
-    name: PanelName,
-    size: { defaultSize: number | string; minSize: number; maxSize: string },
-    children: ReactNode,
-  ) => (
+  const collapsible = (name: PanelName, children: ReactNode) => (
     <Panel
       id={panelId(name)}
       panelRef={refs[name]}
@@ -105,7 +137,7 @@ export function Workbench(props: WorkbenchProps) {
       className="workbench-panel"
       style={CLIP}
       collapsible
-      {...size}
+      {...SIZES[name]}
       groupResizeBehavior="preserve-pixel-size"
       onResize={track(name)}
     >
@@ -123,7 +155,7 @@ export function Workbench(props: WorkbenchProps) {
           defaultLayout={rows.defaultLayout}
           onLayoutChanged={rows.onLayoutChanged}
         >
-          <Panel id="ss-work" minSize={180}>
+          <Panel id="ss-work" minSize={WORK_MIN.rows}>
             <Group
               id="superstep-columns"
               orientation="horizontal"
@@ -131,29 +163,22 @@ export function Workbench(props: WorkbenchProps) {
               defaultLayout={columns.defaultLayout}
               onLayoutChanged={columns.onLayoutChanged}
             >
-              {collapsible(
-                'sidebar',
-                { defaultSize: 220, minSize: 170, maxSize: '35%' },
-                props.sidebar,
-              )}
+              {collapsible('sidebar', props.sidebar)}
               {separator('sidebar')}
-              <Panel id="ss-canvas" className="workbench-panel" style={CLIP} minSize={320}>
+              <Panel
+                id="ss-canvas"
+                className="workbench-panel"
+                style={CLIP}
+                minSize={WORK_MIN.columns}
+              >
                 {props.canvas}
               </Panel>
               {separator('inspector')}
-              {collapsible(
-                'inspector',
-                { defaultSize: '24%', minSize: 260, maxSize: '55%' },
-                props.inspector,
-              )}
+              {collapsible('inspector', props.inspector)}
             </Group>
           </Panel>
           {separator('drawer')}
-          {collapsible(
-            'drawer',
-            { defaultSize: '36%', minSize: 150, maxSize: '80%' },
-            props.drawer,
-          )}
+          {collapsible('drawer', props.drawer)}
         </Group>
       </div>
     </WorkbenchContext.Provider>

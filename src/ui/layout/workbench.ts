@@ -30,6 +30,10 @@ export interface WorkbenchApi {
   toggle(name: PanelName): void
   /** Restores a collapsed panel (no change when it is open). */
   expand(name: PanelName): void
+  /** Which panels are at their largest size now (e.g. a drawer enlarged for the chat). */
+  enlarged: Readonly<Record<PanelName, boolean>>
+  /** Grows a panel to its largest size, or puts an enlarged one back to the size it had. */
+  toggleEnlarged(name: PanelName): void
   /** The panel's element, e.g. for a code editor that fills the run drawer. */
   element(name: PanelName): HTMLElement | null
 }

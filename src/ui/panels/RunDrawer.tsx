@@ -19,6 +19,7 @@ import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panel
 import { layoutStorage } from '../layout/workbench'
 import { StreamView } from '../timeline/StreamView'
 import { ChatView } from '../timeline/ChatView'
+import { EnlargeDrawer } from '../layout/EnlargeDrawer'
 
 /** The timeline and the tabs scroll inside themselves; their panels only clip. */
 const CLIP = { overflow: 'hidden' } as const
@@ -268,29 +269,32 @@ export function RunDrawer() {
         />
         <Panel id="ss-run-details" style={CLIP} minSize={320}>
           <div className="drawer-detail">
-            <div className="tabs" role="tablist" aria-label="Run details" onKeyDown={onKeyDown}>
-              {TABS.map((name, i) => (
-                <button
-                  type="button"
-                  role="tab"
-                  key={name}
-                  id={`run-tab-${i}`}
-                  aria-selected={name === tab}
-                  aria-controls="run-tabpanel"
-                  tabIndex={name === tab ? 0 : -1}
-                  onClick={() => setTab(name)}
-                >
-                  {name}
-                  {name === 'Writes' && warningCount > 0 && (
-                    <span
-                      className="badge warn"
-                      title={`${warningCount} runtime warning${warningCount > 1 ? 's' : ''}`}
-                    >
-                      {warningCount}
-                    </span>
-                  )}
-                </button>
-              ))}
+            <div className="drawer-tabs">
+              <div className="tabs" role="tablist" aria-label="Run details" onKeyDown={onKeyDown}>
+                {TABS.map((name, i) => (
+                  <button
+                    type="button"
+                    role="tab"
+                    key={name}
+                    id={`run-tab-${i}`}
+                    aria-selected={name === tab}
+                    aria-controls="run-tabpanel"
+                    tabIndex={name === tab ? 0 : -1}
+                    onClick={() => setTab(name)}
+                  >
+                    {name}
+                    {name === 'Writes' && warningCount > 0 && (
+                      <span
+                        className="badge warn"
+                        title={`${warningCount} runtime warning${warningCount > 1 ? 's' : ''}`}
+                      >
+                        {warningCount}
+                      </span>
+                    )}
+                  </button>
+                ))}
+              </div>
+              <EnlargeDrawer />
             </div>
             <div
               className="tabpanel"
