@@ -11,8 +11,19 @@ export interface RuntimeEnv {
   monotonic?: () => number
 }
 
+/** The last ISO time made and its millisecond: a run saves many checkpoints a millisecond. */
+let lastMs = NaN
+let lastIso = ''
+
 export const systemEnv: RuntimeEnv = {
-  now: () => new Date().toISOString(),
+  now: () => {
+    const ms = Date.now()
+    if (ms !== lastMs) {
+      lastMs = ms
+      lastIso = new Date(ms).toISOString()
+    }
+    return lastIso
+  },
   newId: () => globalThis.crypto.randomUUID(),
   monotonic: () => globalThis.performance.now(),
 }

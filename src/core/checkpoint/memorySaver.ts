@@ -47,6 +47,9 @@ interface FullState {
   owner: Record<string, StoredCheckpoint>
 }
 
+/** A checkpoint's writes before any is stored (replaced, never pushed to). */
+const NO_WRITES: PendingWrite[] = Object.freeze([]) as unknown as PendingWrite[]
+
 /** A base's (empty) deltas, shared. */
 const NO_VERSIONS: ChannelVersions = Object.freeze({}) as ChannelVersions
 const NO_SEEN: Record<string, ChannelVersions> = Object.freeze({}) as Record<
@@ -91,6 +94,24 @@ export class MemorySaver implements CheckpointSaver {
     newVersions: ChannelVersions,
     changedSeen?: ReadonlySet<string>,
   ): Promise<CheckpointAddress> {
+    return this.putSync(config, checkpoint, metadata, newVersions, changedSeen)
+  }
+
+  async putWrites(
+    config: CheckpointAddress,
+    writes: [string, unknown][],
+    taskId: string,
+  ): Promise<void> {
+    this.putWritesSync(config, writes, taskId)
+  }
+
+  putSync(
+    config: CheckpointConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+    changedSeen?: ReadonlySet<string>,
+  ): CheckpointAddress {
     const t = this.thread(config.threadId, config.checkpointNs ?? '')
     const parent = config.checkpointId ? t.byId.get(config.checkpointId) : undefined
     // Every channel inherits its parent's stored value but those with a new version.
@@ -107,7 +128,7 @@ export class MemorySaver implements CheckpointSaver {
       threadId: config.threadId,
       store: t,
       metadata,
-      writes: [],
+      writes: NO_WRITES,
       writeIndex: undefined,
       writeTasks: undefined,
       values,
@@ -145,11 +166,7 @@ export class MemorySaver implements CheckpointSaver {
     return addressOf(config.threadId, t.ns, checkpoint.id)
   }
 
-  async putWrites(
-    config: CheckpointAddress,
-    writes: [string, unknown][],
-    taskId: string,
-  ): Promise<void> {
+  putWritesSync(config: CheckpointAddress, writes: [string, unknown][], taskId: string): void {
     const c = this.store(config)?.byId.get(config.checkpointId)
     if (!c) {
       const ns = config.checkpointNs ? ` in namespace ${config.checkpointNs}` : ''
@@ -164,10 +181,14 @@ export class MemorySaver implements CheckpointSaver {
         if (first) tasks.add(taskId)
       }
       if (first) {
-        for (const [ch, v] of writes) c.writes.push([taskId, ch, cloneJson(v)])
+        const stored = writes.map(([ch, v]): PendingWrite => [taskId, ch, cloneJson(v)])
+        // The first call's writes are the array (of its exact size: most checkpoints get one).
+        if (c.writes === NO_WRITES) c.writes = stored
+        else for (const w of stored) c.writes.push(w)
         return
       }
     }
+    if (c.writes === NO_WRITES) c.writes = []
     const index = (c.writeIndex ??= indexWrites(c.writes))
     writes.forEach(([ch, v], i) => {
       const key = writeKey(taskId, ch, i)

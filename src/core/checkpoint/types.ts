@@ -90,6 +90,20 @@ export interface CheckpointSaver {
    * were first stored.
    */
   putWrites(config: CheckpointAddress, writes: [string, unknown][], taskId: string): Promise<void>
+  /**
+   * Optional, on a saver whose writes are done when the call returns (in memory): `put`
+   * without a promise. The loop then saves a super-step without an async hop; a saver
+   * without it (IndexedDB) is awaited as before.
+   */
+  putSync?(
+    config: CheckpointConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+    changedSeen?: ReadonlySet<string>,
+  ): CheckpointAddress
+  /** Optional, with `putSync`: `putWrites` without a promise. */
+  putWritesSync?(config: CheckpointAddress, writes: [string, unknown][], taskId: string): void
   /** The addressed checkpoint, or the thread's newest (last put) when no id is given. */
   getTuple(config: CheckpointConfig): Promise<CheckpointTuple | undefined>
   /** The thread's checkpoints, newest (last put) first, all branches interleaved. */

@@ -53,9 +53,27 @@ export interface Task {
 
 /** LangGraph's `taskPathStr` for the two task kinds: also the apply order of writes. */
 export function taskId(kind: 'pull' | 'push', nameOrIndex: string | number): string {
+  if (kind === 'push' && typeof nameOrIndex === 'number') return pushTaskId(nameOrIndex)
   return kind === 'pull'
     ? `~${PULL}, ${nameOrIndex}`
     : `~${PUSH}, ${String(nameOrIndex).padStart(10, '0')}, 0000000000`
+}
+
+/** The ids of the first PUSH tasks, made once: a fan-out's every step needs the same ones. */
+const pushIds: string[] = []
+
+function pushTaskId(i: number): string {
+  if (i >= 4096) return `~${PUSH}, ${String(i).padStart(10, '0')}, 0000000000`
+  return (pushIds[i] ??= `~${PUSH}, ${String(i).padStart(10, '0')}, 0000000000`)
+}
+
+/** Each node's PULL task id, made once per graph. */
+const pullIds = new WeakMap<CompiledNode, string>()
+
+function pullTaskId(node: CompiledNode): string {
+  let id = pullIds.get(node)
+  if (id === undefined) pullIds.set(node, (id = taskId('pull', node.name)))
+  return id
 }
 
 /** Fresh channels holding a checkpoint's values. */
@@ -283,16 +301,21 @@ export function prepareTasks(
   }
   for (const name of candidateNodes(graph, checkpoint, opts.updatedChannels)) {
     const node = graph.nodes.get(name) as CompiledNode
-    const id = taskId('pull', name)
-    const seen = checkpoint.versions_seen[name] ?? {}
-    const trigger = node.triggers.find(
-      (ch) =>
+    const seen = checkpoint.versions_seen[name]
+    const versions = checkpoint.channel_versions
+    let trigger: string | undefined
+    for (const ch of node.triggers) {
+      if (
         (channels[ch] as Channel).isAvailable() &&
-        (checkpoint.channel_versions[ch] ?? 0) > (seen[ch] ?? 0),
-    )
+        (versions[ch] ?? 0) > ((seen && seen[ch]) ?? 0)
+      ) {
+        trigger = ch
+        break
+      }
+    }
     if (trigger === undefined) continue
     tasks.push({
-      id,
+      id: pullTaskId(node),
       name,
       kind: 'pull',
       triggers: [trigger],

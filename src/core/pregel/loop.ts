@@ -33,7 +33,7 @@ import {
   rootCause,
 } from './errors'
 import { INTERRUPT, RESUME, type Interrupt, type TaskScratchpad } from './interrupt'
-import { runTask, type RuntimeWarning, type TaskContext } from './task'
+import { runTask, runTaskNow, type RuntimeWarning, type TaskContext } from './task'
 import { callNamespace, taskNamespace } from './namespace'
 import { applyWritesFolded } from './foldRemote'
 import { isCommand, isSend, type Command } from './types'
@@ -231,8 +231,16 @@ export class Run {
 
   /** Runs super-steps until the graph finishes or pauses; `between` runs between two. */
   async toEnd(between?: () => Promise<void>): Promise<RunStatus> {
+    // The root run of a graph without sandboxed reducers, on an in-memory saver: a step with
+    // nothing to wait for is not awaited. A subgraph's run keeps tick()'s awaits, so sibling
+    // subgraphs interleave their steps as in LangGraph.
+    const now =
+      this.nested === undefined && this.o.saver.putSync && this.o.graph.remoteFolds.size === 0
     while (this.status === 'running') {
-      await this.tick()
+      if (now) {
+        const stepped = this.advance()
+        if (stepped instanceof Promise) await stepped
+      } else await this.tick()
       if (between && this.status === 'running') await between()
     }
     return this.status
@@ -241,25 +249,13 @@ export class Run {
   /** Advances exactly one super-step (or finds that there is none to run). */
   async tick(): Promise<RunStatus> {
     if (this.status !== 'running') return this.status
+    const tasks = this.planStep()
+    if (!Array.isArray(tasks)) return tasks
     const { graph } = this.o
-    if (this.step > this.stop) {
-      throw new GraphRecursionError(this.runConfig.recursionLimit ?? DEFAULT_RECURSION_LIMIT)
-    }
-    const tasks = prepareTasks(graph, this.checkpoint, this.channels, {
-      updatedChannels: this.updatedChannels,
-    })
-    const stream = this.o.stream
-    if (stream) this.streamPrepared(stream, tasks)
-    if (tasks.length === 0) return (this.status = 'done')
-    if (this.skipDoneTasks && this.pendingWrites.length > 0) this.reapplySucceeded(tasks)
-    if (!tasks.every((t) => t.writes.length > 0)) {
-      const before = this.runConfig.interruptBefore ?? graph.interruptBefore
-      if (shouldInterrupt(this.checkpoint, before, tasks)) return (this.status = 'interrupted')
-      stream?.({ type: 'started', step: this.step, tasks: this.prepared(tasks), allCached: false })
+    if (tasks.some((t) => t.writes.length === 0)) {
       const paused = await this.execute(tasks.filter((t) => t.writes.length === 0))
       if (paused) return (this.status = 'interrupted')
-    } else
-      stream?.({ type: 'started', step: this.step, tasks: this.prepared(tasks), allCached: true })
+    }
     // A conflict throws here: nothing of the step is committed, its writes stay pending.
     // Without sandboxed reducers there is nothing to fold, nor to wait for.
     this.updatedChannels =
@@ -275,6 +271,75 @@ export class Run {
         : await applyWritesFolded(graph, this.checkpoint, this.channels, tasks, true, this.bumped)
     this.markSeen(tasks)
     await this.putCheckpoint('loop')
+    return this.stepDone(tasks)
+  }
+
+  /**
+   * tick() for toEnd's root run without sandboxed reducers, on a saver with `putSync`: done
+   * at once (it may then throw instead of rejecting) unless a task returns a promise.
+   */
+  private advance(): RunStatus | Promise<RunStatus> {
+    const tasks = this.planStep()
+    if (!Array.isArray(tasks)) return tasks
+    if (
+      tasks.length === 1 ? tasks[0]!.writes.length === 0 : tasks.some((t) => t.writes.length === 0)
+    ) {
+      const toRun = tasks.length === 1 ? tasks : tasks.filter((t) => t.writes.length === 0)
+      const paused = this.executeNow(toRun)
+      if (paused instanceof Promise) {
+        return paused.then((p) => (p ? (this.status = 'interrupted') : this.commitNow(tasks)))
+      }
+      if (paused) return (this.status = 'interrupted')
+    }
+    return this.commitNow(tasks)
+  }
+
+  /** advance()'s barrier: the writes applied and checkpointed, nothing awaited. */
+  private commitNow(tasks: Task[]): RunStatus {
+    const { graph } = this.o
+    // A conflict throws here: nothing of the step is committed, its writes stay pending.
+    this.updatedChannels = applyWrites(
+      this.checkpoint,
+      this.channels,
+      tasks,
+      graph.triggerToNodes,
+      true,
+      this.bumped,
+    )
+    this.markSeen(tasks)
+    this.putCheckpointNow('loop')
+    return this.stepDone(tasks)
+  }
+
+  /**
+   * A step up to running its tasks: the tasks (those with pending writes get them back), or
+   * the status when there is none to run or a breakpoint comes first.
+   */
+  private planStep(): Task[] | RunStatus {
+    const { graph } = this.o
+    if (this.step > this.stop) {
+      throw new GraphRecursionError(this.runConfig.recursionLimit ?? DEFAULT_RECURSION_LIMIT)
+    }
+    const tasks = prepareTasks(graph, this.checkpoint, this.channels, {
+      updatedChannels: this.updatedChannels,
+    })
+    const stream = this.o.stream
+    if (stream) this.streamPrepared(stream, tasks)
+    if (tasks.length === 0) return (this.status = 'done')
+    if (this.skipDoneTasks && this.pendingWrites.length > 0) this.reapplySucceeded(tasks)
+    if (!tasks.every((t) => t.writes.length > 0)) {
+      const before = this.runConfig.interruptBefore ?? graph.interruptBefore
+      if (shouldInterrupt(this.checkpoint, before, tasks)) return (this.status = 'interrupted')
+      stream?.({ type: 'started', step: this.step, tasks: this.prepared(tasks), allCached: false })
+    } else
+      stream?.({ type: 'started', step: this.step, tasks: this.prepared(tasks), allCached: true })
+    return tasks
+  }
+
+  /** The end of a step whose checkpoint is saved. */
+  private stepDone(tasks: Task[]): RunStatus {
+    const { graph } = this.o
+    const stream = this.o.stream
     stream?.({
       type: 'applied',
       step: this.step - 1,
@@ -440,19 +505,8 @@ export class Run {
   private async execute(tasks: Task[]): Promise<boolean> {
     const step = this.step
     const emit = this.o.onEvent
-    emit?.({ type: 'step_started', step, tasks: tasks.map((t) => ({ id: t.id, name: t.name })) })
-    const ctx = (this.taskContext ??= this.createTaskContext())
-    // Asked at each super-step, as LangGraph asks `lc_prefer_streaming`.
-    if (this.o.stream && this.o.preferStreaming?.()) ctx.onDelta = this.deltaSink()
-    else delete ctx.onDelta
-    const clock = emit && this.o.env.monotonic
-    const outcome: StepOutcome = {
-      step,
-      started: clock ? clock() : 0,
-      done: [],
-      interrupted: [],
-      toParent: [],
-    }
+    const outcome = this.startTasks(tasks)
+    const ctx = this.taskContext as TaskContext
     let failure: { task: Task; error: unknown } | null = null
     if (tasks.length === 1) {
       // One task (a chain, a cycle): awaited directly, without the settling machinery.
@@ -504,6 +558,169 @@ export class Run {
       interrupts.map((i) => ({ ...i, node: task.name, taskId: task.id })),
     )
     return true
+  }
+
+  /** A step's tasks are about to run: the event, the shared context, their outcome. */
+  private startTasks(tasks: Task[]): StepOutcome {
+    const step = this.step
+    const emit = this.o.onEvent
+    emit?.({ type: 'step_started', step, tasks: tasks.map((t) => ({ id: t.id, name: t.name })) })
+    const ctx = (this.taskContext ??= this.createTaskContext())
+    // Asked at each super-step, as LangGraph asks `lc_prefer_streaming`.
+    if (this.o.stream && this.o.preferStreaming?.()) ctx.onDelta = this.deltaSink()
+    else delete ctx.onDelta
+    const clock = emit && this.o.env.monotonic
+    return { step, started: clock ? clock() : 0, done: [], interrupted: [], toParent: [] }
+  }
+
+  /**
+   * execute() for advance(): done at once (true: paused on interrupts) when every task is
+   * done at once and no failure, interrupt or handoff needs saving.
+   */
+  private executeNow(tasks: Task[]): boolean | Promise<boolean> {
+    const outcome = this.startTasks(tasks)
+    const ctx = this.taskContext as TaskContext
+    let failure: StepFailure | null | Promise<StepFailure | null>
+    if (tasks.length === 1) {
+      // One task (a chain, a cycle): run directly, without the settling machinery.
+      const task = tasks[0] as Task
+      try {
+        const running = runTaskNow(task, ctx, true)
+        failure = running
+          ? running.then(
+              () => this.taskEnded(task, outcome, false, undefined),
+              (e: unknown) => this.taskEnded(task, outcome, true, e),
+            )
+          : this.taskEnded(task, outcome, false, undefined)
+      } catch (e) {
+        failure = this.taskEnded(task, outcome, true, e)
+      }
+    } else failure = this.runConcurrentlyNow(tasks, ctx, outcome)
+    if (failure instanceof Promise) return failure.then((f) => this.settle(outcome, f))
+    return this.settle(outcome, failure)
+  }
+
+  /** executeNow's tasks have settled (see execute). */
+  private settle(outcome: StepOutcome, failure: StepFailure | null): boolean | Promise<boolean> {
+    if (failure || outcome.interrupted.length > 0 || outcome.toParent.length > 0) {
+      return this.settleAsync(outcome, failure)
+    }
+    // The common case: every task done, nothing to wait for.
+    this.saveWritesNow(outcome.done)
+    return false
+  }
+
+  /** execute()'s end, for executeNow. */
+  private async settleAsync(outcome: StepOutcome, failure: StepFailure | null): Promise<boolean> {
+    const { step } = outcome
+    const emit = this.o.onEvent
+    const { done, interrupted, toParent } = outcome
+    if (failure) {
+      emit?.({
+        type: 'task_failed',
+        step,
+        taskId: failure.task.id,
+        name: failure.task.name,
+        error: failure.error,
+        writes: [...failure.task.writes],
+      })
+      await this.saveWrites(done)
+      const { task, error } = failure
+      const { cause } = rootCause(error)
+      await this.putWrites(task.id, [
+        ...task.writes,
+        [ERROR, { name: errorName(cause), message: errorMessage(cause) }],
+      ])
+      throw new NodeRunError(error, task.name)
+    }
+    // Every finished task's writes are kept against the checkpoint it ran from, as LangGraph
+    // does: a retry or resume reuses them, and the debugger shows what each task wrote.
+    await this.saveWrites(done)
+    const handoff = toParent[0]
+    if (interrupted.length === 0 && handoff) {
+      if (handoff.task.writes.length > 0) await this.putWrites(handoff.task.id, handoff.task.writes)
+      throw handoff.command
+    }
+    if (interrupted.length === 0) return false
+    for (const { task, interrupts } of interrupted) {
+      const resumes = task.writes.filter(([ch]) => ch === RESUME)
+      await this.putWrites(task.id, [[INTERRUPT, interrupts], ...resumes])
+    }
+    this.interrupts = interrupted.flatMap(({ task, interrupts }) =>
+      interrupts.map((i) => ({ ...i, node: task.name, taskId: task.id })),
+    )
+    return true
+  }
+
+  /**
+   * runConcurrently for executeNow: done at once when every task is. Every task starts
+   * before any is settled (all read the step's snapshot); those done at once settle first,
+   * in order, as their promises' callbacks did.
+   */
+  private runConcurrentlyNow(
+    tasks: Task[],
+    ctx: TaskContext,
+    outcome: StepOutcome,
+  ): StepFailure | null | Promise<StepFailure | null> {
+    // Without routers, a task's writers only sort its own output (see runTask's `eager`).
+    const eager = tasks.every((t) => t.node.branches.length === 0)
+    const started: (Promise<void> | undefined | Raised)[] = []
+    for (const task of tasks) {
+      try {
+        started.push(runTaskNow(task, ctx, eager))
+      } catch (e) {
+        started.push(new Raised(e))
+      }
+    }
+    let remaining = tasks.length
+    let failure: StepFailure | null = null
+    for (let i = 0; i < tasks.length; i++) {
+      const ran = started[i]
+      if (ran instanceof Promise) continue
+      remaining--
+      // After a failure the step is over: the tasks after it are not recorded.
+      failure ??= this.taskEnded(tasks[i] as Task, outcome, ran !== undefined, ran?.error)
+    }
+    if (failure || remaining === 0) {
+      // Tasks still running are abandoned (LangGraph aborts them); their end is ignored.
+      for (const ran of started) if (ran instanceof Promise) ran.catch(() => {})
+      return failure
+    }
+    return new Promise((resolve) => {
+      let failed = false
+      tasks.forEach((task, i) => {
+        const ran = started[i]
+        if (!(ran instanceof Promise)) return
+        ran.then(
+          () => {
+            if (failed) return
+            this.taskDone(task, outcome)
+            if (--remaining === 0) resolve(null)
+          },
+          (error: unknown) => {
+            if (failed) return
+            if (this.taskStopped(task, error, outcome)) {
+              failed = true
+              resolve({ task, error })
+            } else if (--remaining === 0) resolve(null)
+          },
+        )
+      })
+    })
+  }
+
+  /** A task ended, done or having raised `error`: the step's failure when it is one. */
+  private taskEnded(
+    task: Task,
+    outcome: StepOutcome,
+    raised: boolean,
+    error: unknown,
+  ): StepFailure | null {
+    if (!raised) {
+      this.taskDone(task, outcome)
+      return null
+    }
+    return this.taskStopped(task, error, outcome) ? { task, error } : null
   }
 
   /** What the tasks of a step share; made once per run (the step is read when used). */
@@ -733,6 +950,22 @@ export class Run {
     }
   }
 
+  /** saveWrites with a saver that has `putWritesSync` (advance() runs only with one). */
+  private saveWritesNow(tasks: Task[]): void {
+    if (tasks.length === 0) return
+    const { saver } = this.o
+    const pending = this.pendingWrites.length ? new Set(this.pendingWrites.map((w) => w[0])) : null
+    const address =
+      this.config.checkpointId !== undefined ? (this.config as CheckpointAddress) : null
+    for (const t of tasks) {
+      const writes: [string, unknown][] = t.writes.length ? t.writes : [['__no_writes__', null]]
+      if (address) saver.putWritesSync?.(address, writes, t.id)
+      // A task with pending writes already has only its own replaced.
+      if (pending?.has(t.id)) this.pendingWrites = this.pendingWrites.filter(([id]) => id !== t.id)
+      for (const [ch, v] of writes) this.pendingWrites.push([t.id, ch, v])
+    }
+  }
+
   private async putWrites(taskId: string, writes: [string, unknown][]): Promise<void> {
     // Before the first checkpoint there is nothing to attach them to in the saver.
     if (this.config.checkpointId !== undefined) {
@@ -748,16 +981,31 @@ export class Run {
   }
 
   private async putCheckpoint(source: CheckpointSource): Promise<void> {
+    const next = this.nextCheckpoint(source)
+    const { checkpoint, metadata, newVersions, incremental } = next
+    const seen = incremental ? this.seenChanged : undefined
+    this.config = await this.o.saver.put(this.config, checkpoint, metadata, newVersions, seen)
+    this.checkpointSaved(next)
+  }
+
+  /** putCheckpoint with a saver that has `putSync` (advance() runs only with one). */
+  private putCheckpointNow(source: CheckpointSource): void {
+    const next = this.nextCheckpoint(source)
+    const { checkpoint, metadata, newVersions, incremental } = next
+    const seen = incremental ? this.seenChanged : undefined
+    const saver = this.o.saver as Required<Pick<CheckpointSaver, 'putSync'>>
+    this.config = saver.putSync(this.config, checkpoint, metadata, newVersions, seen)
+    this.checkpointSaved(next)
+  }
+
+  /** The checkpoint the step leaves, as the saver is given it. */
+  private nextCheckpoint(source: CheckpointSource): NextCheckpoint {
     const { env, saver } = this.o
     const versions = this.checkpoint.channel_versions
     // What changed since the last save: the bumped channels (not a pass over every channel).
     const newVersions: ChannelVersions = {}
     for (const ch of this.bumped) newVersions[ch] = versions[ch] as number
     this.bumped.clear()
-    // An incremental saver reads what changed during the call: the loop goes on with the
-    // same objects. Any other saver gets the working objects and owns them from here on (it
-    // never copies them, we never mutate them again); the loop continues on fresh copies.
-    const incremental = saver.incremental === true
     const checkpoint: Checkpoint = {
       v: 1,
       id: env.newId(),
@@ -768,19 +1016,23 @@ export class Run {
       // applyWrites replaces a node's entry instead of mutating it, so sharing entries is safe
       versions_seen: this.checkpoint.versions_seen,
     }
-    const metadata: CheckpointMetadata = { source, step: this.step, parents: {} }
+    // Savers copy `parents` on the way out: one empty object serves every checkpoint.
+    const metadata: CheckpointMetadata = { source, step: this.step, parents: NO_PARENTS }
     this.parentId = this.config.checkpointId
+    return { checkpoint, metadata, newVersions, incremental: saver.incremental === true }
+  }
+
+  /**
+   * The saver has the checkpoint. An incremental saver read what changed during the call:
+   * the loop goes on with the same objects. Any other saver got the working objects and
+   * owns them from here on (it never copies them, we never mutate them again); the loop
+   * continues on fresh copies.
+   */
+  private checkpointSaved({ checkpoint, metadata, incremental }: NextCheckpoint): void {
+    const versions = checkpoint.channel_versions
     if (incremental) {
-      this.config = await saver.put(
-        this.config,
-        checkpoint,
-        metadata,
-        newVersions,
-        this.seenChanged,
-      )
       this.checkpoint = { ...checkpoint, channel_values: {} }
     } else {
-      this.config = await saver.put(this.config, checkpoint, metadata, newVersions)
       this.checkpoint = {
         ...checkpoint,
         channel_values: {},
@@ -795,13 +1047,33 @@ export class Run {
     this.o.onEvent?.({
       type: 'checkpoint_saved',
       step: this.step,
-      source,
+      source: metadata.source,
       checkpointId: checkpoint.id,
       // The loop goes on mutating its versions after an incremental put: the event gets a copy.
       versions: incremental ? { ...versions } : versions,
     })
     this.step += 1
   }
+}
+
+const NO_PARENTS: Record<string, string> = Object.freeze({}) as Record<string, string>
+
+interface NextCheckpoint {
+  checkpoint: Checkpoint
+  metadata: CheckpointMetadata
+  newVersions: ChannelVersions
+  incremental: boolean
+}
+
+/** The task whose error fails the step, and the error. */
+interface StepFailure {
+  task: Task
+  error: unknown
+}
+
+/** An error a task threw at once (runTaskNow done without a promise). */
+class Raised {
+  constructor(readonly error: unknown) {}
 }
 
 /** What the tasks of one step came to, as they settle. */

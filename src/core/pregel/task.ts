@@ -62,6 +62,38 @@ type WriterContext = Omit<TaskContext, 'scratchpad'>
  */
 export async function runTask(task: Task, ctx: TaskContext, eager = false): Promise<void> {
   const { node } = task
+  const call = taskCall(task, ctx)
+  try {
+    let output = node.fn ? node.fn(task.input, call) : task.input
+    // Eager (a task alone in its step, or a step without routers: nothing of the writers can
+    // interleave with a sibling's code), only promises are awaited.
+    if (!eager || isThenable(output)) output = await output
+    const writing = runWriters(task, output, ctx, call, eager)
+    if (writing) await writing
+  } catch (e) {
+    await raisedByTask(task, ctx, call, e)
+  }
+}
+
+/**
+ * runTask, done at once (undefined) when nothing is a promise: a step of sync nodes need not
+ * wait. It may then throw instead of rejecting.
+ */
+export function runTaskNow(task: Task, ctx: TaskContext, eager = false): Promise<void> | undefined {
+  const { node } = task
+  const call = taskCall(task, ctx)
+  try {
+    const output = node.fn ? node.fn(task.input, call) : task.input
+    if (!eager || isThenable(output)) return finishTask(task, ctx, call, output, eager)
+    const writing = runWriters(task, output, ctx, call, eager)
+    return writing && awaitWriters(task, ctx, call, writing)
+  } catch (e) {
+    return raisedByTask(task, ctx, call, e)
+  }
+}
+
+/** What a task's node and routers are given. */
+function taskCall(task: Task, ctx: TaskContext): NodeCallContext {
   let calls = 0
   const { runSubgraph, onDelta } = ctx
   // One scratchpad for the node and its routers: their interrupts count as one task's.
@@ -79,25 +111,63 @@ export async function runTask(task: Task, ctx: TaskContext, eager = false): Prom
   if (onDelta) call.onDelta = (id, delta) => onDelta(task, id, delta)
   if (runSubgraph)
     call.subgraph = (graph, input) => runSubgraph(task, call.pad, calls++, graph, input)
+  return call
+}
+
+/** runTaskNow once the node's output is a promise (or, not eager, always). */
+async function finishTask(
+  task: Task,
+  ctx: TaskContext,
+  call: NodeCallContext,
+  pending: unknown,
+  eager: boolean,
+): Promise<void> {
   try {
-    let output = node.fn ? node.fn(task.input, call) : task.input
-    // Eager (a task alone in its step, or a step without routers: nothing of the writers can
-    // interleave with a sibling's code), only promises are awaited.
-    if (!eager || isThenable(output)) output = await output
+    const output = await pending
     const writing = runWriters(task, output, ctx, call, eager)
     if (writing) await writing
   } catch (e) {
-    if (!(e instanceof ParentCommand)) throw e
-    // Raised by this task's writers: it goes to the task that runs this graph.
-    if (e.target === undefined) e.target = ctx.ns ?? ''
-    else if (e.target === ctx.taskNs?.(task)) {
-      // From inside a subgraph this task ran: the command is this task's output.
-      const { update, goto } = e.command
-      await runWriters(task, new Command({ ...(update && { update }), goto }), ctx, call)
-      return
-    }
-    throw e
+    await raisedByTask(task, ctx, call, e)
   }
+}
+
+async function awaitWriters(
+  task: Task,
+  ctx: TaskContext,
+  call: NodeCallContext,
+  writing: Promise<void>,
+): Promise<void> {
+  try {
+    await writing
+  } catch (e) {
+    await raisedByTask(task, ctx, call, e)
+  }
+}
+
+/**
+ * What a task raised: a `Command.PARENT` from inside a subgraph the task ran becomes the
+ * task's output (a promise of its writers); any other error is thrown on.
+ */
+function raisedByTask(
+  task: Task,
+  ctx: TaskContext,
+  call: NodeCallContext,
+  e: unknown,
+): Promise<void> {
+  if (!(e instanceof ParentCommand)) throw e
+  // Raised by this task's writers: it goes to the task that runs this graph.
+  if (e.target === undefined) e.target = ctx.ns ?? ''
+  else if (e.target === ctx.taskNs?.(task)) {
+    // From inside a subgraph this task ran: the command is this task's output.
+    const { update, goto } = e.command
+    return runWriters(
+      task,
+      new Command({ ...(update && { update }), goto }),
+      ctx,
+      call,
+    ) as Promise<void>
+  }
+  throw e
 }
 
 /**
@@ -128,8 +198,7 @@ export function runWriters(
     const branch = branches[i] as CompiledBranch
     const routed = branch.router(freshStateLocal(task, ctx, task), call)
     if (isThenable(routed)) return routeAsync(task, ctx, call, i, routed)
-    for (const dest of branchDestinations(task.name, branch, routed))
-      writeDestination(task, dest, ctx)
+    writeRoute(task, branch, routed, ctx)
   }
   return undefined
 }
@@ -147,8 +216,7 @@ async function routeAsync(
     const branch = branches[i] as CompiledBranch
     const routed =
       i === from && pending ? await pending : await branch.router(await freshState(task, ctx), call)
-    for (const dest of branchDestinations(task.name, branch, routed))
-      writeDestination(task, dest, ctx)
+    writeRoute(task, branch, routed, ctx)
   }
 }
 
@@ -214,8 +282,10 @@ function filterKnown(
 }
 
 /** Destinations of a returned Command's `goto` (or of a returned Send). */
-function controlDestinations(output: unknown): (string | Send)[] {
+function controlDestinations(output: unknown): readonly (string | Send)[] {
   if (isSend(output)) return [output]
+  // A plain update (the common case): no array made.
+  if (!isCommand(output) && !Array.isArray(output)) return NO_DESTINATIONS
   const commands = isCommand(output)
     ? [output]
     : Array.isArray(output)
@@ -229,6 +299,27 @@ function controlDestinations(output: unknown): (string | Send)[] {
     else if (Array.isArray(g)) out.push(...g)
   }
   return out.filter((d) => d !== END)
+}
+
+const NO_DESTINATIONS: readonly (string | Send)[] = Object.freeze([])
+
+/** Writes where a router's answer leads (branchDestinations without arrays for one answer). */
+function writeRoute(task: Task, branch: CompiledBranch, routed: unknown, ctx: WriterContext): void {
+  if (Array.isArray(routed)) {
+    for (const dest of branchDestinations(task.name, branch, routed))
+      writeDestination(task, dest, ctx)
+    return
+  }
+  const dest = branch.paths && !isSend(routed) ? branch.paths[String(routed)] : routed
+  if (!dest) {
+    throw new Error(
+      `Branch condition returned unknown or null destination (conditional edge from \`${task.name}\` returned ${JSON.stringify(routed) ?? 'undefined'})`,
+    )
+  }
+  if (isSend(dest) && dest.node === END) {
+    throw new InvalidUpdateError('Cannot send a packet to the END node')
+  }
+  if (dest !== END) writeDestination(task, dest as string | Send, ctx)
 }
 
 function branchDestinations(
