@@ -10,7 +10,12 @@
  * the commit of the checkpoints still batched in memory, awaited at the run's end (and at each
  * pause); task-run writes overlap the next steps (shown, not counted in the sum; with batched
  * commits they last until their batch commits and overlap each other); "rest" is the worker's span minus
- * the awaited parts (the runtime itself, its events, waits between them).
+ * the awaited parts (the runtime itself, its events, waits between them). Two more lines split
+ * the page's time outside that span: from the click to the worker's first hooked part
+ * (compile, sandbox lease), and from its last to "done" in the page (the last events drawn).
+ * A code node's routers run in its sandbox call (src/core/compile/fusedRoutes.ts), so the cycle
+ * shows `sandbox.node` only. BENCH_PROFILE=1 prints the runtime worker's top self times
+ * (source-mapped) over the last run.
  *   Run: npm run build:test && npx tsx bench/runProfile.bench.ts
  *   (BENCH_DIST picks the build, or builds to compare: BENCH_DIST=/tmp/before,/tmp/after;
  *   BENCH_STEPS the cycle's length, BENCH_RUNS the repeats.)
@@ -21,12 +26,15 @@ import type { Page, Worker } from 'playwright-core'
 import { buildLangGraph } from '../src/differential/oracle'
 import type { StepProfile } from '../src/worker/stepProfile'
 import { launchChromium, startPreview } from './browser'
+import { startWorkerProfile, topSelfTimes } from './cpuProfile'
 import { cycleGraph } from './graphs'
 
 /** One build, or several (comma-separated: e.g. before and after a change), each profiled. */
 const DISTS = (process.env.BENCH_DIST ?? 'dist').split(',')
 const STEPS = Number(process.env.BENCH_STEPS ?? 1000)
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
+/** BENCH_PROFILE=1: the runtime worker's top self times over the last run (source-mapped). */
+const PROFILE = process.env.BENCH_PROFILE === '1'
 /** Super-steps one run executes, START's included. */
 const SUPERSTEPS = STEPS + 1
 
@@ -57,11 +65,15 @@ interface RunSample {
   pageMs: number
   /** First to last hooked operation in the worker. */
   workerMs: number
+  /** From the click to the worker's first hooked operation (compile, sandbox start). */
+  startMs: number
+  /** From the worker's last hooked operation to "done" in the page. */
+  tailMs: number
   parts: Record<string, { ms: number; n: number }>
 }
 
 /** One run on a new thread, profiled in the worker. */
-async function profiledRun(page: Page): Promise<RunSample> {
+async function profiledRun(page: Page, dist: string, cpu = false): Promise<RunSample> {
   await page.getByRole('button', { name: 'New thread', exact: true }).click()
   await page.getByRole('button', { name: 'Run', exact: true }).waitFor()
   await page.waitForTimeout(300)
@@ -69,22 +81,32 @@ async function profiledRun(page: Page): Promise<RunSample> {
   await page.getByLabel('Recursion limit').fill(String(STEPS + 10))
   const worker = runtimeWorker(page)
   await worker.evaluate('self.__superstepProfile = {}')
+  const stopCpu = cpu ? await startWorkerProfile(page, /runtime/) : null
   const t0 = Date.now()
   await page.getByRole('button', { name: 'Run', exact: true }).click()
   await page
     .getByLabel('Run status')
     .filter({ hasText: /done|failed/i })
     .waitFor({ timeout: 300_000 })
-  const pageMs = Date.now() - t0
+  const tDone = Date.now()
+  const pageMs = tDone - t0
+  const cpuProfile = stopCpu && (await stopCpu())
+  if (cpuProfile) {
+    console.log('  runtime worker, top self times over one run (ms):')
+    for (const [where, ms] of await topSelfTimes(cpuProfile, dist, 25))
+      console.log(`    ${ms.toFixed(1).padStart(8)}  ${where}`)
+  }
   const outcome = await page.getByLabel('Run status').textContent()
   if (outcome?.toLowerCase() !== 'done')
     throw new Error(`the run ended ${outcome}: ${await page.getByLabel('Run error').textContent()}`)
   const profile = (await worker.evaluate(
-    '(() => { const p = self.__superstepProfile; self.__superstepProfile = undefined; return p })()',
-  )) as StepProfile
+    '(() => { const p = self.__superstepProfile; self.__superstepProfile = undefined; return { ...p, origin: performance.timeOrigin } })()',
+  )) as StepProfile & { origin: number }
   return {
     pageMs,
     workerMs: (profile.last ?? 0) - (profile.first ?? 0),
+    startMs: profile.origin + (profile.first ?? 0) - t0,
+    tailMs: tDone - (profile.origin + (profile.last ?? 0)),
     parts: profile.parts ?? {},
   }
 }
@@ -148,6 +170,14 @@ function table(samples: RunSample[], reference: number): void {
   ])
   const pageMs = median(samples.map((s) => s.pageMs))
   rows.push(['Run click to "done" (page)', perStep(pageMs).toFixed(3), '', ''])
+  const whole = (ms: number) => `${ms.toFixed(0)} ms per run`
+  rows.push([
+    '  click to the first hooked part',
+    whole(median(samples.map((s) => s.startMs))),
+    '',
+    '',
+  ])
+  rows.push(['  last hooked part to "done"', whole(median(samples.map((s) => s.tailMs))), '', ''])
   rows.push(['LangGraph.js, MemorySaver, Node', reference.toFixed(3), '', ''])
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)))
   for (const r of rows)
@@ -180,7 +210,8 @@ async function profileBuild(dist: string, reference: number) {
     })
     await page.getByRole('button', { name: 'Trust and allow running' }).click()
     const samples: RunSample[] = []
-    for (let i = 0; i < RUNS; i++) samples.push(await profiledRun(page))
+    for (let i = 0; i < RUNS; i++)
+      samples.push(await profiledRun(page, dist, PROFILE && i === RUNS - 1))
     console.log(
       `The ${STEPS.toLocaleString('en')}-step one-node cycle in the page (sandboxed code, IndexedDB), per super-step, median of ${RUNS} runs${DISTS.length > 1 ? ` (${dist})` : ''}:`,
     )

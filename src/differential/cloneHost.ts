@@ -6,6 +6,8 @@
  * scratchpad) behaves exactly like the local one. Tests only.
  */
 import { foldWrites } from '../core/channels/binaryOperatorAggregate'
+import { routerState, type RouteRequest } from '../core/compile/fusedRoutes'
+import { NAMED_REDUCERS, type Reducer } from '../core/reducers/named'
 import type {
   CodeHost,
   NodeHostCalls,
@@ -63,6 +65,15 @@ const noInterrupt = () => {
 /** Copies a value the way postMessage would (class instances become plain objects). */
 const cross = <T>(v: T): T => structuredClone(v)
 
+async function runRouterCode(
+  code: string,
+  state: unknown,
+  configurable?: Record<string, unknown>,
+): Promise<unknown> {
+  const config = configurable && { configurable: cross(configurable), writer() {} }
+  return cross(await evaluate(code, noInterrupt)(cross(state), config))
+}
+
 export class CloneCodeHost implements CodeHost {
   async runNode(
     _owner: string,
@@ -70,7 +81,9 @@ export class CloneCodeHost implements CodeHost {
     input: unknown,
     pad: ScratchpadData,
     calls?: NodeHostCalls,
+    route?: RouteRequest,
   ): Promise<RemoteNodeResult> {
+    const before = route && cross(input)
     const state = {
       resume: [...cross(pad.resume)],
       nullResume: cross(pad.nullResume),
@@ -97,7 +110,22 @@ export class CloneCodeHost implements CodeHost {
     try {
       const fn = evaluate(code, interrupt, subgraphsOf(calls))
       const output = await fn(cross(input), config)
-      return { kind: 'ok', output: cross(output), resume: cross(resume), logs: [], ...withCustom() }
+      const routes =
+        route &&
+        (await this.runRoutes(
+          route,
+          before as Record<string, unknown>,
+          output,
+          calls?.configurable,
+        ))
+      return {
+        kind: 'ok',
+        output: cross(output),
+        resume: cross(resume),
+        logs: [],
+        ...withCustom(),
+        ...(routes && { routes }),
+      }
     } catch (e) {
       if (e === PAUSE && paused) {
         return {
@@ -112,14 +140,38 @@ export class CloneCodeHost implements CodeHost {
     }
   }
 
+  /** The node's routers run in its call, as the sandbox runs them (see fusedRoutes.ts). */
+  private async runRoutes(
+    route: RouteRequest,
+    before: Record<string, unknown>,
+    output: unknown,
+    configurable?: Record<string, unknown>,
+  ): Promise<(() => unknown)[] | undefined> {
+    const reducers: Record<string, Reducer> = NAMED_REDUCERS
+    const state = routerState(before, cross(output), route.fields, reducers, foldWrites)
+    if (!state) return undefined
+    const routes: (() => unknown)[] = []
+    for (const code of route.routers) {
+      try {
+        const value = await runRouterCode(code, state, configurable)
+        routes.push(() => value)
+      } catch (e) {
+        routes.push(() => {
+          throw e
+        })
+        break
+      }
+    }
+    return routes
+  }
+
   async runRouter(
     _owner: string,
     code: string,
     state: unknown,
     configurable?: Record<string, unknown>,
   ): Promise<unknown> {
-    const config = configurable && { configurable: cross(configurable), writer() {} }
-    return cross(await evaluate(code, noInterrupt)(cross(state), config))
+    return runRouterCode(code, state, configurable)
   }
 
   async foldReducer(

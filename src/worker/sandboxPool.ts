@@ -4,6 +4,7 @@ import type {
   RemoteNodeResult,
   ScratchpadData,
 } from '../core/compile/host'
+import type { RouteRequest } from '../core/compile/fusedRoutes'
 import { restarted } from './sandbox/hostErrors'
 import type { CodeKind } from './sandbox/sandboxProtocol'
 import type { WorkerEvent } from './protocol'
@@ -118,8 +119,9 @@ export class SandboxLease implements CodeHost {
     input: unknown,
     pad: ScratchpadData,
     calls?: NodeHostCalls,
+    route?: RouteRequest,
   ): Promise<RemoteNodeResult> {
-    return this.call('node', owner, (h) => h.runNode(owner, code, input, pad, calls))
+    return this.call('node', owner, (h) => h.runNode(owner, code, input, pad, calls, route))
   }
 
   runRouter(

@@ -13,6 +13,7 @@ import type { FieldSpec, GraphSpec } from '../graph/schema'
 import { branchTargets } from '../graph/wiring'
 import { reducerFor, type Reducer } from '../reducers'
 import type { CodeEvaluator } from './evaluate'
+import { fieldFold, RouteFusion } from './fusedRoutes'
 import type { CodeHost } from './host'
 import { nodeKind, prebuiltRouter } from '../graph/nodeKinds'
 import type { NodeSpec } from '../graph/schema'
@@ -112,13 +113,19 @@ export function compileGraph(spec: GraphSpec, opts: CompileOptions): CompiledGra
   const nodes = new Map<string, CompiledNode>()
   nodes.set(START, { name: START, triggers: [START], fn: null, writes: [], branches: [] })
   const deferred = new Set(spec.nodes.filter((n) => n.defer).map((n) => n.id))
+  // Code nodes in a host run their sandboxed routers in the same call (fusedRoutes.ts).
+  const fusions = new Map<string, RouteFusion>()
+  const folds =
+    host && spec.state.map((f): [string, ReturnType<typeof fieldFold>] => [f.name, fieldFold(f)])
   for (const n of spec.nodes) {
     const ch = branchChannel(n.id)
     channels[ch] = deferred.has(n.id) ? new LastValueAfterFinish() : new EphemeralValue(false)
+    const fusion = folds && nodeKind(n) === 'code' ? new RouteFusion(folds) : undefined
+    if (fusion) fusions.set(n.id, fusion)
     nodes.set(n.id, {
       name: n.id,
       triggers: [ch],
-      fn: nodeRunner(n, spec, opts, { names: namesInScope(scope), resolve: subgraph }),
+      fn: nodeRunner(n, spec, opts, { names: namesInScope(scope), resolve: subgraph }, fusion),
       writes: [],
       branches: [],
       ...(nodeKind(n) === 'graph' && { runsSubgraph: true as const }),
@@ -146,7 +153,7 @@ export function compileGraph(spec: GraphSpec, opts: CompileOptions): CompiledGra
       router: prebuiltRouter(b)
         ? toolsCondition
         : host
-          ? remoteRouter(b.router, b.from, host)
+          ? remoteRouter(b.router, b.from, host, fusions.get(b.from))
           : localRouterRunner(b.router, b.from, opts.evaluate),
       paths: b.paths ? Object.fromEntries(branchTargets(b.paths)) : null,
     })
@@ -176,6 +183,7 @@ function nodeRunner(
   spec: GraphSpec,
   opts: CompileOptions,
   subgraphs: { names: readonly string[]; resolve: SubgraphResolver },
+  fusion?: RouteFusion,
 ): NodeRunner {
   const kindOpts: KindOptions = { ...opts, nodes: spec.nodes, state: spec.state }
   switch (nodeKind(n)) {
@@ -190,8 +198,10 @@ function nodeRunner(
     case 'code': {
       const code = n.code ?? ''
       const usesSubgraphs = subgraphs.names.length > 0 && callsSubgraphs(code)
-      if (opts.host)
-        return remoteNodeRunner(code, n.id, opts.host, usesSubgraphs ? subgraphs : undefined)
+      if (opts.host) {
+        const sub = usesSubgraphs ? subgraphs : undefined
+        return remoteNodeRunner(code, n.id, opts.host, sub, sub ? undefined : fusion)
+      }
       return localNodeRunner(code, n.id, opts.evaluate, usesSubgraphs ? subgraphs : undefined)
     }
   }

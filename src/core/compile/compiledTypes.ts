@@ -40,6 +40,11 @@ export interface NodeCallContext {
   onDelta?: (messageId: string, delta: AiMessageDelta) => void
   /** The run's config, as node code and routers receive it (absent outside a run's task). */
   config?: NodeConfig
+  /**
+   * Set for a task an edge triggered (PULL): its input is the state the step began with,
+   * from which its routers' state is made (so a host may run them with the node).
+   */
+  pull?: boolean
   write: (channel: string, value: unknown) => void
   log: (logs: TaskLog[]) => void
   /**

@@ -4,6 +4,7 @@
  * interface is plain data (structured-clone safe); Send and Command come back as plain
  * objects with `lg_name` and are rebuilt by the runtime.
  */
+import type { RouteRequest } from './fusedRoutes'
 
 /** What a task knows about answers to its `interrupt()` calls (see pregel/interrupt.ts). */
 export interface ScratchpadData {
@@ -28,9 +29,20 @@ export interface TaskLog {
   at: number
 }
 
-/** A node's run in the host. `resume` is the answers list after the run (its `__resume__` write). */
+/**
+ * A node's run in the host. `resume` is the answers list after the run (its `__resume__` write).
+ * `routes`, when the call asked for its routers ({@link RouteRequest}) and the host could run
+ * them: one per router in order, up to the first that failed; each reports the router's logs
+ * as a router call would, then returns its route or throws its error.
+ */
 export type RemoteNodeResult = (
-  | { kind: 'ok'; output: unknown; resume: unknown[] | null; logs: TaskLog[] }
+  | {
+      kind: 'ok'
+      output: unknown
+      resume: unknown[] | null
+      logs: TaskLog[]
+      routes?: (() => unknown)[]
+    }
   | { kind: 'interrupt'; value: unknown; resume: unknown[] | null; logs: TaskLog[] }
 ) & {
   /** What the code gave `config.writer`, in order (the run's `custom` stream chunks). */
@@ -66,7 +78,8 @@ export interface NodeHostCalls {
 export interface CodeHost {
   /**
    * Runs a node on its input; `interrupt()` follows the scratchpad; `calls` serves its
-   * `subgraphs.<name>.invoke` calls (absent: the code has none in scope).
+   * `subgraphs.<name>.invoke` calls (absent: the code has none in scope). With `route`, the
+   * host may also run the node's routers on the state its output makes (see fusedRoutes.ts).
    */
   runNode(
     owner: string,
@@ -74,6 +87,7 @@ export interface CodeHost {
     input: unknown,
     pad: ScratchpadData,
     calls?: NodeHostCalls,
+    route?: RouteRequest,
   ): Promise<RemoteNodeResult>
   /** Runs a router on the state; resolves to its route (names, Sends as plain objects). */
   runRouter(

@@ -16,6 +16,7 @@ import type {
   RouterRunner,
   SubgraphResolver,
 } from './compiledTypes'
+import type { RouteFusion, RouteRequest } from './fusedRoutes'
 import type { CodeHost, NodeHostCalls } from './host'
 
 /** Whether code may call a subgraph (and so needs its task to run it). */
@@ -91,13 +92,16 @@ const noSubgraphs = (name: string): Promise<never> =>
 /**
  * A node whose code runs in a sandbox host; the task's answers travel with the call. With
  * `subgraphs`, code that names them gets `subgraphs.<name>.invoke`: the host asks the task
- * to run the subgraph, as a compiled subgraph called from a LangGraph node runs.
+ * to run the subgraph, as a compiled subgraph called from a LangGraph node runs. With
+ * `fusion`, a task an edge triggered asks the host to run the node's routers in the same
+ * call; their answers wait in `fusion` for the routers (see fusedRoutes.ts).
  */
 export function remoteNodeRunner(
   code: string,
   owner: string,
   host: CodeHost,
   subgraphs?: { names: readonly string[]; resolve: SubgraphResolver },
+  fusion?: RouteFusion,
 ): NodeRunner {
   const usesSubgraphs = subgraphs !== undefined && callsSubgraphs(code)
   return async (input, ctx) => {
@@ -107,7 +111,14 @@ export function remoteNodeRunner(
         invoke: noSubgraphs,
         configurable: ctx.config.configurable,
       }
-      return reviveControl(await runRemoteCode(host, owner, code, input, ctx, calls))
+      const route = ctx.pull ? fusion?.request() : null
+      if (!route) return reviveControl(await runRemoteCode(host, owner, code, input, ctx, calls))
+      let routes: (() => unknown)[] | undefined
+      const output = await runRemoteCode(host, owner, code, input, ctx, calls, route, (r) => {
+        routes = r
+      })
+      ;(fusion as RouteFusion).keep(ctx, routes)
+      return reviveControl(output)
     }
     // An interrupt or a handoff inside a subgraph reaches the code as an error; unless the
     // code caught it, it ends the node as it ended the subgraph (the original, not a copy).
@@ -146,6 +157,8 @@ export async function runRemoteCode(
   input: unknown,
   { pad, write, log, config }: NodeCallContext,
   calls?: NodeHostCalls,
+  route?: RouteRequest,
+  onRoutes?: (routes: (() => unknown)[] | undefined) => void,
 ): Promise<unknown> {
   takeMappedAnswer(pad)
   const r = await host.runNode(
@@ -158,7 +171,9 @@ export async function runRemoteCode(
       ...(pad.counter >= 0 && { counter: pad.counter }),
     },
     calls,
+    route,
   )
+  if (r.kind === 'ok') onRoutes?.(r.routes)
   if (r.logs.length) log(r.logs)
   for (const chunk of r.custom ?? []) config?.writer(chunk)
   if (r.resume) {
@@ -181,12 +196,24 @@ export async function runRemoteCode(
 /**
  * A router whose code runs in a sandbox host. One that calls `interrupt` runs as node-like
  * code of its node (`host.runNode`, as a tool's code does), so that the task's answers
- * travel with the call and an unanswered `interrupt()` pauses the task.
+ * travel with the call and an unanswered `interrupt()` pauses the task. One that `fusion`
+ * runs with its node takes the answer the node's call brought back, when there is one.
  */
-export function remoteRouter(code: string, owner: string, host: CodeHost): RouterRunner {
+export function remoteRouter(
+  code: string,
+  owner: string,
+  host: CodeHost,
+  fusion?: RouteFusion,
+): RouterRunner {
   if (!callsInterrupt(code)) {
-    return async (state, call) =>
+    const index = fusion?.add(code) ?? -1
+    const remote = async (state: unknown, call: NodeCallContext | undefined) =>
       reviveControl(await host.runRouter(owner, code, state, call?.config?.configurable))
+    if (!fusion) return remote
+    return (state, call) => {
+      const answer = fusion.take(call, index)
+      return answer ? reviveControl(answer()) : remote(state, call)
+    }
   }
   return async (state, call) => {
     if (call) return reviveControl(await runRemoteCode(host, owner, code, state, call))

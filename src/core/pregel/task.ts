@@ -108,6 +108,7 @@ function taskCall(task: Task, ctx: TaskContext): NodeCallContext {
     },
   }
   if (ctx.config) call.config = ctx.config
+  if (task.kind === 'pull') call.pull = true
   if (onDelta) call.onDelta = (id, delta) => onDelta(task, id, delta)
   if (runSubgraph)
     call.subgraph = (graph, input) => runSubgraph(task, call.pad, calls++, graph, input)

@@ -9,6 +9,17 @@ const taskLog = z.object({
 })
 const id = z.number().int().nonnegative()
 const position = z.number().int().positive().optional()
+const errorData = z.object({
+  name: z.string().min(1).max(200),
+  message: z.string(),
+  line: position,
+  column: position,
+  logs: z.array(taskLog).optional(),
+})
+const routeReply = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.unknown(), logs: z.array(taskLog) }),
+  z.object({ ok: z.literal(false), error: errorData }),
+])
 
 /** A reply from the sandbox, as the host accepts it (anything else is a protocol error). */
 export const sandboxReplySchema = z.discriminatedUnion('kind', [
@@ -19,6 +30,7 @@ export const sandboxReplySchema = z.discriminatedUnion('kind', [
     resume: z.array(z.unknown()).nullable(),
     logs: z.array(taskLog),
     custom: z.array(z.unknown()).optional(),
+    routes: z.array(routeReply).optional(),
   }),
   z.object({
     id,
@@ -29,17 +41,7 @@ export const sandboxReplySchema = z.discriminatedUnion('kind', [
     custom: z.array(z.unknown()).optional(),
   }),
   z.object({ id, kind: z.literal('value'), value: z.unknown(), logs: z.array(taskLog) }),
-  z.object({
-    id,
-    kind: z.literal('error'),
-    error: z.object({
-      name: z.string().min(1).max(200),
-      message: z.string(),
-      line: position,
-      column: position,
-      logs: z.array(taskLog).optional(),
-    }),
-  }),
+  z.object({ id, kind: z.literal('error'), error: errorData }),
 ]) satisfies z.ZodType<SandboxReply>
 
 /** The `id` of a message, when it has a usable one (so a malformed reply can fail its call). */
@@ -52,6 +54,7 @@ export function replyId(data: unknown): number | null {
 export type Verdict =
   | { kind: 'ignore'; why: string }
   | { kind: 'started'; id: number }
+  | { kind: 'routing'; id: number }
   | { kind: 'fail'; id: number; error: Error }
   | { kind: 'reply'; id: number; reply: SandboxReply }
 
@@ -74,7 +77,9 @@ export function judgeMessage(
     const id = replyId(data)
     const call = id === null ? undefined : callOf(id)
     if (id === null || !call) return { kind: 'ignore', why: 'a message that answers no call' }
-    if ((data as { kind?: unknown }).kind === 'started') return { kind: 'started', id }
+    const kind = (data as { kind?: unknown }).kind
+    if (kind === 'started') return { kind, id }
+    if (kind === 'routing') return { kind, id }
     if (jsonSizeAtMost(data, maxBytes) > maxBytes) {
       const error = new Error(
         `The reply of ${describeRef(call.ref)} is larger than ${formatBytes(maxBytes)}; values that large do not belong in graph state.`,

@@ -216,6 +216,69 @@ describe('SandboxCodeHost against a fake sandbox', () => {
     expect(e.message).toContain('Node `deep` returned a value that could not be copied out')
   })
 
+  it("runs a node's routers in its call: their answers, logs and errors as router calls give them", async () => {
+    const logs: unknown[] = []
+    const host = realHost({ onLogs: (ref, l) => logs.push([ref, l.map((x) => x.args)]) })
+    const route = {
+      routers: ["(s) => { console.log('saw', s.n, s.items); return s.n > 2 ? 'end' : 'inc' }"],
+      fields: [
+        ['n', 'add'],
+        ['items', 'append'],
+      ] as [string, 'add' | 'append'][],
+    }
+    const code = '(s) => { s.n = 50; return { n: 2, items: [s.n] } }'
+    const r = await host.runNode('inc', code, { n: 1, items: [] }, { resume: [] }, undefined, route)
+    expect(r).toMatchObject({ kind: 'ok', output: { n: 2, items: [50] } })
+    const routes = (r as { routes?: (() => unknown)[] }).routes ?? []
+    expect(logs).toEqual([]) // reported when the runtime takes the answer
+    expect(routes.map((take) => take())).toEqual(['end'])
+    expect(logs).toEqual([[{ kind: 'router', owner: 'inc' }, [['saw', 3, [50]]]]])
+
+    const failing = { ...route, routers: ['(s) => {\n  return s.missing.x\n}', '() => 1'] }
+    const f = await host.runNode('inc', '() => null', {}, { resume: [] }, undefined, failing)
+    const taken = (f as { routes?: (() => unknown)[] }).routes ?? []
+    expect(taken).toHaveLength(1) // none after the first that failed
+    const e = (() => {
+      try {
+        taken[0]?.()
+      } catch (err) {
+        return err as Error & { line?: number }
+      }
+      return null
+    })()
+    expect([e?.name, e?.line]).toEqual(['TypeError', 2])
+
+    // A Command leaves routing to the runtime: no answers come back.
+    const cmd = await host.runNode(
+      'inc',
+      '() => new Command({ goto: "x" })',
+      {},
+      { resume: [] },
+      undefined,
+      route,
+    )
+    expect(cmd).not.toHaveProperty('routes')
+  })
+
+  it("words a hang in the routers of a node call as the router's", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const sandbox = fakeSandbox()
+    const host = new SandboxCodeHost(sandbox.port)
+    const route = { routers: ['() => 1'], fields: [] }
+    const call = expectRejection(host.runNode('a', '() => 1', {}, { resume: [] }, undefined, route))
+    const req = await sandbox.next()
+    await flush()
+    vi.advanceTimersByTime(4000) // the node's part
+    sandbox.reply({ id: req.id, kind: 'routing' })
+    await flush()
+    vi.advanceTimersByTime(4000) // the routers have a clock of their own
+    await flush()
+    vi.advanceTimersByTime(1000)
+    expect((await call).message).toBe(
+      'The router of `a` did not finish within 5 s: it ran too long or used memory without bound, so its sandbox was stopped (the page and other graphs are unaffected).',
+    )
+  })
+
   it('words the timeout of routers and reducers, with the default of 5 s', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const sandbox = fakeSandbox()

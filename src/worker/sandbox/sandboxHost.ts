@@ -20,7 +20,14 @@ import {
 } from './hostErrors'
 import { DEFAULT_SANDBOX_TIMEOUT_MS } from '../protocol'
 import { profiled } from '../stepProfile'
-import type { CodeKind, SandboxReply, SandboxRequest, SubgraphDone } from './sandboxProtocol'
+import type { RouteRequest } from '../../core/compile/fusedRoutes'
+import type {
+  CodeKind,
+  RouteReply,
+  SandboxReply,
+  SandboxRequest,
+  SubgraphDone,
+} from './sandboxProtocol'
 
 export { SandboxError, type SandboxCallRef }
 
@@ -61,6 +68,8 @@ interface Pending {
   timeoutMs: number
   /** queued: no port yet; sent: on the port, not begun; running: the sandbox said it began. */
   state: 'queued' | 'sent' | 'running'
+  /** A node whose routers run in the same call: the sandbox said they began. */
+  routing?: true
   timer: ReturnType<typeof setTimeout> | undefined
   resolve: (reply: SandboxReply) => void
   reject: (error: Error) => void
@@ -125,6 +134,7 @@ export class SandboxCodeHost implements CodeHost {
     input: unknown,
     pad: ScratchpadData,
     calls?: NodeHostCalls,
+    route?: RouteRequest,
     opts?: SandboxCallOptions,
   ): Promise<RemoteNodeResult> {
     const ref = { kind: 'node', owner } as const
@@ -137,10 +147,25 @@ export class SandboxCodeHost implements CodeHost {
       pad,
       ...(calls && calls.subgraphs.length > 0 && { subgraphs: [...calls.subgraphs] }),
       ...(calls?.configurable && { configurable: calls.configurable }),
+      ...(route && { route }),
     } as const
     const reply = await this.call(request, ref, opts, calls)
-    if (reply.kind === 'ok' || reply.kind === 'interrupt') return withoutId(reply)
-    throw protocolError(ref, `a node run got a \`${reply.kind}\` reply`)
+    if (reply.kind === 'interrupt') return withoutId(reply)
+    if (reply.kind !== 'ok') throw protocolError(ref, `a node run got a \`${reply.kind}\` reply`)
+    const { id: _id, routes, ...result } = reply
+    if (!routes) return result
+    if (!route || routes.length > route.routers.length)
+      throw protocolError(ref, 'a node run answered routers it was not given')
+    return { ...result, routes: routes.map((r, i) => this.routeAnswer(owner, r, route, i)) }
+  }
+
+  /** A router's answer that came with its node's reply, as runRouter would give it. */
+  private routeAnswer(owner: string, r: RouteReply, route: RouteRequest, i: number) {
+    return (): unknown => {
+      if (!r.ok) throw toError(r.error, route.routers[i] ?? '')
+      if (r.logs.length > 0) this.options.onLogs?.({ kind: 'router', owner }, r.logs)
+      return r.value
+    }
   }
 
   async runRouter(
@@ -211,7 +236,8 @@ export class SandboxCodeHost implements CodeHost {
         ref,
         timeoutMs,
         state: 'queued',
-        timer: setTimeout(() => this.unavailable(id), timeoutMs),
+        // Only a call that must wait for a port has this clock (a sent call starts another).
+        timer: this.port ? undefined : setTimeout(() => this.unavailable(id), timeoutMs),
         resolve,
         reject,
         ...(calls && { calls }),
@@ -268,6 +294,14 @@ export class SandboxCodeHost implements CodeHost {
       call.state = 'running'
       call.timer = setTimeout(() => this.hang(verdict.id), call.timeoutMs)
       this.watch()
+    } else if (verdict.kind === 'routing') {
+      const { request } = call
+      if (call.state !== 'running' || call.routing || request.type !== 'runNode' || !request.route)
+        return this.options.onProtocolError?.('The sandbox sent a stray `routing` message.')
+      // The routers get a call's time of their own, and a hang is theirs.
+      call.routing = true
+      clearTimeout(call.timer)
+      call.timer = setTimeout(() => this.hang(verdict.id), call.timeoutMs)
     } else {
       this.settle(verdict.id, call, verdict.kind === 'fail' ? verdict.error : verdict.reply)
     }
@@ -376,7 +410,8 @@ export class SandboxCodeHost implements CodeHost {
   private hang(id: number): void {
     const call = this.pending.get(id)
     if (!call || call.state === 'queued') return
-    const what = capitalize(describeRef(call.ref))
+    const ref: SandboxCallRef = call.routing ? { kind: 'router', owner: call.ref.owner } : call.ref
+    const what = capitalize(describeRef(ref))
     const error = new Error(
       call.state === 'running'
         ? `${what} did not finish within ${seconds(call.timeoutMs)}: it ran too long or used memory without bound, so its sandbox was stopped (the page and other graphs are unaffected).`
@@ -384,8 +419,8 @@ export class SandboxCodeHost implements CodeHost {
     )
     error.name = 'NodeTimeoutError'
     this.settle(id, call, error)
-    this.detach(`${describeRef(call.ref)} hung and the sandbox was stopped.`)
-    this.options.onHung?.(call.ref)
+    this.detach(`${describeRef(ref)} hung and the sandbox was stopped.`)
+    this.options.onHung?.(ref)
   }
 
   /** Drops the current port; calls already sent on it reject (they can never finish). */
@@ -429,7 +464,7 @@ function toError(data: RemoteErrorData, code: string): SandboxError {
   return new SandboxError(data)
 }
 
-function withoutId(reply: Extract<SandboxReply, { kind: 'ok' | 'interrupt' }>): RemoteNodeResult {
+function withoutId(reply: Extract<SandboxReply, { kind: 'interrupt' }>): RemoteNodeResult {
   const { id: _id, ...result } = reply
   return result
 }

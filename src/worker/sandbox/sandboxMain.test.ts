@@ -18,11 +18,13 @@ function client(port: MessagePort) {
   let nextId = 1
   const waiting = new Map<number, (r: SandboxReply) => void>()
   const started = new Set<number>()
+  const routing = new Set<number>()
   port.onmessage = (e: MessageEvent<SandboxReply | SandboxStarted>) => {
     const m = e.data
     if (m.kind === 'started') started.add(m.id)
+    else if (m.kind === 'routing') routing.add(m.id)
     else if (!started.has(m.id)) throw new Error(`reply ${m.id} came before its started message`)
-    else waiting.get(m.id)?.(m)
+    else waiting.get(m.id)?.(m as SandboxReply)
   }
   return (req: Body<SandboxRequest>): Promise<SandboxReply> =>
     new Promise((resolve) => {

@@ -1,9 +1,10 @@
 import type { RemoteErrorData, TaskLog } from '../../core/compile/host'
 import type { foldWrites as FoldWrites } from '../../core/channels/binaryOperatorAggregate'
+import type { routerState as RouterState } from '../../core/compile/fusedRoutes'
 import type { nextAnswer as NextAnswer } from '../../core/pregel/interrupt'
 import type { Command as CommandClass, Send as SendClass } from '../../core/pregel/types'
 import type { toLogValue as ToLogValue } from './logValue'
-import type { SandboxReply, SandboxRequest, SubgraphDone } from './sandboxProtocol'
+import type { RouteReply, SandboxReply, SandboxRequest, SubgraphDone } from './sandboxProtocol'
 
 /** What the sandbox embeds from core (by source text) and puts in user code's scope. */
 export interface SandboxLib {
@@ -12,6 +13,9 @@ export interface SandboxLib {
   nextAnswer: typeof NextAnswer
   foldWrites: typeof FoldWrites
   toLogValue: typeof ToLogValue
+  routerState: typeof RouterState
+  /** The named reducers (reducers/named.ts's `namedReducers()`), for `routerState`. */
+  reducers: Record<string, (a: unknown, b: unknown) => unknown>
 }
 
 /** The port the sandbox serves on (a MessagePort, in a worker or in Node). */
@@ -35,9 +39,10 @@ export interface SandboxSelf {
  * sandboxProtocol.ts) and answers SandboxRequests on it.
  */
 export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
-  const { Send, Command, nextAnswer, foldWrites, toLogValue } = lib
+  const { Send, Command, nextAnswer, foldWrites, toLogValue, routerState, reducers } = lib
   // Captured now, so user code that replaces globals cannot break the replies.
   const FunctionCtor = Function
+  const clone = structuredClone
   const now = performance.now.bind(performance)
   const SCOPE = ['Send', 'Command', 'interrupt', 'START', 'END', 'console', 'subgraphs']
   const NO_SUBGRAPHS = Object.freeze({})
@@ -185,6 +190,32 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
     return walk(value, '')
   }
 
+  // Why `payload` cannot be posted (`what` `verb` it), after posting it failed with `e`.
+  const cloneProblem = (payload: unknown, what: string, verb: string, e: unknown) => {
+    let bad: { path: string; type: string } | null = null
+    try {
+      bad = findUncloneable(payload)
+    } catch {
+      // a getter that throws: the generic message below
+    }
+    const message = bad
+      ? `${what} ${verb} a ${bad.type}${bad.path ? ` at path ${bad.path}` : ''}, which cannot leave the sandbox.`
+      : `${what} ${verb} a value that cannot leave the sandbox: ${String((e as Error)?.message ?? e)}`
+    return { name: 'DataCloneError', message }
+  }
+
+  // A router's answer that could not go with its node's reply: why (null when it can).
+  const cannotLeave = (value: unknown, what: string, verb: string) => {
+    if (typeof value !== 'object' && typeof value !== 'function' && typeof value !== 'symbol')
+      return null
+    try {
+      clone(value)
+      return null
+    } catch (e) {
+      return cloneProblem(value, what, verb, e)
+    }
+  }
+
   const send = (port: SandboxServePort, reply: SandboxReply, what: string): void => {
     try {
       port.postMessage(reply)
@@ -193,20 +224,11 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
       const payload =
         reply.kind === 'ok' ? reply.output : reply.kind === 'error' ? undefined : reply.value
       const verb = reply.kind === 'interrupt' ? 'interrupted with' : 'returned'
-      let bad: { path: string; type: string } | null = null
-      try {
-        bad = findUncloneable(payload)
-      } catch {
-        // a getter that throws: the generic message below
-      }
-      const message = bad
-        ? `${what} ${verb} a ${bad.type}${bad.path ? ` at path ${bad.path}` : ''}, which cannot leave the sandbox.`
-        : `${what} ${verb} a value that cannot leave the sandbox: ${String((e as Error)?.message ?? e)}`
       const logs = reply.kind === 'error' ? [] : reply.logs
       port.postMessage({
         id: reply.id,
         kind: 'error',
-        error: { name: 'DataCloneError', message, logs },
+        error: { ...cloneProblem(payload, what, verb, e), logs },
       })
     }
   }
@@ -287,14 +309,19 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
     try {
       const scope = subgraphsOf(req, port)
       const fn = evaluate(req.code, `node code of \`${req.owner}\``, call, interrupt, scope)
+      // The routers read the state as it was before the node ran (it may change its input).
+      const before = req.route ? (clone(req.input) as Record<string, unknown>) : undefined
       const output = await fn(req.input, config)
+      const logs = logsOf(call)
+      const routes = before ? await runRoutes(req, before, output, port) : undefined
       return {
         id: req.id,
         kind: 'ok',
         output,
         resume,
-        logs: logsOf(call),
+        logs,
         ...withCustom(),
+        ...(routes && { routes }),
       } as const
     } catch (e) {
       const p = pending as { thrown: Error; value: unknown } | null
@@ -310,6 +337,51 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
       }
       throw e
     }
+  }
+
+  /**
+   * A node's routers on the state its output makes (fusedRoutes.ts), each as runRouter runs
+   * one, in order up to the first that fails; undefined where only the runtime can route.
+   */
+  const runRoutes = async (
+    req: Extract<SandboxRequest, { type: 'runNode' }>,
+    before: Record<string, unknown>,
+    output: unknown,
+    port: SandboxServePort,
+  ): Promise<RouteReply[] | undefined> => {
+    const route = req.route
+    let written: unknown
+    try {
+      written = clone(output)
+    } catch {
+      return undefined // the reply fails to leave with its DataCloneError
+    }
+    const state = route && routerState(before, written, route.fields, reducers, foldWrites)
+    if (!route || !state) return undefined
+    port.postMessage({ id: req.id, kind: 'routing' })
+    const config = req.configurable
+      ? Object.freeze({ configurable: req.configurable, writer: () => {} })
+      : undefined
+    const out: RouteReply[] = []
+    for (let i = 0; i < route.routers.length; i++) {
+      const code = route.routers[i] as string
+      const call = newCall()
+      try {
+        const fn = evaluate(code, `router code of \`${req.owner}\``, call, noInterrupt)
+        // Each router gets a state of its own, as each of the runtime's calls would.
+        const value = await fn(i === 0 ? state : clone(state), config)
+        const uncloneable = cannotLeave(value, `The router of \`${req.owner}\``, 'returned')
+        if (uncloneable) {
+          out.push({ ok: false, error: { ...uncloneable, logs: logsOf(call) } })
+          break
+        }
+        out.push({ ok: true, value, logs: logsOf(call) })
+      } catch (e) {
+        out.push({ ok: false, error: { ...describe(e, code), logs: logsOf(call) } })
+        break
+      }
+    }
+    return out
   }
 
   const run = async (

@@ -7,6 +7,7 @@
  * it, and the worker serves requests on that port. Every request
  * carries an `id`; its one reply carries it back.
  */
+import type { RouteRequest } from '../../core/compile/fusedRoutes'
 import type { RemoteErrorData, ScratchpadData, TaskLog } from '../../core/compile/host'
 
 /** The `type` of the message that hands the sandbox worker its port. */
@@ -31,6 +32,11 @@ export type SandboxRequest =
       subgraphs?: string[]
       /** The run's `config.configurable`; absent: the code gets no config (a check, say). */
       configurable?: Record<string, unknown>
+      /**
+       * The node's routers, to run on the state its output makes (the input is that state
+       * before the node ran); the reply's `routes` has their answers. See fusedRoutes.ts.
+       */
+      route?: RouteRequest
     }
   | {
       type: 'runRouter'
@@ -72,14 +78,22 @@ export interface SandboxSubgraphCall {
   input: unknown
 }
 
-/** Sandbox -> host: the sandbox began request `id` (its timeout counts from here). */
+/**
+ * Sandbox -> host: the sandbox began request `id` (its timeout counts from here); `routing`:
+ * the node of request `id` is done and its routers begin (the clock starts again, for them).
+ */
 export interface SandboxStarted {
   id: number
-  kind: 'started'
+  kind: 'started' | 'routing'
 }
 
+/** One router's answer in a node's reply: its route and logs, or its error (the last one). */
+export type RouteReply =
+  { ok: true; value: unknown; logs: TaskLog[] } | { ok: false; error: RemoteErrorData }
+
 /**
- * Sandbox -> host: the one reply to request `id`, after its SandboxStarted. `ok` and `interrupt` answer runNode;
+ * Sandbox -> host: the one reply to request `id`, after its SandboxStarted (and, for a node
+ * whose routers run, its `routing`). `ok` and `interrupt` answer runNode;
  * `value` answers runRouter, foldReducer and check (a problem message or null).
  */
 export type SandboxReply =
@@ -90,6 +104,8 @@ export type SandboxReply =
       resume: unknown[] | null
       logs: TaskLog[]
       custom?: unknown[]
+      /** With a `route` request that could run here: its routers' answers (fusedRoutes.ts). */
+      routes?: RouteReply[]
     }
   | {
       id: number

@@ -1,4 +1,6 @@
 import { foldWrites } from '../../core/channels/binaryOperatorAggregate'
+import { routerState } from '../../core/compile/fusedRoutes'
+import { namedReducers } from '../../core/reducers/named'
 import { nextAnswer } from '../../core/pregel/interrupt'
 import { Command, reviveControlGraph, Send } from '../../core/pregel/types'
 import { toLogValue } from './logValue'
@@ -33,7 +35,8 @@ export function sandboxPrelude(self: Record<string, unknown>): void {
 
 /**
  * The sandbox worker's whole program as one self-contained script: core's `Send`, `Command`,
- * `nextAnswer`, `foldWrites`, `toLogValue` and `sandboxMain`, each by its source text (whatever the
+ * `nextAnswer`, `foldWrites`, `toLogValue`, `routerState`, the named reducers and
+ * `sandboxMain`, each by its source text (whatever the
  * bundler and minifier made of them), then the prelude, a call of `sandboxMain(self, lib)`
  * and the started signal. It imports nothing, so it runs from a `blob:` URL inside the
  * opaque-origin iframe.
@@ -48,8 +51,10 @@ export function sandboxWorkerSource(): string {
     `const nextAnswer = ${nextAnswer.toString()};`,
     `const foldWrites = ${foldWrites.toString()};`,
     `const toLogValue = ${toLogValue.toString()};`,
+    `const routerState = ${routerState.toString()};`,
+    `const reducers = (${namedReducers.toString()})();`,
     `(${sandboxPrelude.toString()})(self);`,
-    `(${sandboxMain.toString()})(self, { Send, Command, nextAnswer, foldWrites, toLogValue });`,
+    `(${sandboxMain.toString()})(self, { Send, Command, nextAnswer, foldWrites, toLogValue, routerState, reducers });`,
     `self.postMessage({ type: ${JSON.stringify(SANDBOX_STARTED_MESSAGE)} });`,
   ].join('\n')
 }

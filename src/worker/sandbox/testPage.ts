@@ -63,7 +63,7 @@ function api(harness: Promise<Harness>) {
     runNode: async (code: string, input: unknown = {}, timeoutMs?: number, p = pad) => {
       const { host } = await harness
       return outcome(() =>
-        host.runNode('n', code, input, p, undefined, timeoutMs ? { timeoutMs } : {}),
+        host.runNode('n', code, input, p, undefined, undefined, timeoutMs ? { timeoutMs } : {}),
       )
     },
     runRouter: async (code: string, state: unknown = {}) => {
@@ -80,6 +80,34 @@ function api(harness: Promise<Harness>) {
     },
     stats: async () => (await harness).stats,
   }
+}
+
+/**
+ * `n` tasks of a one-node cycle one after another (bench/sandboxRoundTrip.bench.ts): the node
+ * and its router in one call each (`fused`), in two calls as before, or the node's call
+ * alone (`'node'`, the floor of one round trip). Ms per task.
+ */
+async function timeTasks(n: number, fused: boolean | 'node'): Promise<number> {
+  const { host } = await main
+  const node = '(s) => ({ n: 1 })'
+  const router = "(s) => s.n < 1e9 ? 'inc' : '__end__'"
+  const route = { routers: [router], fields: [['n', 'add']] as [string, 'add'][] }
+  let state = { n: 0 }
+  const started = performance.now()
+  for (let i = 0; i < n; i++) {
+    const pad = { resume: [] }
+    if (fused === 'node') {
+      await host.runNode('inc', node, state, pad)
+    } else if (fused) {
+      const r = await host.runNode('inc', node, state, pad, undefined, route)
+      if (r.kind !== 'ok' || r.routes?.[0]?.() !== 'inc') throw new Error('not routed')
+    } else {
+      await host.runNode('inc', node, state, pad)
+      await host.runRouter('inc', router, { n: state.n + 1 })
+    }
+    state = { n: state.n + 1 }
+  }
+  return (performance.now() - started) / n
 }
 
 /** Creates and destroys `n` frames one after another: ms to a port, ms to a first reply. */
@@ -107,6 +135,7 @@ declare global {
       ready: Promise<unknown>
       network: () => ReturnType<typeof api>
       timeCreate: typeof timeCreate
+      timeTasks: typeof timeTasks
     }
   }
 }
@@ -116,6 +145,7 @@ window.__sandbox = {
   ready: main.then(() => true),
   network: () => (network ??= api(openHarness({ allowNetwork: true }))),
   timeCreate,
+  timeTasks,
 }
 
 let pings = 0

@@ -1,4 +1,6 @@
 import { foldWrites } from '../../core/channels/binaryOperatorAggregate'
+import { routerState } from '../../core/compile/fusedRoutes'
+import { namedReducers } from '../../core/reducers/named'
 import { nextAnswer } from '../../core/pregel/interrupt'
 import { Command, Send } from '../../core/pregel/types'
 import { toLogValue } from './logValue'
@@ -39,6 +41,7 @@ export function fakeSelf(): SandboxSelf & {
  */
 export function startSandboxInProcess(): MessagePort {
   const self = fakeSelf()
-  sandboxMain(self, { Send, Command, nextAnswer, foldWrites, toLogValue })
+  const reducers = namedReducers()
+  sandboxMain(self, { Send, Command, nextAnswer, foldWrites, toLogValue, routerState, reducers })
   return self.connect()
 }
