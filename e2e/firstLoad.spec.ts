@@ -3,7 +3,9 @@ import { expect, test, type Page } from '@playwright/test'
 /**
  * What loads with the page and what waits: the document's validation (zod, acorn) is a chunk
  * of its own, fetched beside the storage before the first render; dagre is fetched only when a
- * graph has a node without a position.
+ * graph has a node without a position; the runtime worker starts beside the first render, not
+ * before it; the conflict banner, the import problems and the Delete graph dialog are chunks
+ * of their own.
  */
 const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`)
 
@@ -58,4 +60,49 @@ test('a graph with its positions opens without dagre; one without them is laid o
     expect(boxes[i]!.x).toBeGreaterThanOrEqual(boxes[i - 1]!.x + boxes[i - 1]!.width)
   loaded = await scriptsLoaded(page)
   expect(loaded).toContain('dagreLayout')
+})
+
+test('the canvas is drawn while the runtime worker is still loading; a Run then waits for it', async ({
+  page,
+}) => {
+  // The worker's script is held back until the canvas shows the graph.
+  let release!: () => void
+  const held = new Promise<void>((r) => (release = r))
+  let asked = false
+  await page.route(/runtime\.worker-[\w-]+\.js$/, async (route) => {
+    asked = true
+    await held
+    await route.continue()
+  })
+  await page.goto('/')
+  await expect(node(page, 'inc')).toBeVisible()
+  expect(asked).toBe(true) // it was started, and is still loading
+  // A Run asked for now waits for the worker (the graph compiles first), then runs as ever.
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await page.waitForTimeout(300)
+  await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'idle')
+  release()
+  await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'done')
+})
+
+test('the conflict banner, the import problems and the Delete dialog are chunks of their own', async ({
+  page,
+}) => {
+  await page.goto('/')
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
+  const html = await (await page.request.get('/')).text()
+  expect(html).not.toMatch(/ConflictBanner|ImportProblems|DeleteGraphDialog/)
+  let loaded = await scriptsLoaded(page)
+  // The first two are fetched after the first render (they show nothing until needed)...
+  expect(loaded).toEqual(expect.arrayContaining(['ConflictBanner', 'ImportProblems']))
+  // ...the dialog when it first opens.
+  expect(loaded).not.toContain('DeleteGraphDialog')
+  await page.getByRole('button', { name: 'Delete graph' }).click()
+  const dialog = page.getByRole('dialog')
+  await expect(dialog).toBeVisible()
+  loaded = await scriptsLoaded(page)
+  expect(loaded).toContain('DeleteGraphDialog')
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(dialog).toBeHidden()
+  await expect(node(page, 'inc')).toBeVisible()
 })

@@ -6,6 +6,8 @@ import { broadcastBus, localJournal, threadLockHeld } from './store/tabs'
 import { createAppStore } from './store/appStore'
 import { loadGraphTools } from './store/graphTools'
 import { TEMPLATES } from './templates'
+import type { RuntimeRequests } from './worker/client'
+import { DeferredRuntimeClient } from './worker/deferredClient'
 import { App } from './ui/App'
 import { StartupError } from './ui/StartupError'
 import { draftsPending } from './ui/inspector/pendingDrafts'
@@ -15,8 +17,10 @@ import './ui/app.css'
 /**
  * The page's storage (Dexie and the graph documents) and the runtime's starter (the worker
  * and the sandbox frames): not part of the page's own script (React, React Flow, the shell),
- * but fetched, all at once, as soon as it runs. The first render still waits for them: the
- * database is opened (or refused) before anything else, as before.
+ * but fetched, all at once, as soon as it runs. The first render waits for the storage: the
+ * database is opened (or refused) before anything else, as before. It does not wait for the
+ * runtime: the worker starts (loads, opens its database) while the page draws its first
+ * frame and reads the open graph, and the store's requests wait for it meanwhile.
  */
 const persistence = Promise.all([
   import('./persistence/db'),
@@ -42,9 +46,14 @@ async function main() {
     return
   }
   const repo = new GraphRepository(db)
-  const runtime = await (await runtimeStarter).createRuntime()
+  const started: Promise<RuntimeRequests> = runtimeStarter.then(async (r) => {
+    const runtime = await r.createRuntime()
+    return runtime.client
+  })
+  // A runtime that cannot start is said as before: the page's error, and each request fails.
+  started.catch((e: unknown) => reportError(e))
   const store = createAppStore({
-    client: runtime.client,
+    client: new DeferredRuntimeClient(started),
     graphs: {
       list: () => repo.list(),
       listBin: () => repo.listBin(),

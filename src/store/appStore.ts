@@ -153,8 +153,10 @@ export function createAppStore(deps: AppDeps) {
 
         const shell: ShellActions = {
           async init() {
-            // The worker keeps keys in memory only: send the saved ones before anything runs.
-            await client.request('setModelKeys', { keys: loadModelKeys() }).catch(() => undefined)
+            // The worker keeps keys in memory only: send the saved ones before anything runs
+            // (requests reach it in order). Not awaited: the library and the open graph are
+            // read and drawn while the worker may still be starting.
+            void client.request('setModelKeys', { keys: loadModelKeys() }).catch(() => undefined)
             let { graphs: list, bin } = await graphs.library()
             if (list.length === 0) {
               for (const e of deps.examples) await graphs.save(e)

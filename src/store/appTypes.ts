@@ -2,7 +2,7 @@ import type { TaskLog } from '../core/compile/host'
 import type { GraphEdit } from '../core/graph/edits'
 import type { GraphIssue } from '../core/graph/issues'
 import type { GraphSpec } from '../core/graph/schema'
-import type { RuntimeClient } from '../worker/client'
+import type { RuntimeRequests } from '../worker/client'
 import type { InterruptInfo, RunMode, RunParams, WorkerError } from '../worker/protocol'
 import type { DebugActions, DebugState } from './debugSlice'
 import type { DocumentState, Selection } from './documents'
@@ -323,7 +323,7 @@ export interface AppActions
     StreamActions {}
 
 export interface AppDeps {
-  client: RuntimeClient
+  client: RuntimeRequests
   graphs: GraphsPort
   /** Bundled graphs, saved (trusted) on first start. */
   examples: GraphEntry[]

@@ -1,7 +1,7 @@
 import { diffState } from '../core/debug/diffState'
 import type { CheckpointInspection, StateChange } from '../core/debug/types'
 import type { GraphSpec } from '../core/graph/schema'
-import type { RuntimeClient } from '../worker/client'
+import type { RuntimeRequests } from '../worker/client'
 import type {
   CheckpointDamage,
   Json,
@@ -159,7 +159,7 @@ type Get = () => DebugHost
 export function createDebugSlice(
   set: Set,
   get: Get,
-  client: RuntimeClient,
+  client: RuntimeRequests,
   newId: () => string,
   /** Tells the other tabs that a graph's threads changed (a thread deleted). */
   threadsChanged: (graph: string) => void = () => undefined,

@@ -1,4 +1,4 @@
-import type { RuntimeClient } from '../worker/client'
+import type { RuntimeRequests } from '../worker/client'
 import type { WorkerEvent } from '../worker/protocol'
 
 /** One chunk of a watched run's stream, as the Stream tab lists it. */
@@ -40,7 +40,7 @@ type Host = StreamState & { threadId: string }
 export function createStreamSlice(
   set: (p: Partial<StreamState>) => void,
   get: () => Host,
-  client: RuntimeClient,
+  client: RuntimeRequests,
 ): StreamActions {
   return {
     async watchStream(on, modes) {

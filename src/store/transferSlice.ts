@@ -1,4 +1,4 @@
-import type { RuntimeClient } from '../worker/client'
+import type { RuntimeRequests } from '../worker/client'
 import type { ThreadInfo, WorkerEvent } from '../worker/protocol'
 
 /** A thread file going out or coming in: how far it is, in checkpoints. */
@@ -52,7 +52,7 @@ export function threadFileName(graphName: string, threadName: string): string {
 }
 
 /** The thread-file transfer actions, and the listener that follows the worker's progress. */
-export function createTransferSlice(set: Set, get: Get, client: RuntimeClient): TransferActions {
+export function createTransferSlice(set: Set, get: Get, client: RuntimeRequests): TransferActions {
   client.on((e) => onTransferEvent(set, get, e))
   return {
     async exportThreadFile() {

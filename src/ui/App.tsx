@@ -13,15 +13,16 @@ import { LevelBar } from './canvas/LevelBar'
 import type { RunOverlay } from './canvas/overlay'
 import { TopBar } from './panels/TopBar'
 import { useApp } from './storeContext'
-import { ImportProblems } from './panels/ImportProblems'
 import { BinLink } from './library/BinLink'
-import { ConflictBanner } from './library/ConflictBanner'
 import { isThreadFile } from './library/isThreadFile'
 import { ProblemsList } from './panels/ProblemsList'
 import { showBidiControls } from './bidi'
 import { BidiText, Name } from './Name'
 import { FirstRunHint } from './layout/FirstRunHint'
 import { Workbench } from './layout/Workbench'
+// The library's styles stay with the page (the bin link, the undo of a delete), though the
+// dialogs and the conflict banner that import them load later.
+import './library/library.css'
 
 // Fetched when the page first draws them, and shown when they arrive: the canvas does not
 // wait for the inspector (its forms, JSON Schema checks) or the run drawer (timeline, tabs,
@@ -30,6 +31,14 @@ const Inspector = lazy(() =>
   import('./inspector/Inspector').then((m) => ({ default: m.Inspector })),
 )
 const RunDrawer = lazy(() => import('./panels/RunDrawer').then((m) => ({ default: m.RunDrawer })))
+// Shown only when an import is refused or another tab's save conflicts: fetched at the first
+// render, after the page's script, with nothing drawn in their place until they show.
+const ImportProblems = lazy(() =>
+  import('./panels/ImportProblems').then((m) => ({ default: m.ImportProblems })),
+)
+const ConflictBanner = lazy(() =>
+  import('./library/ConflictBanner').then((m) => ({ default: m.ConflictBanner })),
+)
 
 /** Said in a panel's place while its code loads. */
 const Loading = () => <p className="muted">Loading…</p>
@@ -71,8 +80,10 @@ export function App() {
           </Suspense>
         }
       />
-      <ImportProblems />
-      <ConflictBanner />
+      <Suspense fallback={null}>
+        <ImportProblems />
+        <ConflictBanner />
+      </Suspense>
     </>
   )
 }
@@ -307,8 +318,12 @@ function LeftColumn({ graph }: { graph: GraphSpec | null }) {
 /** A library row's date, short enough for one line: the time today, else the date. */
 function shortWhen(iso: string): string {
   const d = new Date(iso)
-  const today = new Date().toDateString() === d.toDateString()
-  return today
-    ? d.toLocaleTimeString(undefined, { timeStyle: 'short' })
-    : d.toLocaleDateString(undefined, { dateStyle: 'short' })
+  if (new Date().toDateString() === d.toDateString())
+    return (timeFormat ??= new Intl.DateTimeFormat(undefined, { timeStyle: 'short' })).format(d)
+  return (dateFormat ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'short' })).format(d)
 }
+
+// Made once: `toLocaleTimeString` with options makes a new formatter at each call, that is for
+// every row at every render of the list (the first one costs a cold load about 20 ms).
+let timeFormat: Intl.DateTimeFormat | undefined
+let dateFormat: Intl.DateTimeFormat | undefined

@@ -9,6 +9,9 @@ import type {
   WorkerRequest,
 } from './protocol'
 
+/** What the store asks of a runtime client: requests and events (a deferred client has them too). */
+export type RuntimeRequests = Pick<RuntimeClient, 'request' | 'on' | 'onBatch'>
+
 /** What the client talks over: a Worker, a MessagePort, or a test's fake. */
 export interface RuntimeEndpoint {
   postMessage(message: WorkerRequest, transfer: Transferable[]): void

@@ -8,8 +8,8 @@ import { PanelToggles } from '../layout/PanelToggles'
 import { Announcer } from '../Announcer'
 import { revealProblems, useWorkbench } from '../layout/workbench'
 import { useDraftsPending } from '../inspector/pendingDrafts'
-import { DeleteGraphDialog } from '../library/DeleteGraphDialog'
 import { isThreadFile } from '../library/isThreadFile'
+import { DeleteGraphDialog } from '../library/lazyDeleteGraphDialog'
 
 /** Brand, graph picker and commands, editing tools, Import/Export, and the run controls. */
 export function TopBar() {
@@ -149,7 +149,11 @@ export function TopBar() {
         >
           <DocIcon kind="delete" />
         </button>
-        {deleting && <DeleteGraphDialog onClose={() => setDeleting(false)} />}
+        {deleting && (
+          <Suspense fallback={null}>
+            <DeleteGraphDialog onClose={() => setDeleting(false)} />
+          </Suspense>
+        )}
       </div>
       <div className="topbar-group" role="toolbar" aria-label="Editing">
         <button
