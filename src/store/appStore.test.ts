@@ -225,6 +225,20 @@ describe('a compile and an edit at once', () => {
     await starting
     expect(store.getState().graphId).not.toBeNull()
   })
+
+  it("a compile that answers after an edit leaves the edited document's problems shown", async () => {
+    const slow = latch()
+    const { store } = newStore(fakeClient((type) => (type === 'compile' ? slow.done : undefined)))
+    const starting = store.getState().init()
+    await settle()
+    // A node nothing reaches: a problem of the edited document, not of the one compiling.
+    store.getState().edit({ type: 'addNode', id: 'stray' })
+    const problems = store.getState().issues
+    expect(problems.length).toBeGreaterThan(0)
+    slow.open()
+    await starting
+    expect(store.getState().issues).toEqual(problems)
+  })
 })
 
 describe('the run input belongs to its graph', () => {

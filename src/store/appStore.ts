@@ -97,6 +97,9 @@ export function createAppStore(deps: AppDeps) {
           if (previous)
             void client.request('releaseGraph', { graphId: previous }).catch(() => undefined)
           compiledDoc = doc
+          // Edited meanwhile (a compile answered late, say while the worker was starting): the
+          // problems shown are the newer document's, worked out as it changed.
+          if (get().doc !== doc) return set({ graphId: r.ok ? r.graphId : null })
           set({ graphId: r.ok ? r.graphId : null, issues: r.issues as GraphIssue[] })
         }
 
