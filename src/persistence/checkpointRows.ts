@@ -4,12 +4,14 @@
  * Pure: no Dexie calls.
  */
 import type {
+  ChannelVersions,
   Checkpoint,
   CheckpointMetadata,
   CheckpointTuple,
   PendingWrite,
 } from '../core/checkpoint/types'
-import type { BlobRow, CheckpointRow, WriteRow } from './db'
+import type { BlobRow, CheckpointRow, DeltaCheckpointRow, WholeCheckpointRow, WriteRow } from './db'
+import type { RowState } from './rowStates'
 import {
   DamagedCheckpointError,
   missingValueDamage,
@@ -18,20 +20,20 @@ import {
 } from './damage'
 
 /**
- * The row of `checkpoint` (owning, at first, what its parent owns) and a builder for the value
- * rows of the channels it introduces, which it then owns.
+ * The whole row of `checkpoint` (owning, at first, what its parent owns: `parentOwner`) and a
+ * builder for the value rows of the channels it introduces, which it then owns.
  */
 export function buildRows(
   threadId: string,
   parentId: string | undefined,
-  parent: CheckpointRow | undefined,
+  parentOwner: Readonly<Record<string, string>> | undefined,
   seq: number,
   checkpoint: Checkpoint,
   metadata: CheckpointMetadata,
 ) {
   // Every channel inherits its parent's stored value but those with a new version.
-  const owner: Record<string, string> = parent ? { ...parent.owner } : {}
-  const row: CheckpointRow = {
+  const owner: Record<string, string> = parentOwner ? { ...parentOwner } : {}
+  const row: WholeCheckpointRow = {
     threadId,
     checkpointId: checkpoint.id,
     seq,
@@ -46,30 +48,70 @@ export function buildRows(
     row,
     /** The value rows of `channels`, which this checkpoint now owns. */
     blobsFor(channels: string[]): BlobRow[] {
-      return channels.map((channel) => {
-        owner[channel] = checkpoint.id
-        const base = { threadId, checkpointId: checkpoint.id, channel }
-        return channel in checkpoint.channel_values
-          ? { ...base, value: checkpoint.channel_values[channel] }
-          : { ...base, empty: true }
-      })
+      for (const channel of channels) owner[channel] = checkpoint.id
+      return valueRows(threadId, checkpoint, channels)
     },
   }
 }
 
 /**
- * The tuple of checkpoint row `r`, with values from `blobs` (by blobKey) and its write rows.
- * The first tuple to use a value row gets the object IndexedDB returned; later ones (`used`)
- * get a clone, so no two tuples share an object.
+ * The delta row of `checkpoint` on its parent (`depth` deltas from a whole row): the channels
+ * with a new version and the nodes whose `versions_seen` entry changed, read now (the caller
+ * goes on mutating the checkpoint's maps after an incremental put; entries it replaces).
+ */
+export function buildDeltaRow(
+  threadId: string,
+  parentId: string,
+  seq: number,
+  checkpoint: Checkpoint,
+  metadata: CheckpointMetadata,
+  newVersions: ChannelVersions,
+  changedSeen: ReadonlySet<string>,
+  depth: number,
+): DeltaCheckpointRow {
+  const seen: Record<string, ChannelVersions> = {}
+  for (const name of changedSeen) {
+    const entry = checkpoint.versions_seen[name]
+    if (entry) seen[name] = entry
+  }
+  return {
+    threadId,
+    checkpointId: checkpoint.id,
+    seq,
+    parentId,
+    ts: checkpoint.ts,
+    metadata,
+    delta: { versions: { ...newVersions }, seen, depth },
+  }
+}
+
+/** The value rows of `channels` of `checkpoint` (an empty marker where it has no value). */
+export function valueRows(threadId: string, checkpoint: Checkpoint, channels: string[]): BlobRow[] {
+  return channels.map((channel) => {
+    const base = { threadId, checkpointId: checkpoint.id, channel }
+    return channel in checkpoint.channel_values
+      ? { ...base, value: checkpoint.channel_values[channel] }
+      : { ...base, empty: true }
+  })
+}
+
+/**
+ * The tuple of checkpoint row `r` in state `state` (./rowStates; its maps are copied: the
+ * state may be shared), with values from `blobs` (by blobKey) and its write rows. The first
+ * tuple to use a value row gets the object IndexedDB returned; later ones (`used`) get a
+ * clone, so no two tuples share an object.
  */
 export function toTuple(
   r: CheckpointRow,
+  state: RowState,
   blobs: Map<string, BlobRow | undefined>,
   used: Set<string>,
   writeRows: WriteRow[],
+  /** The tuple's version maps are the state's own (a reader that never mutates them). */
+  share = false,
 ): CheckpointTuple {
   const values: Record<string, unknown> = {}
-  for (const [ch, owner] of Object.entries(r.owner)) {
+  for (const [ch, owner] of Object.entries(state.owner)) {
     const key = blobKey(owner, ch)
     const b = blobs.get(key)
     if (!b)
@@ -87,8 +129,8 @@ export function toTuple(
       id: r.checkpointId,
       ts: r.ts,
       channel_values: values,
-      channel_versions: r.channel_versions,
-      versions_seen: r.versions_seen,
+      channel_versions: share ? (state.versions as ChannelVersions) : { ...state.versions },
+      versions_seen: share ? (state.seen as Record<string, ChannelVersions>) : { ...state.seen },
     },
     metadata: r.metadata,
     parentConfig: r.parentId ? { threadId: r.threadId, checkpointId: r.parentId } : undefined,
@@ -121,14 +163,15 @@ export function checkpointRowDamage(r: CheckpointRow): CheckpointDamage | undefi
 }
 
 /**
- * The first channel of readable row `r` whose value row is not stored (`has` tells, by
- * blobKey), as damage; undefined when every value is there.
+ * The first channel of `owners` (readable row `r`'s state, or part of it) whose value row is
+ * not stored (`has` tells, by blobKey), as damage; undefined when every value is there.
  */
 export function missingValue(
   r: CheckpointRow,
+  owners: Readonly<Record<string, string>>,
   has: (key: string) => boolean,
 ): CheckpointDamage | undefined {
-  for (const [ch, owner] of Object.entries(r.owner))
+  for (const [ch, owner] of Object.entries(owners))
     if (!has(blobKey(owner, ch))) return missingValueDamage(r.threadId, r.checkpointId, ch, owner)
   return undefined
 }

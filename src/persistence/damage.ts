@@ -93,19 +93,51 @@ const oneOf =
 const SOURCES = ['input', 'loop', 'update', 'fork'] as const
 const LOG_LEVELS = ['log', 'info', 'warn', 'error', 'debug'] as const
 
-const CHECKPOINT: Field[] = [
+const CHECKPOINT_HEAD: Field[] = [
   { path: 'threadId', check: isString, expected: 'a string' },
   { path: 'checkpointId', check: isId, expected: 'an id' },
   { path: 'seq', check: isNumber, expected: 'a number' },
   { path: 'parentId', check: isId, expected: 'an id', optional: true },
   { path: 'ts', check: isString, expected: 'a time' },
-  { path: 'channel_versions', check: recordOf(isNumber), expected: 'versions by channel' },
-  { path: 'versions_seen', check: recordOf(recordOf(isNumber)), expected: 'versions by node' },
+]
+const CHECKPOINT_METADATA: Field[] = [
   { path: 'metadata', check: isObject, expected: 'an object' },
   { path: 'metadata.source', check: oneOf(SOURCES), expected: SOURCES.join(', ') },
   { path: 'metadata.step', check: isInteger, expected: 'an integer' },
   { path: 'metadata.parents', check: recordOf(isString), expected: 'ids by namespace' },
-  { path: 'owner', check: recordOf(isId), expected: 'checkpoint ids by channel' },
+]
+const VERSIONS: Field = {
+  path: 'channel_versions',
+  check: recordOf(isNumber),
+  expected: 'versions by channel',
+}
+const SEEN: Field = {
+  path: 'versions_seen',
+  check: recordOf(recordOf(isNumber)),
+  expected: 'versions by node',
+}
+const OWNER: Field = { path: 'owner', check: recordOf(isId), expected: 'checkpoint ids by channel' }
+/** The state fields of a delta row (./rowStates): what changed on its parent. */
+const DELTA: Field[] = [
+  { path: 'parentId', check: isId, expected: 'an id' },
+  { path: 'delta', check: isObject, expected: 'an object' },
+  { path: 'delta.versions', check: recordOf(isNumber), expected: 'versions by channel' },
+  { path: 'delta.seen', check: recordOf(recordOf(isNumber)), expected: 'versions by node' },
+  { path: 'delta.depth', check: isInteger, expected: 'an integer' },
+]
+/** A whole row's fields (in the order their damage is reported). */
+const CHECKPOINT: Field[] = [...CHECKPOINT_HEAD, VERSIONS, SEEN, ...CHECKPOINT_METADATA, OWNER]
+/** A delta row holds no whole state: one that does is of neither form. */
+const NOT_WHOLE: Field[] = [VERSIONS, SEEN, OWNER].map((f) => ({
+  path: f.path,
+  check: (v) => v === undefined,
+  expected: 'nothing in a delta row',
+}))
+const DELTA_CHECKPOINT: Field[] = [
+  ...CHECKPOINT_HEAD,
+  ...DELTA,
+  ...NOT_WHOLE,
+  ...CHECKPOINT_METADATA,
 ]
 
 const WRITE: Field[] = [
@@ -175,7 +207,21 @@ const FIELDS: Record<DamageTable, Field[]> = {
  */
 export function rowDamage(table: DamageTable, row: unknown): RowDamage | undefined {
   if (!isObject(row)) return { field: '', reason: `the row is ${describeValue(row)}` }
+  if (table === 'checkpoints' && row.delta !== undefined) return firstBad(row, DELTA_CHECKPOINT)
   return firstBad(row, FIELDS[table])
+}
+
+/**
+ * The first unreadable field among those a checkpoint row's children are rebuilt from (its
+ * versions, or its delta: ./rowStates), or undefined; its metadata may be damaged.
+ */
+export function stateFieldsDamage(row: unknown): RowDamage | undefined {
+  if (!isObject(row)) return { field: '', reason: `the row is ${describeValue(row)}` }
+  const head = CHECKPOINT_HEAD.slice(0, 2)
+  return firstBad(
+    row,
+    row.delta !== undefined ? [...head, ...DELTA] : [...head, VERSIONS, SEEN, OWNER],
+  )
 }
 
 /** The damage of a checkpoint that names a value row that is not stored. */

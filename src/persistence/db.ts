@@ -1,7 +1,8 @@
 /**
  * Superstep's IndexedDB database. Checkpoints are stored the way MemorySaver keeps them: one
- * row per checkpoint (versions, metadata, and which checkpoint stored each channel's value),
- * one row per channel value per version, and the pending writes of each checkpoint.
+ * row per checkpoint (metadata, and versions and which checkpoint stored each channel's value,
+ * whole or as the change on its parent), one row per channel value per version, and the
+ * pending writes of each checkpoint.
  */
 import { Dexie } from 'dexie'
 import type { DexieOptions, Table } from 'dexie'
@@ -13,19 +14,53 @@ export const DEFAULT_DB_NAME = 'superstep'
 /** The newest schema version below (a database at a higher one is a newer app's). */
 export const SCHEMA_VERSION = 3
 
-export interface CheckpointRow {
+/** What every checkpoint row holds, whole or delta. */
+interface CheckpointRowBase {
   threadId: string
   checkpointId: string
   /** Per-thread put order (1, 2, …): "newest" means highest seq, whatever the ids look like. */
   seq: number
   parentId?: string
   ts: string
+  metadata: CheckpointMetadata
+}
+
+/**
+ * A checkpoint stored whole: every channel's version, every node's `versions_seen`, and which
+ * checkpoint stored each channel's value. Every row written before delta rows is one, so is
+ * a thread's first checkpoint and every MAX_DELTA_DEPTH-th after (./rowStates).
+ */
+export interface WholeCheckpointRow extends CheckpointRowBase {
   channel_versions: ChannelVersions
   versions_seen: Record<string, ChannelVersions>
-  metadata: CheckpointMetadata
   /** For each versioned channel, the checkpoint whose put stored its value (its BlobRow). */
   owner: Record<string, string>
+  delta?: undefined
 }
+
+/**
+ * A checkpoint stored as what changed on its parent (`parentId`, same stored thread): read
+ * back by applying the deltas from the nearest whole row up (./rowStates).
+ */
+export interface DeltaCheckpointRow extends CheckpointRowBase {
+  parentId: string
+  delta: CheckpointDelta
+  channel_versions?: undefined
+  versions_seen?: undefined
+  owner?: undefined
+}
+
+/** What a delta row changes on its parent. */
+export interface CheckpointDelta {
+  /** The channels with a new version; this checkpoint stored their values (it owns them). */
+  versions: ChannelVersions
+  /** The nodes whose `versions_seen` entry changed, with the whole new entry. */
+  seen: Record<string, ChannelVersions>
+  /** Rows between this one and the whole row it is read from (1: its parent is whole). */
+  depth: number
+}
+
+export type CheckpointRow = WholeCheckpointRow | DeltaCheckpointRow
 
 /** One channel's value at one version, keyed by the checkpoint that introduced the version. */
 export interface BlobRow {

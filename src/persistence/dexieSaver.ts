@@ -13,15 +13,25 @@ import { SuperstepDb } from './db'
 import type { BlobRow, CheckpointRow, TaskRunRow, WriteRow } from './db'
 import {
   blobKey,
+  buildDeltaRow,
   buildRows,
   checkpointRowDamage,
   missingValue,
   toTuple,
   type ReadCheckpoint,
+  valueRows,
   writeRowDamage,
 } from './checkpointRows'
+import { DamagedCheckpointError, stateFieldsDamage, type CheckpointDamage } from './damage'
+import {
+  depthOf,
+  MAX_DELTA_DEPTH,
+  resolveStates,
+  StateCache,
+  type ResolvedState,
+  type RowState,
+} from './rowStates'
 import { CheckpointBatches, type CommitStatus } from './checkpointBatch'
-import { DamagedCheckpointError, type CheckpointDamage } from './damage'
 import { afterNamespaces, NS_SEPARATOR, storedThreadId, threadOfStored } from './namespaces'
 import {
   DeferredWrites,
@@ -88,8 +98,12 @@ export class DexieCheckpointSaver implements CheckpointSaver {
   /** The checkpoint this saver stored last, per stored thread id (writes on it may wait). */
   private readonly lastPut = new Map<string, string>()
   private readonly batches: CheckpointBatches | undefined
-  /** The row this saver put last per stored thread id, committed or not (batched puts chain on it). */
-  private readonly heads = new Map<string, CheckpointRow>()
+  /** The checkpoint this saver put last per stored thread id, committed or not (batched puts chain on it). */
+  private readonly heads = new Map<string, Head>()
+  /** Rebuilt states of delta rows (./rowStates); the timeline shares them. */
+  readonly states = new StateCache()
+  /** Puts are given what changed (`changedSeen`): a step stores a delta of its parent. */
+  readonly incremental = true
 
   constructor(db: SuperstepDb = new SuperstepDb(), options: DexieSaverOptions = {}) {
     this.db = db
@@ -105,7 +119,8 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     const b = this.batches
     if (!b) return undefined
     return {
-      put: (c, ck, m, v) => this.putBatched(b, c, ck, m, v),
+      incremental: true,
+      put: (c, ck, m, v, seen) => this.putBatched(b, c, ck, m, v, seen),
       putWrites: (c, w, t) => this.putWritesBatched(b, c, w, t),
       getTuple: (c) => this.getTuple(c),
       list: (c, o) => this.list(c, o),
@@ -124,15 +139,30 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
+    changedSeen?: ReadonlySet<string>,
   ): Promise<CheckpointAddress> {
     await b.room()
     b.takeError()
     const threadId = storedThread(config)
     const head = this.heads.get(threadId)
     if (!head || config.checkpointId !== head.checkpointId || b.isLost(head.checkpointId))
-      return this.put(config, checkpoint, metadata, newVersions)
-    const rows = buildRows(threadId, head.checkpointId, head, head.seq + 1, checkpoint, metadata)
-    const built = { row: rows.row, blobs: rows.blobsFor(Object.keys(newVersions)) }
+      return this.put(config, checkpoint, metadata, newVersions, changedSeen)
+    const seq = head.seq + 1
+    const changed = Object.keys(newVersions)
+    const delta = changedSeen && head.depth + 1 < MAX_DELTA_DEPTH
+    const row: CheckpointRow = delta
+      ? buildDeltaRow(
+          threadId,
+          head.checkpointId,
+          seq,
+          checkpoint,
+          metadata,
+          newVersions,
+          changedSeen,
+          head.depth + 1,
+        )
+      : wholeRow(threadId, head.checkpointId, head.owner, seq, checkpoint, metadata, changed)
+    const built = { row, blobs: valueRows(threadId, checkpoint, changed) }
     let copy: typeof built
     try {
       copy = structuredClone(built) // what IndexedDB would copy now; it fails as it would
@@ -143,7 +173,13 @@ export class DexieCheckpointSaver implements CheckpointSaver {
       })
     }
     b.addCheckpoint(copy.row, copy.blobs)
-    this.heads.set(threadId, copy.row)
+    for (const ch of changed) head.owner[ch] = checkpoint.id
+    this.heads.set(threadId, {
+      checkpointId: checkpoint.id,
+      seq,
+      depth: depthOf(row),
+      owner: head.owner,
+    })
     return addressOf(config, checkpoint.id)
   }
 
@@ -206,6 +242,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
+    changedSeen?: ReadonlySet<string>,
   ): Promise<CheckpointAddress> {
     const threadId = storedThread(config)
     const { checkpoints, blobs, writes } = this.db
@@ -214,6 +251,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     // The pending writes waiting for this checkpoint (its parent's, usually) go in its transaction.
     const waiting = this.deferred?.take() ?? []
     let row: CheckpointRow
+    let owner: Record<string, string> = {}
     try {
       // Only Dexie calls are awaited in here: anything else would end the transaction.
       // Requests that do not depend on each other go out together: each await is a round
@@ -227,14 +265,50 @@ export class DexieCheckpointSaver implements CheckpointSaver {
           this.threadRange(threadId).last(),
         ])
         const seq = (last?.seq ?? 0) + 1
-        const rows = buildRows(threadId, config.checkpointId, parent, seq, checkpoint, metadata)
-        const changed = parent ? newVersions : checkpoint.channel_versions
-        const blobRows = rows.blobsFor(Object.keys(changed))
-        await Promise.all([blobs.bulkPut(blobRows), checkpoints.put(rows.row)])
-        return rows.row
+        let parentState: RowState | undefined
+        if (parent) {
+          // Nothing is stored on a checkpoint whose state cannot be read.
+          const bad = stateFieldsDamage(parent) && checkpointRowDamage(parent)
+          if (bad) throw new DamagedCheckpointError(bad)
+          const read = (await resolveStates(this.db, threadId, [parent], this.states)).get(
+            parent.checkpointId,
+          )
+          if (read && 'damage' in read) throw new DamagedCheckpointError(read.damage)
+          parentState = read?.state
+        }
+        const changed = Object.keys(parent ? newVersions : checkpoint.channel_versions)
+        const built: CheckpointRow =
+          parent && changedSeen && depthOf(parent) + 1 < MAX_DELTA_DEPTH
+            ? buildDeltaRow(
+                threadId,
+                parent.checkpointId,
+                seq,
+                checkpoint,
+                metadata,
+                newVersions,
+                changedSeen,
+                depthOf(parent) + 1,
+              )
+            : wholeRow(
+                threadId,
+                config.checkpointId,
+                parentState?.owner,
+                seq,
+                checkpoint,
+                metadata,
+                changed,
+              )
+        const blobRows = valueRows(threadId, checkpoint, changed)
+        await Promise.all([blobs.bulkPut(blobRows), checkpoints.put(built)])
+        if (this.batches) {
+          // The state of what batched puts chain on: its owners (copied once per such put).
+          owner = { ...parentState?.owner }
+          for (const ch of changed) owner[ch] = checkpoint.id
+        }
+        return built
       })
     } catch (e) {
-      if (e instanceof MissingCheckpointError) throw e
+      if (e instanceof MissingCheckpointError || e instanceof DamagedCheckpointError) throw e
       const also = waiting.length ? ' (and the pending writes before it)' : ''
       throw toStorageError(e, `store checkpoint ${checkpoint.id} on ${where(config)}${also}`, {
         threadId: config.threadId,
@@ -242,7 +316,13 @@ export class DexieCheckpointSaver implements CheckpointSaver {
       })
     }
     this.lastPut.set(threadId, checkpoint.id)
-    if (this.batches) this.heads.set(threadId, structuredClone(row))
+    if (this.batches)
+      this.heads.set(threadId, {
+        checkpointId: row.checkpointId,
+        seq: row.seq,
+        depth: depthOf(row),
+        owner,
+      })
     return addressOf(config, checkpoint.id)
   }
 
@@ -337,6 +417,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
       if (threadOfStored(stored) === threadId) this.lastPut.delete(stored)
     for (const stored of [...this.heads.keys()])
       if (threadOfStored(stored) === threadId) this.heads.delete(stored)
+    this.states.forgetThread(threadId)
     // The thread's own rows, then those of its subgraphs' namespaces (keys just after it).
     const ranges = [
       [
@@ -475,13 +556,19 @@ export class DexieCheckpointSaver implements CheckpointSaver {
 
   /** `rows` (one thread's) read back with their values and pending writes. Dexie calls only. */
   private async hydrate(rows: CheckpointRow[]): Promise<ReadCheckpoint[]> {
-    if (!rows.length) return []
+    const first = rows[0]
+    if (!first) return []
     const damage = rows.map(checkpointRowDamage)
+    const readable = rows.filter((_, i) => !damage[i])
+    // Delta rows are read from the rows before them (cached when read lately).
+    const states = await resolveStates(this.db, first.threadId, readable, this.states)
     const keys = new Map<string, [string, string, string]>()
-    for (const [i, r] of rows.entries())
-      if (!damage[i])
-        for (const [ch, owner] of Object.entries(r.owner))
+    for (const [i, r] of rows.entries()) {
+      const s = !damage[i] && states.get(r.checkpointId)
+      if (s && 'state' in s)
+        for (const [ch, owner] of Object.entries(s.state.owner))
           keys.set(blobKey(owner, ch), [r.threadId, owner, ch])
+    }
     // A value shared by many checkpoints of the page is read once.
     const found = await this.db.blobs.bulkGet([...keys.values()])
     const blobs = new Map<string, BlobRow | undefined>()
@@ -504,13 +591,42 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     }
     const used = new Set<string>()
     return rows.map((row, i): ReadCheckpoint => {
-      const bad = damage[i] ?? missingValue(row, (k) => !!blobs.get(k))
+      const own = damage[i]
+      if (own) return { row, damage: own }
+      const s = states.get(row.checkpointId) as ResolvedState
+      if ('damage' in s) return { row, damage: s.damage }
+      const bad = missingValue(row, s.state.owner, (k) => !!blobs.get(k))
       if (bad) return { row, damage: bad }
-      const tuple = toTuple(row, blobs, used, writes.get(row.checkpointId) ?? [])
+      const tuple = toTuple(row, s.state, blobs, used, writes.get(row.checkpointId) ?? [])
       const badWrite = badWrites.get(row.checkpointId)
       return badWrite ? { row, tuple, damage: badWrite } : { row, tuple }
     })
   }
+}
+
+/** What a run's batched puts chain on: the checkpoint put last on a stored thread. */
+interface Head {
+  checkpointId: string
+  seq: number
+  /** Its row's depth (./rowStates): the next is whole once a delta would be too deep. */
+  depth: number
+  /** Its state's owners, kept up to date by each put (the saver's own copy). */
+  owner: Record<string, string>
+}
+
+/** A whole row (parent's owners plus the `changed` channels) for `checkpoint`. */
+function wholeRow(
+  threadId: string,
+  parentId: string | undefined,
+  parentOwner: Readonly<Record<string, string>> | undefined,
+  seq: number,
+  checkpoint: Checkpoint,
+  metadata: CheckpointMetadata,
+  changed: string[],
+): CheckpointRow {
+  const built = buildRows(threadId, parentId, parentOwner, seq, checkpoint, metadata)
+  built.blobsFor(changed)
+  return built.row
 }
 
 function cmp(a: string, b: string): number {

@@ -1,22 +1,24 @@
 /**
  * Writes an imported thread in batches: many checkpoints per transaction, straight into the
- * tables, with exactly the rows DexieCheckpointSaver's `put` and `putWrites` would have
- * written one call at a time (seq 1, 2, … in file order; each checkpoint owning the values of
- * the channels whose version differs from its parent's; write rows in call order). While it
+ * tables, with the rows DexieCheckpointSaver's `put` and `putWrites` would have written one
+ * call at a time (seq 1, 2, … in file order; each checkpoint owning the values of the channels
+ * whose version differs from its parent's, stored as a delta of its parent as a run's would
+ * be (./rowStates); write rows in call order). While it
  * runs the thread's row carries `importing` (refreshed by every batch), so an import that
  * never finished (a killed browser) can be found and deleted.
  */
-import type { ChannelVersions, CheckpointTuple } from '../core/checkpoint/types'
+import type { ChannelVersions, Checkpoint, CheckpointTuple } from '../core/checkpoint/types'
 import { SPECIAL_WRITE_CHANNELS } from '../core/checkpoint/types'
-import { buildRows } from './checkpointRows'
+import { buildDeltaRow, buildRows, valueRows } from './checkpointRows'
 import type { BlobRow, CheckpointRow, SuperstepDb, TaskRunRow, ThreadRow, WriteRow } from './db'
+import { depthOf, MAX_DELTA_DEPTH, type RowState } from './rowStates'
 import { toStorageError } from './storageError'
 
-/** What one import remembers between batches: each written checkpoint's row (its owners). */
+/** What one import remembers between batches: each written checkpoint's state and depth. */
 export interface ImportCursor {
   threadId: string
   seq: number
-  rows: Map<string, CheckpointRow>
+  rows: Map<string, RowState & { depth: number }>
 }
 
 export class ThreadImportWriter {
@@ -48,13 +50,41 @@ export class ThreadImportWriter {
       const parentId = t.parentConfig?.checkpointId
       const parent = parentId === undefined ? undefined : cursor.rows.get(parentId)
       const { checkpoint } = t
-      const built = buildRows(threadId, parentId, parent, ++seq, checkpoint, t.metadata)
-      const changed = parent
-        ? changedVersions(checkpoint.channel_versions, parent.channel_versions)
-        : checkpoint.channel_versions
-      blobRows.push(...built.blobsFor(Object.keys(changed)))
-      checkpointRows.push(built.row)
-      cursor.rows.set(checkpoint.id, built.row)
+      const changed = Object.keys(
+        parent
+          ? changedVersions(checkpoint.channel_versions, parent.versions)
+          : checkpoint.channel_versions,
+      )
+      const seen = parent && changedSeen(checkpoint, parent)
+      let row: CheckpointRow
+      if (parentId !== undefined && parent && seen && parent.depth + 1 < MAX_DELTA_DEPTH) {
+        const versions = pick(checkpoint.channel_versions, changed)
+        const depth = parent.depth + 1
+        row = buildDeltaRow(
+          threadId,
+          parentId,
+          ++seq,
+          checkpoint,
+          t.metadata,
+          versions,
+          seen,
+          depth,
+        )
+      } else {
+        const built = buildRows(threadId, parentId, parent?.owner, ++seq, checkpoint, t.metadata)
+        built.blobsFor(changed)
+        row = built.row
+      }
+      blobRows.push(...valueRows(threadId, checkpoint, changed))
+      checkpointRows.push(row)
+      const owner = { ...parent?.owner }
+      for (const ch of changed) owner[ch] = checkpoint.id
+      cursor.rows.set(checkpoint.id, {
+        versions: checkpoint.channel_versions,
+        seen: checkpoint.versions_seen,
+        owner,
+        depth: depthOf(row),
+      })
       writeRows.push(...writeRowsOf(threadId, t))
     }
     const { checkpoints, blobs, writes, taskRuns: runs, threads } = this.db
@@ -93,6 +123,34 @@ export class ThreadImportWriter {
       throw toStorageError(e, `store thread ${row.threadId}`, { threadId: row.threadId })
     }
   }
+}
+
+/**
+ * The nodes whose `versions_seen` entry differs from the parent's, or undefined when the
+ * checkpoint drops a channel or a node the parent has (a delta cannot say so: stored whole).
+ */
+function changedSeen(checkpoint: Checkpoint, parent: RowState): Set<string> | undefined {
+  const { versions_seen: seen, channel_versions: versions } = checkpoint
+  for (const ch of Object.keys(parent.versions)) if (!(ch in versions)) return undefined
+  const out = new Set<string>()
+  for (const name of Object.keys(parent.seen)) if (!(name in seen)) return undefined
+  for (const [name, entry] of Object.entries(seen)) {
+    const before = parent.seen[name]
+    if (!before || !sameVersions(entry, before)) out.add(name)
+  }
+  return out
+}
+
+function sameVersions(a: ChannelVersions, b: ChannelVersions): boolean {
+  const keys = Object.keys(a)
+  if (keys.length !== Object.keys(b).length) return false
+  return keys.every((k) => a[k] === b[k])
+}
+
+function pick(versions: ChannelVersions, channels: string[]): ChannelVersions {
+  const out: ChannelVersions = {}
+  for (const ch of channels) out[ch] = versions[ch] as number
+  return out
 }
 
 function changedVersions(versions: ChannelVersions, parent: ChannelVersions): ChannelVersions {

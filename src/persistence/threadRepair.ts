@@ -2,6 +2,7 @@ import { Dexie } from 'dexie'
 import type { CheckpointRow, SuperstepDb, ThreadRow } from './db'
 import { blobKey, checkpointRowDamage, missingValue, writeRowDamage } from './checkpointRows'
 import { rowDamage, type CheckpointDamage } from './damage'
+import { ownOwner } from './rowStates'
 import { toStorageError } from './storageError'
 
 /** What a repair cut, or why it cut nothing. */
@@ -109,7 +110,9 @@ function planCut(
   const children = new Map<string, CheckpointRow[]>()
   const reasons = new Map<string, CheckpointDamage>()
   for (const r of sorted) {
-    const own = checkpointRowDamage(r) ?? missingValue(r, (k) => stored.has(k))
+    // A delta row names only the value rows it introduced; those it inherits are named by the
+    // rows before it, which go (and it with them) when one is missing.
+    const own = checkpointRowDamage(r) ?? missingValue(r, ownOwner(r), (k) => stored.has(k))
     if (own) {
       reasons.set(r.checkpointId, own)
       continue // its parent is not trusted

@@ -11,12 +11,13 @@ import {
 } from './checkpointRows'
 import { rowDamage, type CheckpointDamage } from './damage'
 import { storedThreadId } from './namespaces'
+import { resolveStates, StateCache, type RowState } from './rowStates'
 
 /** What a timeline of a thread is drawn from, read in one transaction. */
 export interface TimelineRead {
   /**
    * The page of checkpoints, newest first, each with its tuple (values hold only the
-   * asked-for channels) or, when it cannot be read, without one; either way with the first
+   * asked-for channels; its version maps are shared, never to be mutated) or, when it cannot be read, without one; either way with the first
    * damage found in its rows (its own, its pending writes', its task runs').
    */
   page: ReadCheckpoint[]
@@ -33,16 +34,30 @@ export interface TimelineRead {
  * thread is read by key ranges; a page by its keys.
  */
 export class TimelineSource {
-  constructor(private readonly db: SuperstepDb) {}
+  /** `states`: rebuilt row states, shared with the saver (./rowStates). */
+  constructor(
+    private readonly db: SuperstepDb,
+    private readonly states = new StateCache(),
+  ) {}
 
   async read(
     thread: string,
-    o: { limit?: number; before?: string; channels: ReadonlySet<string>; checkpointNs?: string },
+    o: {
+      limit?: number
+      before?: string
+      channels: ReadonlySet<string>
+      checkpointNs?: string
+      /**
+       * The channels (of `channels`) whose values a checkpoint's tuple needs, given its state
+       * and pending writes; absent: all of `channels`. Values are read after the writes.
+       */
+      need?: (state: RowState, writes: readonly WriteRow[]) => ReadonlySet<string>
+    },
   ): Promise<TimelineRead> {
     // A subgraph's namespace is read as a thread of its own (namespaces.ts).
     const threadId = storedThreadId(thread, o.checkpointNs)
     const { checkpoints, blobs, writes, taskRuns } = this.db
-    const whole = o.limit === undefined && o.before === undefined
+    const entire = o.limit === undefined && o.before === undefined
     const lo = [threadId, Dexie.minKey]
     const hi = [threadId, Dexie.maxKey]
     return this.db.transaction('r', [checkpoints, blobs, writes, taskRuns], async () => {
@@ -74,6 +89,13 @@ export class TimelineSource {
       const all = [...page, ...extra.filter((r): r is CheckpointRow => r !== undefined)].filter(
         (r) => !damage.has(r.checkpointId) && readable(r),
       )
+      // Delta rows are read from the rows before them (cached when read lately).
+      const resolved = await resolveStates(this.db, threadId, all, this.states)
+      const stateOf = new Map<string, RowState>()
+      for (const [id, r] of resolved)
+        if ('state' in r) stateOf.set(id, r.state)
+        else damage.set(id, r.damage)
+      const whole = all.filter((r) => stateOf.has(r.checkpointId))
       // A page reads each checkpoint's rows by its key, in parallel (one request each).
       const each = <T>(table: Table<T>, list: Iterable<string>) =>
         Promise.all(
@@ -81,14 +103,13 @@ export class TimelineSource {
             table.where('[threadId+checkpointId]').equals([threadId, id]).toArray(),
           ),
         ).then((lists) => lists.flat())
-      const [writeRows, runs, values] = await Promise.all([
-        whole
+      const [writeRows, runs] = await Promise.all([
+        entire
           ? writes.where('[threadId+checkpointId]').between(lo, hi).toArray()
-          : each(writes, new Set(all.map((r) => r.checkpointId))),
-        whole
+          : each(writes, new Set(whole.map((r) => r.checkpointId))),
+        entire
           ? taskRuns.where('[threadId+checkpointId+taskId]').between(lo, hi).toArray()
           : each(taskRuns, parentIds),
-        this.values(all, o.channels),
       ])
       // A damaged write or task run is left out; its checkpoint is marked (unless it is already).
       const note = (d: CheckpointDamage) =>
@@ -109,18 +130,29 @@ export class TimelineSource {
         if (bad) note(bad)
         return !bad
       })
+      // Each checkpoint's channels to read (all asked for, or what `need` says it needs).
+      const needs = new Map<string, ReadonlySet<string>>()
+      for (const r of whole) {
+        const state = stateOf.get(r.checkpointId) as RowState
+        const rows = byCheckpoint.get(r.checkpointId) ?? []
+        needs.set(r.checkpointId, o.need ? o.need(state, rows) : o.channels)
+      }
+      const values = await this.values(whole, stateOf, needs)
       const used = new Set<string>()
       const byId = new Map<string, CheckpointTuple>()
-      for (const r of all) {
+      for (const r of whole) {
+        const state = stateOf.get(r.checkpointId) as RowState
         // Only the values read are checked: checking every value row of a page costs more than
         // the page (a missing state value shows when the checkpoint is inspected or run).
-        const owner = pick(r.owner, o.channels)
-        const missing = missingValue({ ...r, owner }, (k) => values.get(k) !== undefined)
+        const owner = pick(state.owner, needs.get(r.checkpointId) as ReadonlySet<string>)
+        const missing = missingValue(r, owner, (k) => values.get(k) !== undefined)
         if (missing) {
           damage.set(r.checkpointId, missing)
           continue
         }
-        const t = toTuple({ ...r, owner }, values, used, byCheckpoint.get(r.checkpointId) ?? [])
+        const rows = byCheckpoint.get(r.checkpointId) ?? []
+        // The version maps are shared with the cache: readers copy what they change.
+        const t = toTuple(r, { ...state, owner }, values, used, rows, true)
         byId.set(r.checkpointId, t)
       }
       return {
@@ -130,20 +162,25 @@ export class TimelineSource {
           return { row, ...(tuple && { tuple }), ...(d && { damage: d }) }
         }),
         byId,
-        taskRuns: whole ? goodRuns.filter((r) => parentIds.has(r.checkpointId)) : goodRuns,
+        taskRuns: entire ? goodRuns.filter((r) => parentIds.has(r.checkpointId)) : goodRuns,
       }
     })
   }
 
-  /** The value rows of `channels` of these checkpoints, each read once. */
+  /** The value rows of each checkpoint's channels (`needs`), each read once. */
   private async values(
     rows: CheckpointRow[],
-    channels: ReadonlySet<string>,
+    states: ReadonlyMap<string, RowState>,
+    needs: ReadonlyMap<string, ReadonlySet<string>>,
   ): Promise<Map<string, BlobRow | undefined>> {
     const keys = new Map<string, [string, string, string]>()
-    for (const r of rows)
-      for (const [ch, owner] of Object.entries(r.owner))
-        if (channels.has(ch)) keys.set(blobKey(owner, ch), [r.threadId, owner, ch])
+    for (const r of rows) {
+      const owners = (states.get(r.checkpointId) as RowState).owner
+      for (const ch of needs.get(r.checkpointId) as ReadonlySet<string>) {
+        const owner = owners[ch]
+        if (owner !== undefined) keys.set(blobKey(owner, ch), [r.threadId, owner, ch])
+      }
+    }
     const found = await this.db.blobs.bulkGet([...keys.values()])
     const out = new Map<string, BlobRow | undefined>()
     ;[...keys.keys()].forEach((k, i) => out.set(k, found[i]))
@@ -166,10 +203,13 @@ function taskRunDamage(r: TaskRunRow): CheckpointDamage | undefined {
 }
 
 function pick(
-  owner: Record<string, string>,
+  owner: Readonly<Record<string, string>>,
   channels: ReadonlySet<string>,
 ): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [ch, id] of Object.entries(owner)) if (channels.has(ch)) out[ch] = id
+  for (const ch of channels) {
+    const id = owner[ch]
+    if (id !== undefined) out[ch] = id
+  }
   return out
 }

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TaskRunRow } from '../persistence/db'
 import type { DexieCheckpointSaver } from '../persistence/dexieSaver'
+import { TEMPLATES } from '../templates'
+import type { Json } from './protocol'
 import { chain, closeAll, setup } from './serviceHarness'
 
 afterEach(closeAll)
@@ -264,4 +266,26 @@ describe('a subgraph in the debugger', () => {
       t.client.request('getTimeline', { graphId, threadId, checkpointNs: 'supervisor:x' }),
     ).rejects.toMatchObject({ code: 'UNKNOWN_NAMESPACE' })
   })
+})
+
+describe("the timeline's next steps", () => {
+  // Each template: joins (a barrier's seen and unseen triggers), Sends, routers, subgraphs,
+  // interrupts. The timeline reads only what decides `next`; getHistory reads whole states.
+  it.each(TEMPLATES.map((t) => [t.id, t] as const))(
+    '%s: every checkpoint lists the next steps getHistory does',
+    async (_, template) => {
+      const t = await setup()
+      const graphId = await t.compile(template.doc)
+      const threadId = 'g:main'
+      const input = template.input as Json
+      await t.client.request('run', { graphId, threadId, input, mode: 'toEnd' })
+      const history = await t.client.request('getHistory', { graphId, threadId })
+      const timeline = await t.client.request('getTimeline', { graphId, threadId, limit: 1000 })
+      expect(history.length).toBeGreaterThan(2)
+      const nextOf = new Map(history.map((h) => [h.config.checkpointId, h.next]))
+      expect(timeline.map((e) => [e.checkpointId, e.next])).toEqual(
+        timeline.map((e) => [e.checkpointId, nextOf.get(e.checkpointId)]),
+      )
+    },
+  )
 })

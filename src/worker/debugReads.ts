@@ -6,9 +6,11 @@ import { NULL_TASK_ID, type CheckpointSource, type CheckpointTuple } from '../co
 import { TASKS, type CompiledGraph } from '../core/compile/compileGraph'
 import { inspectCheckpoint } from '../core/debug/inspect'
 import type { CheckpointInspection } from '../core/debug/types'
+import { EMPTY } from '../core/channels/base'
 import {
   channelsFromCheckpoint,
   prepareTasks,
+  type Channels,
   PULL,
   PUSH,
   sortByTaskPath,
@@ -19,6 +21,7 @@ import { isTaskOutput } from '../core/pregel/loop'
 import { nsNodes, taskNamespace } from '../core/pregel/namespace'
 import { DamagedCheckpointError } from '../persistence/damage'
 import type { CheckpointRow, TaskRunRow } from '../persistence/db'
+import type { RowState } from '../persistence/rowStates'
 import type { CheckpointDamage } from '../persistence/damage'
 import { WorkerRequestError } from './errors'
 import { toJsonSafe } from './jsonSafe'
@@ -76,6 +79,7 @@ export async function readTimeline(
     limit: p.limit,
     before: p.before,
     channels,
+    need: (state, writes) => neededChannels(graph, channels, state, writes),
     ...(p.checkpointNs && { checkpointNs: p.checkpointNs }),
   })
   const runs = groupRuns(read.taskRuns)
@@ -151,31 +155,106 @@ function schedulingChannels(graph: CompiledGraph): ReadonlySet<string> {
 }
 
 /**
+ * The channels whose values decide a checkpoint's next step: the Sends and the triggers some
+ * node has not seen at their version (all scheduling channels when a null write may change
+ * them: see nextOf). A node's trigger it has seen never makes it run, whatever its value.
+ */
+function neededChannels(
+  graph: CompiledGraph,
+  channels: ReadonlySet<string>,
+  state: Pick<RowState, 'versions' | 'seen'>,
+  writes: readonly { taskId: string; channel: string }[],
+): ReadonlySet<string> {
+  if (writes.some((w) => w.taskId === NULL_TASK_ID && channels.has(w.channel))) return channels
+  return new Set([TASKS, ...unseenTriggers(graph, state.versions, state.seen)])
+}
+
+/** The trigger channels some node has not seen at their current version. */
+function unseenTriggers(
+  graph: CompiledGraph,
+  versions: Readonly<Record<string, number>>,
+  seenBy: Readonly<Record<string, Record<string, number>>>,
+): Set<string> {
+  const unseen = new Set<string>()
+  for (const node of graph.nodes.values()) {
+    const seen = seenBy[node.name]
+    for (const ch of node.triggers) if ((versions[ch] ?? 0) > (seen?.[ch] ?? 0)) unseen.add(ch)
+  }
+  return unseen
+}
+
+/**
  * The nodes of the checkpoint's next super-step, as snapshotOf's `next`, from a tuple that
  * holds only the scheduling channels (state fields read as empty: no task reads them here).
+ * Costs what may run: only the nodes with a trigger version they have not seen are
+ * candidates, and only their triggers' channels (with the Sends and the fields) are built.
  */
 async function nextOf(
   graph: CompiledGraph,
   t: CheckpointTuple,
   channels: ReadonlySet<string>,
 ): Promise<string[]> {
-  // The tuple is this read's own: only the version maps the null writes may touch are copied.
-  const checkpoint = {
-    ...t.checkpoint,
-    channel_versions: { ...t.checkpoint.channel_versions },
-    versions_seen: { ...t.checkpoint.versions_seen },
-  }
-  const live = channelsFromCheckpoint(graph, checkpoint)
   // A Command's goto or Send (the null task's writes) can change what runs next; its state
   // update cannot (versions are not bumped here), so no reducer runs for it.
   const nullWrites = t.pendingWrites
     .filter(([tid, ch]) => tid === NULL_TASK_ID && channels.has(ch))
     .map(([, ch, v]): [string, unknown] => [ch, v])
   if (nullWrites.length > 0) {
+    // Rare: the whole way, on copies of the version maps the null writes may touch.
+    const checkpoint = {
+      ...t.checkpoint,
+      channel_versions: { ...t.checkpoint.channel_versions },
+      versions_seen: { ...t.checkpoint.versions_seen },
+    }
+    const live = channelsFromCheckpoint(graph, checkpoint)
     const input = { id: '__input__', name: '__input__', triggers: [], writes: nullWrites }
     await applyWritesFolded(graph, checkpoint, live, [input], false)
+    return prepareTasks(graph, checkpoint, live).map((task) => task.name)
   }
-  return prepareTasks(graph, checkpoint, live).map((task) => task.name)
+  const { checkpoint } = t
+  // Channels some node has not seen at their version: only their subscribers may run.
+  const unseen = unseenTriggers(graph, checkpoint.channel_versions, checkpoint.versions_seen)
+  // A candidate's every trigger is looked at (a seen one reads as empty when its value was not
+  // read: it cannot make the node run anyway).
+  const triggers = new Set<string>()
+  for (const node of graph.nodes.values())
+    if (node.triggers.some((ch) => unseen.has(ch))) for (const ch of node.triggers) triggers.add(ch)
+  const live = someChannels(graph, checkpoint, [TASKS, ...graph.fields, ...triggers])
+  const tasks = prepareTasks(graph, checkpoint, live, { updatedChannels: unseen })
+  // In the order a whole scan lists them: Sends first, then nodes in the graph's order.
+  const order = nodeOrder(graph)
+  const rank = (t: { kind: string; name: string }) =>
+    t.kind === 'push' ? -1 : (order.get(t.name) ?? order.size)
+  return tasks
+    .map((t, i) => ({ t, i }))
+    .sort((a, b) => rank(a.t) - rank(b.t) || a.i - b.i)
+    .map(({ t }) => t.name)
+}
+
+const nodeOrders = new WeakMap<CompiledGraph, Map<string, number>>()
+function nodeOrder(graph: CompiledGraph): Map<string, number> {
+  let order = nodeOrders.get(graph)
+  if (!order)
+    nodeOrders.set(graph, (order = new Map([...graph.nodes.keys()].map((n, i) => [n, i]))))
+  return order
+}
+
+/** Fresh channels of `names` only, holding the checkpoint's values. */
+function someChannels(
+  graph: CompiledGraph,
+  checkpoint: CheckpointTuple['checkpoint'],
+  names: Iterable<string>,
+): Channels {
+  const out: Channels = {}
+  const values = checkpoint.channel_values
+  for (const name of names) {
+    const proto = graph.channels[name]
+    if (!proto || name in out) continue
+    // A stored `undefined` reads back as empty, as channelsFromCheckpoint reads it.
+    const v = values[name]
+    out[name] = proto.fromCheckpoint(v === undefined ? EMPTY : v)
+  }
+  return out
 }
 
 function groupRuns(rows: TaskRunRow[]): Map<string, Map<string, TaskRunRow>> {

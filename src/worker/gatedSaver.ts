@@ -43,14 +43,22 @@ export class GatedSaver implements CheckpointSaver {
     await profiled('saver.flush', async () => this.commit?.())
   }
 
+  /** Incremental when the saver it gates is (the run's puts then pass on what changed). */
+  get incremental(): boolean {
+    return this.inner.incremental === true
+  }
+
   put(
     config: CheckpointConfig,
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
+    changedSeen?: ReadonlySet<string>,
   ): Promise<CheckpointAddress> {
     return this.track(() =>
-      profiled('saver.put', () => this.inner.put(config, checkpoint, metadata, newVersions)),
+      profiled('saver.put', () =>
+        this.inner.put(config, checkpoint, metadata, newVersions, changedSeen),
+      ),
     )
   }
 

@@ -1,7 +1,10 @@
+import 'fake-indexeddb/auto'
 import { indexedDB, IDBKeyRange } from 'fake-indexeddb'
 import { expect, it } from 'vitest'
 import type { Checkpoint } from '../core/checkpoint/types'
 import { SuperstepDb } from '../persistence/db'
+import type { DexieCheckpointSaver } from '../persistence/dexieSaver'
+import { closeAll, setup } from './serviceHarness'
 import { openDexieStorage } from './storage'
 
 const ck = (id: string, n: number): Checkpoint => ({
@@ -34,4 +37,24 @@ it("a run's checkpoints, pending writes and task runs commit together; the timel
   await recorded
   expect(await db.writes.count()).toBe(2)
   expect(await db.taskRuns.count()).toBe(1)
+})
+
+it("a run's steps are stored as deltas of their parents (the saver is incremental through the run's gate)", async () => {
+  const t = await setup()
+  const graphId = await t.compile()
+  await t.client.request('run', { graphId, threadId: 'g:main', input: { x: 'in' }, mode: 'toEnd' })
+  const db = (t.storage().saver as DexieCheckpointSaver).db
+  const rows = await db.checkpoints
+    .where('[threadId+seq]')
+    .between(['g:main', 0], ['g:main', Infinity])
+    .toArray()
+  expect(rows.length).toBeGreaterThan(2)
+  // The input checkpoint is whole; every step after it stores what it changed.
+  expect(rows[0]?.delta).toBeUndefined()
+  expect(rows.slice(1).map((r) => r.delta?.depth)).toEqual(rows.slice(1).map((_, i) => i + 1))
+  const timeline = await t.client.request('getTimeline', { graphId, threadId: 'g:main' })
+  expect(timeline.map((e) => e.checkpointId)).toEqual(rows.map((r) => r.checkpointId).reverse())
+  expect(timeline.at(-1)?.next).toEqual(['__start__'])
+  expect(timeline[0]?.next).toEqual([])
+  await closeAll()
 })

@@ -50,7 +50,7 @@ class TimelineAfterBatches extends TimelineSource {
     db: SuperstepDb,
     private readonly saver: DexieCheckpointSaver,
   ) {
-    super(db)
+    super(db, saver.states)
   }
 
   override async read(...args: Parameters<TimelineSource['read']>) {
@@ -70,7 +70,11 @@ class RepairAfterBatches extends ThreadRepair {
 
   override async repair(...args: Parameters<ThreadRepair['repair']>) {
     await this.saver.settleBatches()
-    return super.repair(...args)
+    try {
+      return await super.repair(...args)
+    } finally {
+      this.saver.states.forgetThread(args[0]) // its cut rows' states
+    }
   }
 }
 
