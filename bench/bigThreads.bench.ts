@@ -10,6 +10,7 @@
  * its channels shown (goal one or two), and the IndexedDB bytes per checkpoint
  * (`navigator.storage.estimate()` after the import, less before it).
  * BENCH_SIZES=2000,10000 picks the runs' lengths (checkpoints = steps + 2).
+ * BENCH_DIST=/tmp/a,/tmp/b measures several builds one after the other in the same run.
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -18,7 +19,8 @@ import type { Page } from 'playwright-core'
 import { launchChromium, startPreview, takeLongTasks, watchLongTasks } from './browser'
 import { makeThreadFile } from './threadFiles'
 
-const DIST = process.env.BENCH_DIST ?? 'dist'
+/** The builds to measure (BENCH_DIST, comma-separated: compared in one run). */
+const DISTS = (process.env.BENCH_DIST ?? 'dist').split(',')
 const SIZES = (process.env.BENCH_SIZES ?? '2000,10000').split(',').map(Number)
 
 type Long = { tasks: number[] }
@@ -89,7 +91,31 @@ async function thread(page: Page, count: number): Promise<void> {
     const step = row.dataset.step
     const t0 = performance.now()
     let frames = 0
+    let selected = -1
     row.click()
+    for (;;) {
+      if (selected < 0 && row.getAttribute('aria-selected') === 'true') selected = frames
+      const now = document.querySelector('[aria-label="Channels"]')?.textContent ?? ''
+      if (now !== before && now !== '') break
+      await new Promise((r) => requestAnimationFrame(r))
+      frames++
+      if (frames > 600) break
+    }
+    return { ms: performance.now() - t0, frames, step, selected }
+  })
+  const selectLong = await takeLong(page)
+  // As a user clicks: the pointer rests on another row a moment first (the app may read it
+  // meanwhile), then the click; frames from the click to its channels.
+  const rows = page
+    .getByRole('listbox', { name: 'Checkpoints' })
+    .locator('[role="option"][data-step]')
+  const other = rows.nth(Math.floor((await rows.count()) / 3))
+  await other.hover()
+  await page.waitForTimeout(300)
+  const hovered = await other.evaluate(async (row) => {
+    const before = document.querySelector('[aria-label="Channels"]')?.textContent ?? ''
+    let frames = 0
+    ;(row as HTMLElement).click()
     for (;;) {
       const now = document.querySelector('[aria-label="Channels"]')?.textContent ?? ''
       if (now !== before && now !== '') break
@@ -97,87 +123,96 @@ async function thread(page: Page, count: number): Promise<void> {
       frames++
       if (frames > 600) break
     }
-    return { ms: performance.now() - t0, frames, step }
+    return { frames, step: (row as HTMLElement).dataset.step }
   })
-  const selectLong = await takeLong(page)
   say('open', opened, openLong)
   console.log(
     `  scroll   frame p50 ${p(frames, 0.5).toFixed(1)} ms, p95 ${p(frames, 0.95).toFixed(1)} ms, ${(1000 / (frames.reduce((a, b) => a + b, 0) / frames.length)).toFixed(0)} frames/s   long tasks: ${scrollLong.tasks.length}`,
   )
   say('select', select.ms, selectLong)
-  console.log(`           step ${select.step}'s channels after ${select.frames} frames`)
+  console.log(
+    `           step ${select.step}'s channels after ${select.frames} frames (the row shown selected after ${select.selected < 0 ? 'more' : select.selected})`,
+  )
+  console.log(
+    `           hovered first, then clicked: step ${hovered.step}'s channels after ${hovered.frames} frames`,
+  )
 }
 
-const server = await startPreview('/', DIST)
-const BASE = server.base
-try {
-  const browser = await launchChromium()
-  for (const steps of SIZES) {
-    const file = await makeThreadFile(steps)
-    const text = JSON.stringify(file, null, 2)
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
-    const page = await context.newPage()
-    await page.goto(`${BASE}/`)
-    await page.getByRole('button', { name: 'Run', exact: true }).waitFor()
-    const usedBefore = await storageUsed(page)
-    await observe(page)
-    const parseMs = await page.evaluate((t) => {
-      const t0 = performance.now()
-      JSON.parse(t)
-      return performance.now() - t0
-    }, text)
-    await takeLong(page)
-    console.log(
-      `${file.checkpoints.length.toLocaleString('en')} checkpoints, ${(text.length / 1e6).toFixed(1)} MB (reference: JSON.parse in the page ${parseMs.toFixed(0)} ms)`,
-    )
-    // From a file on disk, as a user picks one (a buffer would be decoded by script in the
-    // page, a long task of Playwright's own).
-    const path = join(await mkdtemp(join(tmpdir(), 'superstep-bench-')), 'big.thread.json')
-    await writeFile(path, text)
-    let t0 = Date.now()
-    await page.getByLabel('Import a thread file').setInputFiles(path)
-    await page
-      .getByLabel('Message')
-      .filter({ hasText: 'Imported thread' })
-      .waitFor({ timeout: 600_000 })
-    say('import', Date.now() - t0, await takeLong(page))
-    // An imported graph is not compiled (nor its timeline read) until it is trusted.
-    await page.getByRole('button', { name: 'Trust and allow running' }).click()
-    await page.waitForTimeout(1000)
-    await takeLong(page)
+for (const dist of DISTS) await measure(dist)
 
-    t0 = Date.now()
-    const download = page.waitForEvent('download', { timeout: 600_000 })
-    await page.getByRole('button', { name: 'Export thread' }).click()
-    const bytes = (await readFile(await (await download).path())).length
-    say('export', Date.now() - t0, await takeLong(page))
-    if (Math.abs(bytes - text.length) > text.length / 10)
-      console.log(`  (export of ${bytes} bytes, the file had ${text.length})`)
+async function measure(DIST: string) {
+  console.log(`build: ${DIST}`)
+  const server = await startPreview('/', DIST)
+  const BASE = server.base
+  try {
+    const browser = await launchChromium()
+    for (const steps of SIZES) {
+      const file = await makeThreadFile(steps)
+      const text = JSON.stringify(file, null, 2)
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+      const page = await context.newPage()
+      await page.goto(`${BASE}/`)
+      await page.getByRole('button', { name: 'Run', exact: true }).waitFor()
+      const usedBefore = await storageUsed(page)
+      await observe(page)
+      const parseMs = await page.evaluate((t) => {
+        const t0 = performance.now()
+        JSON.parse(t)
+        return performance.now() - t0
+      }, text)
+      await takeLong(page)
+      console.log(
+        `${file.checkpoints.length.toLocaleString('en')} checkpoints, ${(text.length / 1e6).toFixed(1)} MB (reference: JSON.parse in the page ${parseMs.toFixed(0)} ms)`,
+      )
+      // From a file on disk, as a user picks one (a buffer would be decoded by script in the
+      // page, a long task of Playwright's own).
+      const path = join(await mkdtemp(join(tmpdir(), 'superstep-bench-')), 'big.thread.json')
+      await writeFile(path, text)
+      let t0 = Date.now()
+      await page.getByLabel('Import a thread file').setInputFiles(path)
+      await page
+        .getByLabel('Message')
+        .filter({ hasText: 'Imported thread' })
+        .waitFor({ timeout: 600_000 })
+      say('import', Date.now() - t0, await takeLong(page))
+      // An imported graph is not compiled (nor its timeline read) until it is trusted.
+      await page.getByRole('button', { name: 'Trust and allow running' }).click()
+      await page.waitForTimeout(1000)
+      await takeLong(page)
 
-    t0 = Date.now()
-    await page.reload()
-    await observe(page)
-    const count = `(${file.checkpoints.length})`
-    await page
-      .getByRole('combobox', { name: 'Thread' })
-      .locator('option:checked', { hasText: count })
-      .waitFor({ state: 'attached', timeout: 600_000 })
-    // The timeline shows the thread's newest checkpoint.
-    await page
-      .getByRole('listbox', { name: 'Checkpoints' })
-      .getByRole('option')
-      .first()
-      .waitFor({ state: 'attached', timeout: 120_000 })
-    await page.waitForTimeout(500)
-    say('reopen', Date.now() - t0, await takeLong(page))
-    const perCheckpoint = ((await storageUsed(page)) - usedBefore) / file.checkpoints.length
-    await thread(page, file.checkpoints.length)
-    console.log(
-      `  IndexedDB ${Math.round(perCheckpoint).toLocaleString('en')} bytes per checkpoint`,
-    )
-    await context.close()
+      t0 = Date.now()
+      const download = page.waitForEvent('download', { timeout: 600_000 })
+      await page.getByRole('button', { name: 'Export thread' }).click()
+      const bytes = (await readFile(await (await download).path())).length
+      say('export', Date.now() - t0, await takeLong(page))
+      if (Math.abs(bytes - text.length) > text.length / 10)
+        console.log(`  (export of ${bytes} bytes, the file had ${text.length})`)
+
+      t0 = Date.now()
+      await page.reload()
+      await observe(page)
+      const count = `(${file.checkpoints.length})`
+      await page
+        .getByRole('combobox', { name: 'Thread' })
+        .locator('option:checked', { hasText: count })
+        .waitFor({ state: 'attached', timeout: 600_000 })
+      // The timeline shows the thread's newest checkpoint.
+      await page
+        .getByRole('listbox', { name: 'Checkpoints' })
+        .getByRole('option')
+        .first()
+        .waitFor({ state: 'attached', timeout: 120_000 })
+      await page.waitForTimeout(500)
+      say('reopen', Date.now() - t0, await takeLong(page))
+      const perCheckpoint = ((await storageUsed(page)) - usedBefore) / file.checkpoints.length
+      await thread(page, file.checkpoints.length)
+      console.log(
+        `  IndexedDB ${Math.round(perCheckpoint).toLocaleString('en')} bytes per checkpoint`,
+      )
+      await context.close()
+    }
+    await browser.close()
+  } finally {
+    server.close()
   }
-  await browser.close()
-} finally {
-  server.close()
 }

@@ -5,11 +5,16 @@
  * node through 60 mouse steps: requestAnimationFrame deltas and, per mouse move, the time
  * from the event to the end of the next frame (input handling, React, layout and paint).
  * Run: npm run build:test && npx tsx bench/canvas.bench.ts [nodes]
+ *   BENCH_DIST (dist): the build to measure; several, comma-separated, compare builds in one run.
+ *   BENCH_PROFILE=1 also prints the main thread's top self times during the drag.
  */
 import { launchChromium, startPreview } from './browser'
+import { startProfile, topSelfTimes } from './cpuProfile'
 
 const NODES = Number(process.argv[2] ?? 1000)
 const STEPS = 60
+const DISTS = (process.env.BENCH_DIST ?? 'dist').split(',')
+const PROFILE = process.env.BENCH_PROFILE === '1'
 
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -18,15 +23,18 @@ const stats = (xs: number[]) => {
 }
 const ms = (v: number) => `${v.toFixed(1)} ms`
 
-const server = await startPreview('/canvas-test.html', process.env.BENCH_DIST)
-try {
-  const { base } = server
-  const browser = await launchChromium()
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-  page.on('pageerror', (e) => console.error('page error:', e.stack))
-  // First render: the first frame in which a node is laid out and visible.
-  // (Page scripts are strings: tsx would wrap their inner functions in a `__name` helper.)
-  await page.addInitScript(`
+for (const dist of DISTS) await measure(dist)
+
+async function measure(dist: string) {
+  const server = await startPreview('/canvas-test.html', dist)
+  try {
+    const { base } = server
+    const browser = await launchChromium()
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    page.on('pageerror', (e) => console.error('page error:', e.stack))
+    // First render: the first frame in which a node is laid out and visible.
+    // (Page scripts are strings: tsx would wrap their inner functions in a `__name` helper.)
+    await page.addInitScript(`
     const poll = () => {
       const el = document.querySelector('.react-flow__node')
       if (el && getComputedStyle(el).visibility === 'visible') window.__firstRender = performance.now()
@@ -34,14 +42,14 @@ try {
     }
     requestAnimationFrame(poll)
   `)
-  await page.goto(`${base}/canvas-test.html?bench=${NODES}`)
-  await page.waitForFunction(() => (window as { __firstRender?: number }).__firstRender, null, {
-    timeout: 60_000,
-  })
-  const firstRender = await page.evaluate(
-    () => (window as unknown as { __firstRender: number }).__firstRender,
-  )
-  const phases = (await page.evaluate(`(() => {
+    await page.goto(`${base}/canvas-test.html?bench=${NODES}`)
+    await page.waitForFunction(() => (window as { __firstRender?: number }).__firstRender, null, {
+      timeout: 60_000,
+    })
+    const firstRender = await page.evaluate(
+      () => (window as unknown as { __firstRender: number }).__firstRender,
+    )
+    const phases = (await page.evaluate(`(() => {
     const nav = performance.getEntriesByType('navigation')[0]
     return {
       scriptStart: performance.getEntriesByName('canvas-test:start')[0]?.startTime ?? NaN,
@@ -50,25 +58,30 @@ try {
       domContentLoaded: nav.domContentLoadedEventEnd,
     }
   })()`)) as Record<'scriptStart' | 'validate' | 'firstCommit' | 'domContentLoaded', number>
-  await page.waitForTimeout(500)
-  const rendered = await page.locator('.react-flow__node').count()
+    await page.waitForTimeout(500)
+    const rendered = await page.locator('.react-flow__node').count()
 
-  // A node near the middle of the screen.
-  const target = await page.evaluate(() => {
-    const all = [...document.querySelectorAll<HTMLElement>('[data-node-id^="n"]')]
-    const best = all
-      .map((el) => ({ id: el.dataset.nodeId ?? '', r: el.getBoundingClientRect() }))
-      .filter(
-        ({ r }) => r.width > 0 && r.left > 300 && r.right < 980 && r.top > 200 && r.bottom < 600,
-      )
-    const pick = best[0]
-    if (!pick) throw new Error('no node in the middle of the screen')
-    return { id: pick.id, x: pick.r.left + pick.r.width / 2, y: pick.r.top + pick.r.height / 2 }
-  })
-  await page.evaluate(`(() => {
+    // A node near the middle of the screen.
+    const target = await page.evaluate(() => {
+      const all = [...document.querySelectorAll<HTMLElement>('[data-node-id^="n"]')]
+      const best = all
+        .map((el) => ({ id: el.dataset.nodeId ?? '', r: el.getBoundingClientRect() }))
+        .filter(
+          ({ r }) => r.width > 0 && r.left > 300 && r.right < 980 && r.top > 200 && r.bottom < 600,
+        )
+      const pick = best[0]
+      if (!pick) throw new Error('no node in the middle of the screen')
+      return { id: pick.id, x: pick.r.left + pick.r.width / 2, y: pick.r.top + pick.r.height / 2 }
+    })
+    await page.evaluate(`(() => {
     window.__deltas = []
     window.__latency = []
     window.__benchRecording = true
+    // Long animation frames (over 50 ms, render and paint included) while the drag goes on.
+    window.__loaf = []
+    new PerformanceObserver((list) => {
+      if (window.__benchRecording) for (const e of list.getEntries()) window.__loaf.push(e.duration)
+    }).observe({ type: 'long-animation-frame' })
     let last = 0
     const frame = (t) => {
       window.__deltas.push(t - last)
@@ -82,48 +95,85 @@ try {
     document.addEventListener('pointermove', () => {
       const t0 = performance.now()
       requestAnimationFrame(() => setTimeout(() => window.__latency.push(performance.now() - t0)))
+      window.__pending.push(t0)
     }, true)
+    // Per move, the time until the dragged node's element moves (its style changes): events
+    // not yet drawn are answered by the first change after them.
+    window.__pending = []
+    window.__shown = []
+    new MutationObserver(() => {
+      const now = performance.now()
+      for (const t0 of window.__pending) window.__shown.push(now - t0)
+      window.__pending = []
+    }).observe(document.querySelector('[data-node-id=${JSON.stringify(target.id)}]'), {
+      attributes: true,
+      attributeFilter: ['style'],
+    })
   })()`)
-  const editsBefore = await page.evaluate(() => window.__canvas.edits.length)
-  await page.mouse.move(target.x, target.y)
-  await page.mouse.down()
-  for (let i = 1; i <= STEPS; i++) await page.mouse.move(target.x + i * 4, target.y + i * 2)
-  await page.mouse.up()
-  await page.waitForTimeout(100)
-  const result = await page.evaluate(() => {
-    const w = window as unknown as {
-      __deltas: number[]
-      __latency: number[]
-      __benchRecording: boolean
+    const editsBefore = await page.evaluate(() => window.__canvas.edits.length)
+    const stopProfile = PROFILE ? await startProfile(page) : null
+    await page.mouse.move(target.x, target.y)
+    await page.mouse.down()
+    for (let i = 1; i <= STEPS; i++) await page.mouse.move(target.x + i * 4, target.y + i * 2)
+    await page.mouse.up()
+    await page.waitForTimeout(100)
+    const profile = stopProfile ? await stopProfile() : null
+    const result = await page.evaluate(() => {
+      const w = window as unknown as {
+        __deltas: number[]
+        __latency: number[]
+        __benchRecording: boolean
+        __loaf: number[]
+        __shown: number[]
+      }
+      w.__benchRecording = false
+      return {
+        deltas: w.__deltas,
+        latency: w.__latency,
+        loaf: w.__loaf,
+        shown: w.__shown,
+        edits: window.__canvas.edits,
+      }
+    })
+    const newEdits = result.edits.slice(editsBefore)
+    const deltas = stats(result.deltas.slice(1))
+    const latency = stats(result.latency)
+    const line = '-'.repeat(78)
+    console.log(line)
+    console.log(`build: ${dist}`)
+    console.log(
+      `canvas, ${NODES} nodes / ${Math.round(NODES * 1.5)} edges (software rendering), ${rendered} node elements rendered`,
+    )
+    console.log(
+      `first render (navigation to first node visible): ${ms(firstRender)}  (target < 1500 ms: ${firstRender < 1500 ? 'met' : 'MISSED'})`,
+    )
+    console.log(
+      `  of which: script start ${ms(phases.scriptStart)}, validateGraph ${ms(phases.validate)} (the page validates like the app), first React commit ${ms(phases.firstCommit)}`,
+    )
+    console.log(
+      `drag of ${target.id}, ${STEPS} steps: rAF delta median ${ms(deltas.median)}, p95 ${ms(deltas.p95)} over ${deltas.n} frames`,
+    )
+    console.log(
+      `  per move, event to end of next frame: median ${ms(latency.median)}, p95 ${ms(latency.p95)}  (target < 16 ms: ${latency.p95 < 16 ? 'met' : latency.median < 16 ? 'median met, p95 MISSED' : 'MISSED'})`,
+    )
+    const shown = stats(result.shown)
+    console.log(
+      `  per move, event to the dragged node moved in the DOM: median ${ms(shown.median)}, p95 ${ms(shown.p95)} over ${shown.n} moves`,
+    )
+    console.log(
+      `  long animation frames (over 50 ms) during the drag: ${result.loaf.length}, longest ${ms(Math.max(0, ...result.loaf))}, total ${ms(result.loaf.reduce((a, b) => a + b, 0))}`,
+    )
+    console.log(
+      `  edits emitted by the drag: ${newEdits.map((e) => e.type).join(', ') || 'none'} (expected: one moveNodes)`,
+    )
+    if (profile) {
+      console.log('  main thread during the drag, top self times:')
+      for (const [fn, t] of await topSelfTimes(profile, dist, 15))
+        console.log(`    ${ms(t).padStart(9)}  ${fn}`)
     }
-    w.__benchRecording = false
-    return { deltas: w.__deltas, latency: w.__latency, edits: window.__canvas.edits }
-  })
-  const newEdits = result.edits.slice(editsBefore)
-  const deltas = stats(result.deltas.slice(1))
-  const latency = stats(result.latency)
-  const line = '-'.repeat(78)
-  console.log(line)
-  console.log(
-    `canvas, ${NODES} nodes / ${Math.round(NODES * 1.5)} edges (software rendering), ${rendered} node elements rendered`,
-  )
-  console.log(
-    `first render (navigation to first node visible): ${ms(firstRender)}  (target < 1500 ms: ${firstRender < 1500 ? 'met' : 'MISSED'})`,
-  )
-  console.log(
-    `  of which: script start ${ms(phases.scriptStart)}, validateGraph ${ms(phases.validate)} (the page validates like the app), first React commit ${ms(phases.firstCommit)}`,
-  )
-  console.log(
-    `drag of ${target.id}, ${STEPS} steps: rAF delta median ${ms(deltas.median)}, p95 ${ms(deltas.p95)} over ${deltas.n} frames`,
-  )
-  console.log(
-    `  per move, event to end of next frame: median ${ms(latency.median)}, p95 ${ms(latency.p95)}  (target < 16 ms: ${latency.p95 < 16 ? 'met' : latency.median < 16 ? 'median met, p95 MISSED' : 'MISSED'})`,
-  )
-  console.log(
-    `  edits emitted by the drag: ${newEdits.map((e) => e.type).join(', ') || 'none'} (expected: one moveNodes)`,
-  )
-  console.log(line)
-  await browser.close()
-} finally {
-  server.close()
+    console.log(line)
+    await browser.close()
+  } finally {
+    server.close()
+  }
 }

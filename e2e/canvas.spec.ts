@@ -306,8 +306,11 @@ test('in the app, Auto layout of a big graph is one edit: one Undo puts every no
   expect(before).toEqual({ x: 0, y: 90 })
 
   const layout = page.getByRole('button', { name: 'Auto layout', exact: true })
+  const progress = page.getByRole('status', { name: 'Layout progress' })
   await layout.click()
+  await expect(progress).toContainText('Laying out 300 nodes…')
   await expect(layout).toBeEnabled({ timeout: 100_000 })
+  await expect(progress).toHaveCount(0)
   await expect
     .poll(async () => (await flowAt(page, 'n20'))!.x)
     .toBeGreaterThan((await flowAt(page, 'n19'))!.x)

@@ -15,6 +15,7 @@ import type {
 import { graphTools } from './graphTools'
 import { levelOf, levelPathOfNodes } from '../core/graph/levels'
 import { nsNodes } from '../core/pregel/namespace'
+import { createInspectionCache } from './inspectionCache'
 import { suffixOf, threadName } from './threadName'
 import {
   createTransferSlice,
@@ -65,6 +66,11 @@ export interface DebugActions extends TransferActions {
    * namespace of a subgraph's checkpoint (default: the root graph's).
    */
   selectCheckpoint(id: string | null, ns?: string): Promise<void>
+  /**
+   * Reads a checkpoint the user is likely to pick next (the pointer rests on its row), so that
+   * the pick shows its channels at once. Only checkpoints that no longer change are kept.
+   */
+  prefetchCheckpoint(id: string): void
   /** Shows or hides, under its parent step, the checkpoints a graph node's subgraph made. */
   toggleInner(ns: string): Promise<void>
   /** A run paused inside a subgraph: its checkpoints read and open, its latest selected. */
@@ -152,6 +158,9 @@ export interface DebugHost extends DebugState, Pick<TransferHost, 'importThread'
 /** How many checkpoints the timeline reads at once. */
 export const TIMELINE_PAGE = 50
 
+/** How many checkpoints' inspections are kept once read (see `inspectionCache.ts`). */
+export const INSPECTIONS_KEPT = 32
+
 type Set = (partial: Partial<DebugHost>) => void
 type Get = () => DebugHost
 
@@ -168,6 +177,29 @@ export function createDebugSlice(
   const messageFields = () => {
     const fields = get().spec?.state ?? []
     return new Set(fields.filter((f) => f.reducer === 'add_messages').map((f) => f.name))
+  }
+
+  const inspections = createInspectionCache(INSPECTIONS_KEPT)
+  /**
+   * Where kept inspections hold: the graph, the thread and its newest checkpoint (a run, a
+   * replay, a fork or a repair changes the newest, and may add pending writes to older ones).
+   */
+  const scope = (graphId: string, threadId: string, newest: string | undefined) =>
+    `${graphId}\n${threadId}\n${newest ?? ''}`
+  /** A checkpoint whose inspection cannot change in its scope: not the newest, not a subgraph's. */
+  const settled = (id: string, ns: string, newest: string | undefined) =>
+    ns === '' && newest !== undefined && id !== newest
+  const inspect = (graphId: string, threadId: string, id: string, ns: string, newest?: string) => {
+    const load = () =>
+      client.request('inspectCheckpoint', {
+        graphId,
+        threadId,
+        checkpointId: id,
+        ...(ns && { checkpointNs: ns }),
+      })
+    return settled(id, ns, newest)
+      ? inspections.read(scope(graphId, threadId, newest), id, load)
+      : load()
   }
 
   const valuesAt = async (graphId: string, threadId: string, checkpointId: string) => {
@@ -196,13 +228,18 @@ export function createDebugSlice(
       const ns = selected === null ? '' : view.selectedNs
       const id = selected ?? view.timeline[0]?.checkpointId
       if (!graphId || !id) return set({ ...pending, inspection: null, diff: null })
+      const newest = view.timeline[0]?.checkpointId
+      // Read lately (or prefetched): shown in the same update as the pick, no round trip.
+      const kept = settled(id, ns, newest)
+        ? inspections.get(scope(graphId, threadId, newest), id)
+        : undefined
+      if (kept) {
+        set({ ...pending, inspection: kept })
+        if (get().diffWanted) await loadDiff(id, kept)
+        return
+      }
       try {
-        const inspection = await client.request('inspectCheckpoint', {
-          graphId,
-          threadId,
-          checkpointId: id,
-          ...(ns && { checkpointNs: ns }),
-        })
+        const inspection = await inspect(graphId, threadId, id, ns, newest)
         // A newer refresh, or another thread: theirs is the one to show.
         if (get().threadId !== threadId || !isCurrent()) return
         // Another checkpoint was picked meanwhile: its own refresh shows it, and the pick
@@ -245,6 +282,14 @@ export function createDebugSlice(
         compareWith: null,
       })
       await actions.refreshInspection()
+    },
+
+    prefetchCheckpoint(id) {
+      const { graphId, threadId, timeline } = get()
+      const newest = timeline[0]?.checkpointId
+      if (!graphId || !settled(id, '', newest)) return
+      // A failed read is reported when the checkpoint is picked, not now.
+      inspect(graphId, threadId, id, '', newest).catch(() => undefined)
     },
 
     async toggleInner(ns) {

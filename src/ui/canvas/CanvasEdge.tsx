@@ -1,6 +1,8 @@
-import { BaseEdge, EdgeLabelRenderer, Position, type EdgeProps } from '@xyflow/react'
+import { BaseEdge, Position, type EdgeProps } from '@xyflow/react'
 import { memo } from 'react'
+import { createPortal } from 'react-dom'
 import { IssueBadgeView } from './CanvasNodes'
+import { useEdgeLabelLayer, useEdgeRoute } from './edgeContext'
 import { edgePath, ownOffset } from './edgeGeometry'
 import type { FlowEdge } from './flowTypes'
 import { Name } from '../Name'
@@ -29,13 +31,15 @@ export function selfLoopPath(
 
 /**
  * Every edge: a bezier (moved aside when it shares its two nodes with other edges), a detour
- * round the nodes in its way (`data.lane`), or a self-loop; dash style from its kind (CSS),
- * tooltip, label and issue badge.
+ * round the nodes in its way (its route, from `useEdgeRoute`), or a self-loop; dash style from
+ * its kind (CSS), tooltip, label and issue badge.
  */
 export const GraphEdge = memo(function GraphEdge(props: EdgeProps<FlowEdge>) {
   const { source, target, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition } =
     props
   const data = props.data
+  const route = useEdgeRoute(props.id)
+  const labels = useEdgeLabelLayer()
   const [path, labelX, labelY] =
     source === target
       ? selfLoopPath(sourceX, sourceY, targetX, targetY, sourcePosition)
@@ -44,8 +48,8 @@ export const GraphEdge = memo(function GraphEdge(props: EdgeProps<FlowEdge>) {
           sPos: sourcePosition,
           t: { x: targetX, y: targetY },
           tPos: targetPosition,
-          offset: ownOffset(data?.offset ?? 0, source, target),
-          lane: data?.lane,
+          offset: ownOffset(route?.offset ?? 0, source, target),
+          lane: route?.lane,
         })
   const label = data?.label
   const issues = data?.issues
@@ -58,8 +62,9 @@ export const GraphEdge = memo(function GraphEdge(props: EdgeProps<FlowEdge>) {
         markerEnd={props.markerEnd}
         interactionWidth={props.interactionWidth}
       />
-      {(label !== undefined || issues) && (
-        <EdgeLabelRenderer>
+      {(label !== undefined || issues) &&
+        labels &&
+        createPortal(
           <div
             className={`ss-edge-label nopan${props.selected ? ' ss-selected' : ''}`}
             style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
@@ -70,9 +75,9 @@ export const GraphEdge = memo(function GraphEdge(props: EdgeProps<FlowEdge>) {
               </span>
             )}
             <IssueBadgeView badge={issues} />
-          </div>
-        </EdgeLabelRenderer>
-      )}
+          </div>,
+          labels,
+        )}
     </>
   )
 })

@@ -1,11 +1,18 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
+import { isLayoutCancelled, type LayoutControl, type LayoutPhase } from './elkLayout'
 import type { Direction } from './flowTypes'
 
 /** Props of `CanvasToolbar`: presentational, every action is a callback. */
 export interface CanvasToolbarProps {
   onAddNode(): void
-  /** Lays the graph out; while its promise is pending the button shows "Laying out…". */
-  onAutoLayout(): void | Promise<void>
+  /**
+   * Lays the graph out; while its promise is pending the button shows "Laying out…". A big
+   * layout reports its phases to `control.onPhase` (then a progress line with Cancel shows)
+   * and stops when `control.signal` aborts.
+   */
+  onAutoLayout(control: LayoutControl): void | Promise<void>
+  /** How many nodes a layout places (for its progress line). */
+  nodeCount: number
   direction: Direction
   onDirection(direction: Direction): void
   onFitView(): void
@@ -157,6 +164,13 @@ export function CanvasToolbar(props: CanvasToolbarProps) {
           }}
         />
       )}
+      {layout.progress && (
+        <LayoutProgress
+          progress={layout.progress}
+          nodes={props.nodeCount}
+          onCancel={layout.cancel}
+        />
+      )}
       {layout.error && (
         <span role="alert" className="ss-toolbar-error">
           Auto layout failed: {layout.error}. The graph was not changed.
@@ -189,22 +203,74 @@ function GroupName(props: { initial: string; onDone(name: string | null): void }
   )
 }
 
-/** Runs a layout at most once at a time, with its progress and its failure as state. */
-function useAutoLayout(onAutoLayout: () => void | Promise<void>) {
+const PHASE_TEXT: Record<LayoutPhase, string> = {
+  sent: 'sent to the layout worker',
+  working: 'elk at work',
+  'laid-out': 'moving the nodes',
+}
+
+/** How far a big layout is: its phase and when it started (`performance.now()`). */
+interface Progress {
+  phase: LayoutPhase
+  since: number
+}
+
+/**
+ * A big layout going on: "Laying out 5,000 nodes…", its phase, the seconds so far (ticking),
+ * and Cancel. The canvas stays usable meanwhile: elk runs in a worker.
+ */
+function LayoutProgress(props: { progress: Progress; nodes: number; onCancel(): void }) {
+  const [now, setNow] = useState(() => performance.now())
+  useEffect(() => {
+    const timer = setInterval(() => setNow(performance.now()), 100)
+    return () => clearInterval(timer)
+  }, [])
+  const seconds = Math.max(0, now - props.progress.since) / 1000
+  return (
+    <span className="ss-layout-progress">
+      <span role="status" aria-label="Layout progress">
+        Laying out {props.nodes.toLocaleString('en')} nodes… {PHASE_TEXT[props.progress.phase]} ·{' '}
+        <span className="ss-elapsed">{seconds.toFixed(1)} s</span>
+      </span>
+      <button type="button" onClick={props.onCancel}>
+        Cancel
+      </button>
+    </span>
+  )
+}
+
+/** Runs a layout at most once at a time, with its progress, its Cancel and its failure as state. */
+function useAutoLayout(onAutoLayout: (control: LayoutControl) => void | Promise<void>) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
+  const [progress, setProgress] = useState<Progress | null>(null)
+  const current = useRef<AbortController | null>(null)
+  // A layout still going when the canvas goes away is stopped with it.
+  useEffect(() => () => current.current?.abort(), [])
   const run = () => {
     setError(null)
-    const pending = onAutoLayout()
+    const controller = new AbortController()
+    const since = performance.now()
+    const onPhase = (phase: LayoutPhase) => {
+      if (current.current === controller) setProgress({ phase, since })
+    }
+    const pending = onAutoLayout({ signal: controller.signal, onPhase })
     if (!pending) return
+    current.current = controller
     setBusy(true)
+    const done = (message: string | null) => {
+      if (current.current !== controller) return
+      current.current = null
+      setBusy(false)
+      setProgress(null)
+      setError(message)
+    }
     pending.then(
-      () => setBusy(false),
-      (e: unknown) => {
-        setBusy(false)
-        setError(e instanceof Error ? e.message : String(e))
-      },
+      () => done(null),
+      (e: unknown) =>
+        done(isLayoutCancelled(e) ? null : e instanceof Error ? e.message : String(e)),
     )
   }
-  return { busy, error, run }
+  const cancel = () => current.current?.abort()
+  return { busy, error, progress, run, cancel }
 }

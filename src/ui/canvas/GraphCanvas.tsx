@@ -28,6 +28,8 @@ import { edgeTypes } from './CanvasEdge'
 import { nodeTypes } from './CanvasNodes'
 import { CanvasToolbar } from './CanvasToolbar'
 import { createDecorator, createFlowCache, type Size } from './decorate'
+import { runElkInWorker } from './elkLayout'
+import { EdgeLayerContext, createRouteStore, type EdgeLayer } from './edgeContext'
 import { createFlowRouter } from './edgeRoutes'
 import {
   GRID,
@@ -158,15 +160,22 @@ function CanvasView(props: GraphCanvasProps) {
   const firedKey = runOverlay?.fired?.join('\n') ?? ''
   const fired = useMemo(() => new Set(firedKey ? firedKey.split('\n') : []), [firedKey])
   // Edges spread apart and round the nodes in their way, from the nodes as drawn (so also
-  // during a drag).
+  // during a drag). The routes go to the edges through their own store, not the edge objects.
   const [router] = useState(createFlowRouter)
   const routes = useMemo(
     () => router(nodes, flow.edges, direction),
     [router, nodes, flow.edges, direction],
   )
+  const [routeStore] = useState(createRouteStore)
+  const [labels, setLabels] = useState<HTMLElement | null>(null)
+  useLayoutEffect(() => routeStore.set(routes), [routeStore, routes])
+  useLayoutEffect(() => {
+    setLabels(root.current?.querySelector<HTMLElement>('.react-flow__edgelabel-renderer') ?? null)
+  }, [])
+  const edgeLayer = useMemo<EdgeLayer>(() => ({ routes: routeStore, labels }), [routeStore, labels])
   const edges = useMemo(
-    () => decorator.edges(flow.edges, selectedEdges, fired, runOverlay?.live === true, routes),
-    [decorator, flow.edges, selectedEdges, fired, runOverlay?.live, routes],
+    () => decorator.edges(flow.edges, selectedEdges, fired, runOverlay?.live === true),
+    [decorator, flow.edges, selectedEdges, fired, runOverlay?.live],
   )
   const [menu, setMenu] = useState<NodeMenuAt | null>(null)
 
@@ -285,123 +294,126 @@ function CanvasView(props: GraphCanvasProps) {
   return (
     <div ref={root} className="ss-canvas" onDoubleClick={onDoubleClick}>
       <OverlayContext.Provider value={overlay}>
-        <CanvasActionsContext.Provider value={actions}>
-          <ReactFlow<FlowNode, FlowEdge>
-            nodes={nodes}
-            edges={edges}
-            nodeTypes={nodeTypes}
-            edgeTypes={edgeTypes}
-            onNodesChange={onNodesChange}
-            onEdgesChange={onEdgesChange}
-            onNodeDragStop={onNodeDragStop}
-            onConnect={onConnect}
-            isValidConnection={isValidConnection}
-            colorMode={colorMode}
-            snapToGrid
-            snapGrid={SNAP}
-            deleteKeyCode={null}
-            multiSelectionKeyCode={MULTI_SELECT}
-            zoomOnDoubleClick={false}
-            onlyRenderVisibleElements={big}
-            defaultMarkerColor={null}
-            fitView
-            fitViewOptions={fit}
-            onNodeContextMenu={onNodeContextMenu}
-            onMoveStart={(event) => {
-              // Only the user's own pans and zooms (an event); fitView's moves have none.
-              if (event) markMoved()
-              // The menu stays in screen space: it would be left behind by the node.
-              setMenu(null)
-            }}
-            minZoom={0.1}
-            aria-label="Graph canvas"
-          >
-            <Background gap={GRID * 2} />
-            <Controls
-              showFitView={false}
-              showInteractive={false}
-              aria-label="Zoom"
-              onZoomIn={markMoved}
-              onZoomOut={markMoved}
+        <EdgeLayerContext.Provider value={edgeLayer}>
+          <CanvasActionsContext.Provider value={actions}>
+            <ReactFlow<FlowNode, FlowEdge>
+              nodes={nodes}
+              edges={edges}
+              nodeTypes={nodeTypes}
+              edgeTypes={edgeTypes}
+              onNodesChange={onNodesChange}
+              onEdgesChange={onEdgesChange}
+              onNodeDragStop={onNodeDragStop}
+              onConnect={onConnect}
+              isValidConnection={isValidConnection}
+              colorMode={colorMode}
+              snapToGrid
+              snapGrid={SNAP}
+              deleteKeyCode={null}
+              multiSelectionKeyCode={MULTI_SELECT}
+              zoomOnDoubleClick={false}
+              onlyRenderVisibleElements={big}
+              defaultMarkerColor={null}
+              fitView
+              fitViewOptions={fit}
+              onNodeContextMenu={onNodeContextMenu}
+              onMoveStart={(event) => {
+                // Only the user's own pans and zooms (an event); fitView's moves have none.
+                if (event) markMoved()
+                // The menu stays in screen space: it would be left behind by the node.
+                setMenu(null)
+              }}
+              minZoom={0.1}
+              aria-label="Graph canvas"
             >
-              <ControlButton
-                className="ss-map-toggle"
-                aria-label="Mini map"
-                aria-pressed={showMap}
-                title={showMap ? 'Hide the mini map' : 'Show the mini map'}
-                onClick={() => {
-                  saveMapShown(!showMap)
-                  setShowMap(!showMap)
-                  if (isFitted()) refit()
-                }}
+              <Background gap={GRID * 2} />
+              <Controls
+                showFitView={false}
+                showInteractive={false}
+                aria-label="Zoom"
+                onZoomIn={markMoved}
+                onZoomOut={markMoved}
               >
-                <MapIcon />
-              </ControlButton>
-            </Controls>
-            {showMap && (
-              <MiniMap
-                position="top-right"
-                pannable
-                zoomable
-                ariaLabel="Mini map"
-                nodeColor={nodeColor}
-                style={MAP}
-                onClick={markMoved}
+                <ControlButton
+                  className="ss-map-toggle"
+                  aria-label="Mini map"
+                  aria-pressed={showMap}
+                  title={showMap ? 'Hide the mini map' : 'Show the mini map'}
+                  onClick={() => {
+                    saveMapShown(!showMap)
+                    setShowMap(!showMap)
+                    if (isFitted()) refit()
+                  }}
+                >
+                  <MapIcon />
+                </ControlButton>
+              </Controls>
+              {showMap && (
+                <MiniMap
+                  position="top-right"
+                  pannable
+                  zoomable
+                  ariaLabel="Mini map"
+                  nodeColor={nodeColor}
+                  style={MAP}
+                  onClick={markMoved}
+                />
+              )}
+              {toolbar && (
+                <Panel position="top-left">
+                  <CanvasToolbar
+                    onAddNode={addNodeInView}
+                    onAutoLayout={async (control) => {
+                      const edit = await autoLayoutEdit(doc, direction, runElkInWorker, control)
+                      if (latest.current.doc !== doc) throw new Error(LAYOUT_OUTDATED)
+                      props.onEdit(edit)
+                      refit()
+                    }}
+                    nodeCount={doc.nodes.length}
+                    direction={direction}
+                    onDirection={setDirection}
+                    onFitView={refit}
+                    joinSources={sources}
+                    joinTargets={sources.length >= 2 ? joinTargets(doc, sources) : []}
+                    onJoin={(to) => props.onEdit({ type: 'addJoin', from: sources, to })}
+                    onDelete={deletion ? deleteSelection : undefined}
+                    subgraphSources={props.subgraphSources}
+                    onAddSubgraph={(from) => {
+                      const source = from ? props.subgraphSources?.find((g) => g.id === from) : null
+                      const edit = addSubgraphEdit(
+                        doc,
+                        source ?? null,
+                        freeSpot(doc, screenToFlowPosition(centreOf(root.current))),
+                      )
+                      if (edit) props.onEdit(edit)
+                    }}
+                    groupSources={sources}
+                    groupName={graphTools().freeSubgraphName(doc)}
+                    onGroup={(name) => {
+                      const before = latest.current.doc
+                      props.onEdit({ type: 'groupIntoSubgraph', ids: sources, name })
+                      // The graph node that took their place is selected.
+                      props.onSelect({
+                        nodes: [graphTools().groupNodeId(before, sources, name)],
+                        edges: [],
+                      })
+                    }}
+                  />
+                </Panel>
+              )}
+            </ReactFlow>
+            {menu && (
+              <NodeMenu
+                key={`${menu.id} ${menu.x} ${menu.y}`}
+                at={menu}
+                before={breaksOn(doc.interruptBefore, menu.id)}
+                after={breaksOn(doc.interruptAfter, menu.id)}
+                onBreakpoint={(when, on) => actions.setBreakpoint(menu.id, when, on)}
+                onClose={() => setMenu(null)}
               />
             )}
-            {toolbar && (
-              <Panel position="top-left">
-                <CanvasToolbar
-                  onAddNode={addNodeInView}
-                  onAutoLayout={async () => {
-                    const edit = await autoLayoutEdit(doc, direction)
-                    if (latest.current.doc !== doc) throw new Error(LAYOUT_OUTDATED)
-                    props.onEdit(edit)
-                    refit()
-                  }}
-                  direction={direction}
-                  onDirection={setDirection}
-                  onFitView={refit}
-                  joinSources={sources}
-                  joinTargets={sources.length >= 2 ? joinTargets(doc, sources) : []}
-                  onJoin={(to) => props.onEdit({ type: 'addJoin', from: sources, to })}
-                  onDelete={deletion ? deleteSelection : undefined}
-                  subgraphSources={props.subgraphSources}
-                  onAddSubgraph={(from) => {
-                    const source = from ? props.subgraphSources?.find((g) => g.id === from) : null
-                    const edit = addSubgraphEdit(
-                      doc,
-                      source ?? null,
-                      freeSpot(doc, screenToFlowPosition(centreOf(root.current))),
-                    )
-                    if (edit) props.onEdit(edit)
-                  }}
-                  groupSources={sources}
-                  groupName={graphTools().freeSubgraphName(doc)}
-                  onGroup={(name) => {
-                    const before = latest.current.doc
-                    props.onEdit({ type: 'groupIntoSubgraph', ids: sources, name })
-                    // The graph node that took their place is selected.
-                    props.onSelect({
-                      nodes: [graphTools().groupNodeId(before, sources, name)],
-                      edges: [],
-                    })
-                  }}
-                />
-              </Panel>
-            )}
-          </ReactFlow>
-          {menu && (
-            <NodeMenu
-              key={`${menu.id} ${menu.x} ${menu.y}`}
-              at={menu}
-              before={breaksOn(doc.interruptBefore, menu.id)}
-              after={breaksOn(doc.interruptAfter, menu.id)}
-              onBreakpoint={(when, on) => actions.setBreakpoint(menu.id, when, on)}
-              onClose={() => setMenu(null)}
-            />
-          )}
-        </CanvasActionsContext.Provider>
+          </CanvasActionsContext.Provider>
+        </EdgeLayerContext.Provider>
       </OverlayContext.Provider>
     </div>
   )

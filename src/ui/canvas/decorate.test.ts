@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createDecorator } from './decorate'
-import type { FlowEdge } from './flowTypes'
+import type { FlowEdge, FlowNode } from './flowTypes'
 
 const edge = (id: string): FlowEdge => ({ id, source: 'a', target: 'b', type: 'graph' }) as FlowEdge
 
@@ -22,5 +22,34 @@ describe('fired edges', () => {
     const [after, other] = d.edges(base, new Set(), fired, false)
     expect(after?.animated).toBe(true)
     expect(other).toBe(d.edges(base, new Set(), fired, true)[1])
+  })
+})
+
+describe('nodes during a drag', () => {
+  const node = (id: string, x: number): FlowNode =>
+    ({ id, type: 'step', position: { x, y: 0 }, data: {} }) as FlowNode
+  const base = [node('a', 0), node('b', 100), node('c', 200)]
+  const none = new Set<string>()
+  const sizes = new Map()
+
+  it('redo only the dragged nodes, the others keep their objects, as a fresh pass would draw them', () => {
+    const d = createDecorator()
+    const before = d.nodes(base, none, null, sizes)
+    const frame1 = d.nodes(base, none, new Map([['b', { x: 120, y: 10 }]]), sizes)
+    expect(frame1[0]).toBe(before[0])
+    expect(frame1[2]).toBe(before[2])
+    expect(frame1[1]?.position).toEqual({ x: 120, y: 10 })
+    const drag2 = new Map([['c', { x: 240, y: 0 }]])
+    const frame2 = d.nodes(base, none, drag2, sizes)
+    expect(frame2.map((n) => n.position)).toEqual(
+      createDecorator()
+        .nodes(base, none, drag2, sizes)
+        .map((n) => n.position),
+    )
+    expect(frame2[1]?.position).toEqual({ x: 100, y: 0 }) // b no longer dragged: back at its place
+    expect(frame1[1]?.position).toEqual({ x: 120, y: 10 }) // an earlier answer is not changed
+    const done = d.nodes(base, none, null, sizes)
+    expect(done.map((n) => n.position)).toEqual(before.map((n) => n.position))
+    expect(done[0]).toBe(before[0])
   })
 })

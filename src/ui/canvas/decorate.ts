@@ -1,7 +1,6 @@
 import type { XY } from '../../core/graph/edits'
 import type { GraphIssue } from '../../core/graph/issues'
 import type { GraphSpec } from '../../core/graph/schema'
-import { sameRoute, type EdgeRoute } from './edgeGeometry'
 import type { Direction, Flow, FlowEdge, FlowNode } from './flowTypes'
 import { toFlow, type FlowMemo } from './toFlow'
 
@@ -51,7 +50,6 @@ export function createFlowCache() {
 }
 
 const NO_EDGES: ReadonlySet<string> = new Set()
-const NO_ROUTES: ReadonlyMap<string, EdgeRoute> = new Map()
 
 /** A node's measured size, kept so a new node object is not measured again. */
 export interface Size {
@@ -78,10 +76,47 @@ export function createDecorator() {
       selected: boolean
       fired: boolean
       still: boolean
-      route: EdgeRoute | undefined
       out: FlowEdge
     }
   >()
+  const decorate = (
+    node: FlowNode,
+    selected: ReadonlySet<string>,
+    drag: ReadonlyMap<string, XY> | null,
+    sizes: ReadonlyMap<string, Size>,
+  ): FlowNode => {
+    const inputs = {
+      selected: selected.has(node.id),
+      position: drag?.get(node.id),
+      size: sizes.get(node.id),
+    }
+    const hit = nodeCache.get(node)
+    if (
+      hit &&
+      hit.selected === inputs.selected &&
+      hit.position === inputs.position &&
+      hit.size === inputs.size
+    ) {
+      return hit.out
+    }
+    const out = {
+      ...node,
+      selected: inputs.selected,
+      ...(inputs.position ? { position: inputs.position } : {}),
+      ...(inputs.size ? { measured: inputs.size } : {}),
+    } as FlowNode
+    nodeCache.set(node, { ...inputs, out })
+    return out
+  }
+  // The last answer: a drag frame changes only `drag`, so only the dragged nodes are redone.
+  let last: {
+    base: readonly FlowNode[]
+    selected: ReadonlySet<string>
+    sizes: ReadonlyMap<string, Size>
+    drag: ReadonlyMap<string, XY> | null
+    out: FlowNode[]
+    index: Map<string, number> | null
+  } | null = null
   return {
     nodes(
       base: readonly FlowNode[],
@@ -89,61 +124,48 @@ export function createDecorator() {
       drag: ReadonlyMap<string, XY> | null,
       sizes: ReadonlyMap<string, Size>,
     ): FlowNode[] {
-      return base.map((node) => {
-        const inputs = {
-          selected: selected.has(node.id),
-          position: drag?.get(node.id),
-          size: sizes.get(node.id),
+      if (last && last.base === base && last.selected === selected && last.sizes === sizes) {
+        if (drag === last.drag) return last.out
+        const index = (last.index ??= new Map(base.map((n, i) => [n.id, i])))
+        const out = last.out.slice()
+        for (const id of new Set([...(last.drag?.keys() ?? []), ...(drag?.keys() ?? [])])) {
+          const i = index.get(id)
+          const node = i === undefined ? undefined : base[i]
+          if (i !== undefined && node) out[i] = decorate(node, selected, drag, sizes)
         }
-        const hit = nodeCache.get(node)
-        if (
-          hit &&
-          hit.selected === inputs.selected &&
-          hit.position === inputs.position &&
-          hit.size === inputs.size
-        ) {
-          return hit.out
-        }
-        const out = {
-          ...node,
-          selected: inputs.selected,
-          ...(inputs.position ? { position: inputs.position } : {}),
-          ...(inputs.size ? { measured: inputs.size } : {}),
-        } as FlowNode
-        nodeCache.set(node, { ...inputs, out })
+        last = { ...last, drag, out }
         return out
-      })
+      }
+      const out = base.map((node) => decorate(node, selected, drag, sizes))
+      last = { base, selected, sizes, drag, out, index: null }
+      return out
     },
     /**
      * `fired`: edges that fired in the shown super-step, drawn animated unless `still`.
-     * `routes`: edges spread apart or drawn round other nodes (`edgeRoutes`).
+     * (Routes are not here: see `edgeContext.ts`.)
      */
     edges(
       base: readonly FlowEdge[],
       selected: ReadonlySet<string>,
       fired: ReadonlySet<string> = NO_EDGES,
       still = false,
-      routes: ReadonlyMap<string, EdgeRoute> = NO_ROUTES,
     ): FlowEdge[] {
       return base.map((edge) => {
         const isSelected = selected.has(edge.id)
         const isFired = fired.has(edge.id)
-        const route = routes.get(edge.id)
         const hit = edgeCache.get(edge)
         // Whether a run is going matters only to the edges that fired.
-        const same =
-          hit && hit.selected === isSelected && hit.fired === isFired && sameRoute(hit.route, route)
+        const same = hit && hit.selected === isSelected && hit.fired === isFired
         if (same && (!isFired || hit.still === still)) return hit.out
-        const routed = route && edge.data ? { ...edge, data: { ...edge.data, ...route } } : edge
         const out = isFired
           ? {
-              ...routed,
+              ...edge,
               selected: isSelected,
               animated: !still,
               className: `${edge.className ?? ''} ss-fired`,
             }
-          : { ...routed, selected: isSelected }
-        edgeCache.set(edge, { selected: isSelected, fired: isFired, still, route, out })
+          : { ...edge, selected: isSelected }
+        edgeCache.set(edge, { selected: isSelected, fired: isFired, still, out })
         return out
       })
     },

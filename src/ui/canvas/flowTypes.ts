@@ -1,5 +1,4 @@
 import type { Edge, Node } from '@xyflow/react'
-import type { Lane } from './edgeGeometry'
 
 /**
  * The canvas's element ids. Document nodes keep their own id; everything else is derived
@@ -68,13 +67,8 @@ export type GraphEdgeData = {
   /** The tooltip, when it says more than the accessible name (a join: it waits for all). */
   title?: string
   issues?: IssueBadge
-  /**
-   * Set by the canvas from the node boxes (`routeEdges`), not by `toFlow`: the sideways offset
-   * of an edge that shares its two nodes with others (`ownOffset`), and its detour round the
-   * nodes in its way.
-   */
-  offset?: number
-  lane?: Lane
+  // An edge's route (offset, detour) is not here but in the canvas's route store
+  // (`edgeContext.ts`), so a drag does not remake the edges.
 }
 export type FlowEdge = Edge<GraphEdgeData, 'graph'>
 

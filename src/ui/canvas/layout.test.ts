@@ -137,6 +137,21 @@ describe('layout (elk, big graphs)', () => {
     expect(at(positions, '__start__').x).toBeLessThan(at(positions, 'n0').x)
   })
 
+  it('lays out a 5,000-node chain with a loop (elk once ran out of stack finding components)', async () => {
+    const long = chain(5000)
+    const at5000 = await movesOf(long, 'LR')
+    expect(at5000.size).toBe(5000)
+    expect(at(at5000, 'n4999').x).toBeGreaterThan(at(at5000, 'n0').x)
+  }, 120_000)
+
+  it("hands the caller's Cancel signal and phase callback to the layout", async () => {
+    const big = chain(DAGRE_MAX_NODES + 1)
+    const control = { signal: new AbortController().signal, onPhase: vi.fn() }
+    const run = vi.fn(runElk)
+    await autoLayoutEdit(big, 'LR', run, control)
+    expect(run).toHaveBeenCalledWith(expect.anything(), control)
+  })
+
   it('reports a failed layout as a rejection, with no edit', async () => {
     const big = chain(DAGRE_MAX_NODES + 1)
     const failing: RunElk = () => Promise.reject(new Error('the layout worker could not start'))

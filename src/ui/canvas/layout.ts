@@ -1,7 +1,14 @@
 import type { GraphEdit, XY } from '../../core/graph/edits'
 import type { GraphSpec } from '../../core/graph/schema'
 import { branchTargets } from '../../core/graph/wiring'
-import { LAYOUT_SPACING, elkGraph, elkPositions, runElkInWorker, type RunElk } from './elkLayout'
+import {
+  LAYOUT_SPACING,
+  elkGraph,
+  elkPositions,
+  runElkInWorker,
+  type LayoutControl,
+  type RunElk,
+} from './elkLayout'
 import type * as DagreModule from './dagreLayout'
 import { END_ID, NODE_H, NODE_W, START_ID, type Direction } from './flowTypes'
 
@@ -106,13 +113,15 @@ function gridPositions(ids: string[], direction: Direction): Map<string, XY> {
 
 /**
  * "Auto layout": every document node moved, as one `moveNodes` edit (one undo step). Small
- * graphs with dagre at once; big ones with elk through `runElk` (a worker by default). Rejects
- * with a message fit to show when elk fails; the document is left alone then.
+ * graphs with dagre at once; big ones with elk through `runElk` (a worker by default), which
+ * reports its phases to `control` and stops when its signal aborts. Rejects with a message fit
+ * to show when elk fails (or with `layoutCancelled()`); the document is left alone then.
  */
 export async function autoLayoutEdit(
   doc: GraphSpec,
   direction: Direction,
   runElk: RunElk = runElkInWorker,
+  control: LayoutControl = {},
 ): Promise<GraphEdit> {
   const { ids, links, big } = layoutInput(doc)
   if (!big) {
@@ -120,7 +129,7 @@ export async function autoLayoutEdit(
     if (!loaded) throw new Error('the layout could not be loaded (offline?); try again')
     return movesEdit(doc, loaded.dagreLayout(ids, links, direction))
   }
-  return movesEdit(doc, elkPositions(ids, await runElk(elkGraph(ids, links, direction))))
+  return movesEdit(doc, elkPositions(ids, await runElk(elkGraph(ids, links, direction), control)))
 }
 
 function movesEdit(doc: GraphSpec, positions: ReadonlyMap<string, XY>): GraphEdit {

@@ -19,8 +19,10 @@ const messageOf = (e: unknown): string =>
   typeof e === 'object' && e !== null && 'message' in e ? String(e.message) : String(e)
 
 scope.addEventListener('message', (e) => {
+  // elk is loaded (this module ran) and has the graph: the page can say it is at work.
+  scope.postMessage({ kind: 'started' })
   elk.layout(e.data.graph).then(
-    (graph) => scope.postMessage({ ok: true, graph }),
-    (error: unknown) => scope.postMessage({ ok: false, message: messageOf(error) }),
+    (graph) => scope.postMessage({ kind: 'done', graph }),
+    (error: unknown) => scope.postMessage({ kind: 'failed', message: messageOf(error) }),
   )
 })

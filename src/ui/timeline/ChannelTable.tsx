@@ -26,8 +26,13 @@ const ROW = 23
 
 /** Every channel of the shown checkpoint: type, value, version, and whether this step changed it. */
 export function ChannelTable() {
-  // Rendered when the page has time: a live run replaces the inspection twice a second.
-  const inspection = useDeferredValue(useApp((s) => s.inspection))
+  // During a run, rendered when the page has time: the run replaces the inspection twice a
+  // second. Otherwise at once: a click on a checkpoint shows its channels in the same frame
+  // as the read lands (deferred, they came a frame later).
+  const latest = useApp((s) => s.inspection)
+  const running = useApp((s) => s.runState === 'running')
+  const deferred = useDeferredValue(latest)
+  const inspection = running ? deferred : latest
   if (!inspection) return <NoCheckpoint />
   return <Rows channels={inspection.channels} />
 }

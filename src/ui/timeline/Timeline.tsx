@@ -25,6 +25,7 @@ export function Timeline() {
     selected,
     selectedNs,
     selectCheckpoint,
+    prefetchCheckpoint,
     olderAvailable,
     loadOlder,
     inner,
@@ -37,6 +38,7 @@ export function Timeline() {
     selected: s.selectedCheckpointId ?? s.timeline[0]?.checkpointId,
     selectedNs: s.selectedCheckpointId === null ? '' : s.selectedNs,
     selectCheckpoint: s.selectCheckpoint,
+    prefetchCheckpoint: s.prefetchCheckpoint,
     inner: s.inner,
     innerOpen: s.innerOpen,
     toggleInner: s.toggleInner,
@@ -191,6 +193,8 @@ export function Timeline() {
                 data-damaged={t.damaged?.table}
                 style={{ transform: `translateY(${v.start}px)`, height: ROW }}
                 onClick={() => void selectCheckpoint(t.checkpointId)}
+                // Read while the pointer rests on it: the click then shows it at once.
+                onPointerEnter={() => prefetchCheckpoint(t.checkpointId)}
               >
                 <Lanes row={row} lanes={lanes} children={childLanes.get(t.checkpointId) ?? []} />
                 {t.damaged?.table === 'checkpoints' ? (

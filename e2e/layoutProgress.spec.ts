@@ -1,0 +1,74 @@
+import { expect, test, type Page, type Worker } from '@playwright/test'
+
+/**
+ * Auto layout of a big graph, as a user meets it: elk works in a worker while a progress line
+ * says what it is doing and for how long, the canvas stays usable, and Cancel stops the worker
+ * and leaves the graph as it was. (A finished layout in the app, its progress line and its one
+ * undo step: canvas.spec.ts.)
+ */
+
+const tools = (page: Page) => page.getByRole('toolbar', { name: 'Canvas tools' })
+const progress = (page: Page) => page.getByRole('status', { name: 'Layout progress' })
+
+/** A node's flow position, read from React Flow's transform. */
+const flowAt = (page: Page, id: string) =>
+  page.locator(`.react-flow__node[data-id="${id}"]`).evaluate((el) => {
+    const m = /translate\((-?[\d.]+)px, ?(-?[\d.]+)px\)/.exec((el as HTMLElement).style.transform)
+    return m ? { x: Number(m[1]), y: Number(m[2]) } : null
+  })
+
+const seconds = async (page: Page) =>
+  Number(/([\d.]+) s/.exec((await progress(page).textContent()) ?? '')?.[1] ?? NaN)
+
+test('a 2,000-node layout shows its progress, leaves the canvas usable, and Cancel changes nothing', async ({
+  page,
+}) => {
+  test.setTimeout(180_000)
+  const layoutWorkers: Worker[] = []
+  page.on('worker', (w) => {
+    if (/layout\.worker/.test(w.url())) layoutWorkers.push(w)
+  })
+  await page.goto('/canvas-test.html?bench=2000')
+  // Only the nodes in view are rendered: take one of them.
+  const shown = page.locator('.react-flow__node[data-id^="n"]')
+  await expect(shown.first()).toBeVisible({ timeout: 60_000 })
+  const picked = (await shown.nth(Math.floor((await shown.count()) / 2)).getAttribute('data-id'))!
+  const node = page.locator(`.react-flow__node[data-id="${picked}"]`)
+  const before = await flowAt(page, picked)
+
+  await tools(page).getByRole('button', { name: 'Auto layout', exact: true }).click()
+  await expect(progress(page)).toContainText('Laying out 2,000 nodes…')
+  await expect(tools(page).getByRole('button', { name: 'Laying out…' })).toBeDisabled()
+  // The elapsed time ticks, and the phase moves on once elk has the graph.
+  const first = await seconds(page)
+  await expect.poll(() => seconds(page)).toBeGreaterThan(first)
+  await expect(progress(page)).toContainText(/sent to the layout worker|elk at work/)
+  await expect(progress(page)).toContainText('elk at work', { timeout: 60_000 })
+  await page.screenshot({ path: test.info().outputPath('layout-progress.png') })
+
+  // The canvas answers meanwhile: a click selects a node.
+  await node.click()
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () => (window as unknown as { __canvas: { selection: { nodes: string[] } } }).__canvas,
+      ),
+    )
+    .toMatchObject({ selection: { nodes: [picked] } })
+  await expect(progress(page)).toBeVisible()
+
+  expect(layoutWorkers).toHaveLength(1)
+  const closed = new Promise<void>((resolve) => layoutWorkers[0]?.once('close', () => resolve()))
+  await tools(page).getByRole('button', { name: 'Cancel', exact: true }).click()
+  await closed
+  await expect(progress(page)).toHaveCount(0)
+  await expect(tools(page).getByRole('button', { name: 'Auto layout', exact: true })).toBeEnabled()
+  await expect(tools(page).getByRole('alert')).toHaveCount(0)
+  const moves = await page.evaluate(() =>
+    (window as unknown as { __canvas: { edits: { type: string }[] } }).__canvas.edits.filter(
+      (e) => e.type === 'moveNodes',
+    ),
+  )
+  expect(moves).toEqual([])
+  expect(await flowAt(page, picked)).toEqual(before)
+})
