@@ -108,8 +108,18 @@ function checkpointReport(s: StateSnapshot, fields: ReadonlySet<string>): Checkp
     source: s.metadata.source,
     next: s.next,
     values: s.values,
-    versions: Object.fromEntries(Object.entries(s.channelVersions).filter(([k]) => fields.has(k))),
+    versions: fieldVersions(s.channelVersions, fields),
   }
+}
+
+/** The versions of the state fields, in the versions' order. */
+function fieldVersions(
+  versions: Record<string, number>,
+  fields: ReadonlySet<string>,
+): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const k of Object.keys(versions)) if (fields.has(k)) out[k] = versions[k] as number
+  return out
 }
 
 /** Invokes the graph on the report's thread; an error the graph raised is part of the report. */

@@ -181,10 +181,10 @@ export class MemorySaver implements CheckpointSaver {
         if (first) tasks.add(taskId)
       }
       if (first) {
-        const stored = writes.map(([ch, v]): PendingWrite => [taskId, ch, cloneJson(v)])
         // The first call's writes are the array (of its exact size: most checkpoints get one).
-        if (c.writes === NO_WRITES) c.writes = stored
-        else for (const w of stored) c.writes.push(w)
+        if (c.writes === NO_WRITES) {
+          c.writes = writes.map((w): PendingWrite => [taskId, w[0], cloneJson(w[1])])
+        } else for (const w of writes) c.writes.push([taskId, w[0], cloneJson(w[1])])
         return
       }
     }
@@ -245,17 +245,21 @@ export class MemorySaver implements CheckpointSaver {
   /**
    * A thread's checkpoints of one namespace, oldest (first put) first, made one at a time as
    * they are read (a report written as it goes holds one at a time, not the whole history).
+   * Unlike getTuple's, these tuples share the saver's objects (no copies: a report reads
+   * thousands): read them, never change them.
    */
-  *inPutOrder(threadId: string, checkpointNs = ''): Generator<CheckpointTuple> {
+  *inPutOrder(threadId: string, checkpointNs = ''): Generator<Readonly<CheckpointTuple>> {
     const t = this.threads.get(threadId)?.get(checkpointNs)
     if (!t) return
     // Each delta is usually of the checkpoint just read: one step from its state, no walk.
-    let prev: { c: StoredCheckpoint; state: FullState } | undefined
+    let prevC: StoredCheckpoint | undefined
+    let prevState: FullState | undefined
     for (const c of t.checkpoints) {
       const state =
-        !c.full && prev && c.parent === prev.c ? applyDelta(prev.state, c) : fullState(c)
-      prev = { c, state }
-      yield this.toTuple(threadId, t, c, state)
+        !c.full && prevState && c.parent === prevC ? applyDelta(prevState, c) : fullState(c)
+      prevC = c
+      prevState = state
+      yield this.toTuple(threadId, t, c, state, true)
     }
   }
 
@@ -291,11 +295,29 @@ export class MemorySaver implements CheckpointSaver {
     t: ThreadStore,
     c: StoredCheckpoint,
     state = fullState(c),
+    /** The tuple may share the saver's objects (inPutOrder). */
+    shared = false,
   ): CheckpointTuple {
     const values: Record<string, unknown> = {}
     for (const ch in state.owner) {
       const v = (state.owner[ch] as StoredCheckpoint).values[ch]
-      if (v !== EMPTY_BLOB) values[ch] = cloneJson(v)
+      if (v !== EMPTY_BLOB) values[ch] = shared ? v : cloneJson(v)
+    }
+    if (shared) {
+      return {
+        config: addressOf(threadId, t.ns, c.id),
+        checkpoint: {
+          v: 1,
+          id: c.id,
+          ts: c.ts,
+          channel_values: values,
+          channel_versions: state.versions,
+          versions_seen: state.seen,
+        },
+        metadata: c.metadata,
+        parentConfig: c.parentId ? addressOf(threadId, t.ns, c.parentId) : undefined,
+        pendingWrites: c.writes,
+      }
     }
     return {
       config: addressOf(threadId, t.ns, c.id),
@@ -309,7 +331,7 @@ export class MemorySaver implements CheckpointSaver {
       },
       metadata: { ...c.metadata, parents: { ...c.metadata.parents } },
       parentConfig: c.parentId ? addressOf(threadId, t.ns, c.parentId) : undefined,
-      pendingWrites: c.writes.map(([id, ch, v]) => [id, ch, cloneJson(v)]),
+      pendingWrites: c.writes.map((w): PendingWrite => [w[0], w[1], cloneJson(w[2])]),
     }
   }
 }

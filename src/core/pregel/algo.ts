@@ -144,11 +144,25 @@ function compareCodePoints(a: string, b: string): number {
 
 /** Tasks in the order their writes are applied: by task path, code point by code point. */
 export function sortByTaskPath<T extends { id: string }>(tasks: readonly T[]): T[] {
+  // Usually in order already (a fan-out's PUSH tasks, then PULL tasks by name): a copy.
+  if (isSortedBmp(tasks)) return tasks.slice()
   // UTF-16 order equals code-point order unless a string holds surrogates (astral characters).
   const astral = tasks.some((t) => /[\uD800-\uDFFF]/.test(t.id))
   const byUnits = (a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
   return [...tasks].sort(astral ? (a, b) => compareCodePoints(a.id, b.id) : byUnits)
 }
+
+/** Whether the ids ascend in UTF-16 order and hold no surrogates (then also by code point). */
+function isSortedBmp(tasks: readonly { id: string }[]): boolean {
+  for (let i = 0; i < tasks.length; i++) {
+    const id = (tasks[i] as { id: string }).id
+    if (i > 0 && !((tasks[i - 1] as { id: string }).id < id)) return false
+    if (SURROGATE.test(id)) return false
+  }
+  return true
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/
 
 /**
  * Applies one super-step's writes (LangGraph's `_applyWrites`): tasks in path order,
@@ -170,10 +184,16 @@ export function applyWrites(
   const versions = checkpoint.channel_versions
   let bumpStep = false
   const toConsume = new Set<string>()
+  // The entries this call made: not saved yet, so the node's later tasks (a fan-out's
+  // Sends) update them instead of copying them again.
+  const made = sorted.length > 1 ? new Set<string>() : undefined
   for (const task of sorted) {
     if (task.triggers.length > 0) bumpStep = true
     // Replaced, never mutated: saved checkpoints share these objects.
-    const seen = { ...checkpoint.versions_seen[task.name] }
+    const seen = made?.has(task.name)
+      ? (checkpoint.versions_seen[task.name] as ChannelVersions)
+      : { ...checkpoint.versions_seen[task.name] }
+    made?.add(task.name)
     for (const ch of task.triggers) {
       if (ch in versions) seen[ch] = versions[ch] as number
       if (!RESERVED.has(ch)) toConsume.add(ch)
@@ -284,10 +304,11 @@ export function prepareTasks(
   const tasksChannel = channels[TASKS] as Channel
   if (tasksChannel.isAvailable()) {
     const sends = tasksChannel.get() as unknown[]
-    sends.forEach((packet, i) => {
-      if (!isSendPacket(packet)) return
+    for (let i = 0; i < sends.length; i++) {
+      const packet = sends[i]
+      if (!isSendPacket(packet)) continue
       const node = graph.nodes.get(packet.node)
-      if (!node || node.name === START) return
+      if (!node || node.name === START) continue
       tasks.push({
         id: taskId('push', i),
         name: node.name,
@@ -297,7 +318,7 @@ export function prepareTasks(
         node,
         writes: [],
       })
-    })
+    }
   }
   for (const name of candidateNodes(graph, checkpoint, opts.updatedChannels)) {
     const node = graph.nodes.get(name) as CompiledNode

@@ -954,12 +954,18 @@ export class Run {
   private saveWritesNow(tasks: Task[]): void {
     if (tasks.length === 0) return
     const { saver } = this.o
-    const pending = this.pendingWrites.length ? new Set(this.pendingWrites.map((w) => w[0])) : null
     const address =
       this.config.checkpointId !== undefined ? (this.config as CheckpointAddress) : null
+    const pending =
+      !address && this.pendingWrites.length ? new Set(this.pendingWrites.map((w) => w[0])) : null
     for (const t of tasks) {
       const writes: [string, unknown][] = t.writes.length ? t.writes : [['__no_writes__', null]]
-      if (address) saver.putWritesSync?.(address, writes, t.id)
+      // Saved, the loop's own copy is not made: nothing reads it before the step's
+      // checkpoint clears it (or its barrier fails, which ends the run).
+      if (address) {
+        saver.putWritesSync?.(address, writes, t.id)
+        continue
+      }
       // A task with pending writes already has only its own replaced.
       if (pending?.has(t.id)) this.pendingWrites = this.pendingWrites.filter(([id]) => id !== t.id)
       for (const [ch, v] of writes) this.pendingWrites.push([t.id, ch, v])

@@ -4,6 +4,7 @@ import {
   type CheckpointSaver,
   type CheckpointTuple,
   type ListOptions,
+  type PendingWrite,
 } from '../checkpoint/types'
 import type { CompiledGraph } from '../compile/compileGraph'
 import { INPUT } from '../graph/constants'
@@ -52,9 +53,10 @@ export async function snapshotOf(
   applyPendingWrites = false,
 ): Promise<StateSnapshot> {
   const pending = tuple.pendingWrites
-  const nullWrites = pending
-    .filter(([tid]) => tid === NULL_TASK_ID)
-    .map(([, ch, v]): [string, unknown] => [ch, v])
+  // Loops with indexes, not destructuring callbacks: a report reads every checkpoint once,
+  // mostly before the JIT has optimised this.
+  const nullWrites: [string, unknown][] = []
+  for (const w of pending) if (w[0] === NULL_TASK_ID) nullWrites.push([w[1], w[2]])
   // Only applying writes changes the checkpoint (and a custom reducer may change a value in
   // place): then it works on a copy; reading alone needs none (a history reads thousands).
   const writesApplied = nullWrites.length > 0 || (applyPendingWrites && pending.length > 0)
@@ -66,9 +68,11 @@ export async function snapshotOf(
   }
   const tasks = prepareTasks(graph, checkpoint, channels)
   if (applyPendingWrites) await applyTaskWrites(graph, checkpoint, channels, tasks, pending)
+  const next: string[] = []
+  for (const t of tasks) if (t.writes.length === 0) next.push(t.name)
   return {
     values: readState(graph, channels),
-    next: tasks.filter((t) => t.writes.length === 0).map((t) => t.name),
+    next,
     tasks: tasks.map((t) => snapshotTask(t, pending)),
     metadata: tuple.metadata,
     config: tuple.config,
@@ -96,18 +100,21 @@ async function applyTaskWrites(
 }
 
 function snapshotTask(task: Task, pending: CheckpointTuple['pendingWrites']): SnapshotTask {
-  const mine = pending.filter(([tid]) => tid === task.id)
-  const out: SnapshotTask = {
-    id: task.id,
-    name: task.name,
-    interrupts: mine.filter(([, ch]) => ch === INTERRUPT).flatMap(([, , v]) => v as Interrupt[]),
+  const out: SnapshotTask = { id: task.id, name: task.name, interrupts: [] }
+  let error: PendingWrite | undefined
+  let writes: [string, unknown][] | undefined
+  for (const w of pending) {
+    if (w[0] !== task.id) continue
+    const ch = w[1]
+    if (ch === INTERRUPT) {
+      const v = w[2]
+      if (Array.isArray(v)) for (const i of v) out.interrupts.push(i as Interrupt)
+      else out.interrupts.push(v as Interrupt)
+    } else if (ch === '__error__') error ??= w
+    if (isTaskOutput(ch)) (writes ??= []).push([ch, w[2]])
   }
-  const error = mine.find(([, ch]) => ch === '__error__')
   if (error) out.error = error[2] as SnapshotTask['error']
-  const writes = mine
-    .filter(([, ch]) => isTaskOutput(ch))
-    .map(([, ch, v]): [string, unknown] => [ch, v])
-  if (writes.length > 0) out.writes = writes
+  if (writes) out.writes = writes
   return out
 }
 
