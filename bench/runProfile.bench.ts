@@ -14,8 +14,8 @@
  * the page's time outside that span: from the click to the worker's first hooked part
  * (compile, sandbox lease), and from its last to "done" in the page (the last events drawn).
  * A code node's routers run in its sandbox call (src/core/compile/fusedRoutes.ts), so the cycle
- * shows `sandbox.node` only. BENCH_PROFILE=1 prints the runtime worker's top self times
- * (source-mapped) over the last run.
+ * shows `sandbox.node` only. BENCH_PROFILE=1 prints the runtime worker's and the page's top
+ * self times (source-mapped) over the last run.
  *   Run: npm run build:test && npx tsx bench/runProfile.bench.ts
  *   (BENCH_DIST picks the build, or builds to compare: BENCH_DIST=/tmp/before,/tmp/after;
  *   BENCH_STEPS the cycle's length, BENCH_RUNS the repeats.)
@@ -26,7 +26,7 @@ import type { Page, Worker } from 'playwright-core'
 import { buildLangGraph } from '../src/differential/oracle'
 import type { StepProfile } from '../src/worker/stepProfile'
 import { launchChromium, startPreview } from './browser'
-import { startWorkerProfile, topSelfTimes } from './cpuProfile'
+import { startProfile, startWorkerProfile, topSelfTimes } from './cpuProfile'
 import { cycleGraph } from './graphs'
 
 /** One build, or several (comma-separated: e.g. before and after a change), each profiled. */
@@ -61,7 +61,7 @@ function runtimeWorker(page: Page): Worker {
 }
 
 interface RunSample {
-  /** From the click on Run to "done" in the page. */
+  /** From the click on Run to "done" in the page (both timed in the page). */
   pageMs: number
   /** First to last hooked operation in the worker. */
   workerMs: number
@@ -71,6 +71,26 @@ interface RunSample {
   tailMs: number
   parts: Record<string, { ms: number; n: number }>
 }
+
+/**
+ * Records in the page when the Run button is clicked and when the run status first reads done
+ * or failed (`window.__runTimes`, epoch ms, comparable with the worker's timeOrigin-based times).
+ */
+const WATCH_OUTCOME = `(() => {
+  const at = () => performance.timeOrigin + performance.now()
+  const times = (window.__runTimes = [NaN, NaN])
+  document.addEventListener('click', (e) => {
+    if (Number.isNaN(times[0]) && e.target.closest('button')?.textContent?.trim() === 'Run') times[0] = at()
+  }, { capture: true })
+  const observer = new MutationObserver(() => {
+    const text = document.querySelector('[aria-label="Run status"]')?.textContent ?? ''
+    if (/done|failed/i.test(text) && !Number.isNaN(times[0])) {
+      times[1] = at()
+      observer.disconnect()
+    }
+  })
+  observer.observe(document.body, { subtree: true, childList: true, characterData: true })
+})()`
 
 /** One run on a new thread, profiled in the worker. */
 async function profiledRun(page: Page, dist: string, cpu = false): Promise<RunSample> {
@@ -82,18 +102,25 @@ async function profiledRun(page: Page, dist: string, cpu = false): Promise<RunSa
   const worker = runtimeWorker(page)
   await worker.evaluate('self.__superstepProfile = {}')
   const stopCpu = cpu ? await startWorkerProfile(page, /runtime/) : null
-  const t0 = Date.now()
+  const stopPageCpu = cpu ? await startProfile(page) : null
+  // The click and the outcome are timed in the page (epoch ms): Playwright's polling of the
+  // status would add up to half a second to a run.
+  await page.evaluate(WATCH_OUTCOME)
   await page.getByRole('button', { name: 'Run', exact: true }).click()
   await page
     .getByLabel('Run status')
     .filter({ hasText: /done|failed/i })
     .waitFor({ timeout: 300_000 })
-  const tDone = Date.now()
+  const [t0, tDone] = (await page.evaluate('window.__runTimes')) as [number, number]
   const pageMs = tDone - t0
-  const cpuProfile = stopCpu && (await stopCpu())
-  if (cpuProfile) {
-    console.log('  runtime worker, top self times over one run (ms):')
-    for (const [where, ms] of await topSelfTimes(cpuProfile, dist, 25))
+  for (const [thread, stop] of [
+    ['runtime worker', stopCpu],
+    ['page', stopPageCpu],
+  ] as const) {
+    const cpuProfile = stop && (await stop())
+    if (!cpuProfile) continue
+    console.log(`  ${thread}, top self times over one run (ms):`)
+    for (const [where, ms] of await topSelfTimes(cpuProfile, dist, 20))
       console.log(`    ${ms.toFixed(1).padStart(8)}  ${where}`)
   }
   const outcome = await page.getByLabel('Run status').textContent()
