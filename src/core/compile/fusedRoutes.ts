@@ -8,21 +8,9 @@
  */
 import type { FieldSpec } from '../graph/schema'
 import type { NodeCallContext } from './compiledTypes'
+import type { FieldFold, RouteRequest } from './host'
 
-/**
- * How a write folds into a field, as the host computes it: `last` (LastValue), a named
- * reducer (BinaryOperatorAggregate), or null where only the runtime can (a channel field,
- * add_messages, which assigns ids, a custom reducer).
- */
-export type FieldFold = 'last' | 'append' | 'add' | 'union' | 'merge' | null
-
-/** What a node call carries so that its routers run in the same call. */
-export interface RouteRequest {
-  /** The code of each router to run, in the order of the node's conditional edges. */
-  routers: string[]
-  /** Every state field in document order, with how a write folds into it. */
-  fields: [string, FieldFold][]
-}
+export type { FieldFold, RouteRequest }
 
 /** A field's fold (see {@link FieldFold}). */
 export function fieldFold(f: FieldSpec): FieldFold {

@@ -4,7 +4,20 @@
  * interface is plain data (structured-clone safe); Send and Command come back as plain
  * objects with `lg_name` and are rebuilt by the runtime.
  */
-import type { RouteRequest } from './fusedRoutes'
+/**
+ * How a write folds into a field, as the host computes it: `last` (LastValue), a named
+ * reducer (BinaryOperatorAggregate), or null where only the runtime can (a channel field,
+ * add_messages, which assigns ids, a custom reducer).
+ */
+export type FieldFold = 'last' | 'append' | 'add' | 'union' | 'merge' | null
+
+/** What a node call carries so that its routers run in the same call (see fusedRoutes.ts). */
+export interface RouteRequest {
+  /** The code of each router to run, in the order of the node's conditional edges. */
+  routers: string[]
+  /** Every state field in document order, with how a write folds into it. */
+  fields: [string, FieldFold][]
+}
 
 /** What a task knows about answers to its `interrupt()` calls (see pregel/interrupt.ts). */
 export interface ScratchpadData {
