@@ -334,3 +334,14 @@ test('a ternary and ?? typed into the code editor keep every key; broken code sa
   await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'done')
   await expect(error).toHaveCount(0)
 })
+
+test('Select All then typing replaces the code, brackets and quotes included', async ({ page }) => {
+  await page.getByRole('button', { name: 'Add node', exact: true }).click()
+  const lines = await nodeCodeLines(page, 'node_1')
+  await expect(lines).toHaveText('(state) => ({})'.replace(/ /g, '\u00a0'))
+  await lines.click()
+  await page.keyboard.press('ControlOrMeta+A')
+  // The first key is a bracket: it replaces the selection, it does not wrap it.
+  await page.keyboard.type("(s) => ({ x: 'a' })", { delay: 20 })
+  await expect(lines).toHaveText("(s) => ({ x: 'a' })".replace(/ /g, '\u00a0'))
+})

@@ -24,6 +24,9 @@ const OPTIONS: Monaco.editor.IStandaloneEditorConstructionOptions = {
   renderLineHighlight: 'none',
   overviewRulerLanes: 0,
   scrollbar: { alwaysConsumeMouseWheel: false },
+  // Typing over a selection replaces it: Select All then `(` would wrap the old code instead
+  // and leave its `)` after what is typed next, a stray bracket that breaks the node.
+  autoSurround: 'never',
 }
 
 const darkScheme = () => window.matchMedia('(prefers-color-scheme: dark)')
