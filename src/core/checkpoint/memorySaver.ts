@@ -303,22 +303,7 @@ export class MemorySaver implements CheckpointSaver {
       const v = (state.owner[ch] as StoredCheckpoint).values[ch]
       if (v !== EMPTY_BLOB) values[ch] = shared ? v : cloneJson(v)
     }
-    if (shared) {
-      return {
-        config: addressOf(threadId, t.ns, c.id),
-        checkpoint: {
-          v: 1,
-          id: c.id,
-          ts: c.ts,
-          channel_values: values,
-          channel_versions: state.versions,
-          versions_seen: state.seen,
-        },
-        metadata: c.metadata,
-        parentConfig: c.parentId ? addressOf(threadId, t.ns, c.parentId) : undefined,
-        pendingWrites: c.writes,
-      }
-    }
+    // Shared: the saver's own objects, for a reader that only reads; else copies.
     return {
       config: addressOf(threadId, t.ns, c.id),
       checkpoint: {
@@ -326,12 +311,14 @@ export class MemorySaver implements CheckpointSaver {
         id: c.id,
         ts: c.ts,
         channel_values: values,
-        channel_versions: { ...state.versions },
-        versions_seen: copyVersionsSeen(state.seen),
+        channel_versions: shared ? state.versions : { ...state.versions },
+        versions_seen: shared ? state.seen : copyVersionsSeen(state.seen),
       },
-      metadata: { ...c.metadata, parents: { ...c.metadata.parents } },
+      metadata: shared ? c.metadata : { ...c.metadata, parents: { ...c.metadata.parents } },
       parentConfig: c.parentId ? addressOf(threadId, t.ns, c.parentId) : undefined,
-      pendingWrites: c.writes.map((w): PendingWrite => [w[0], w[1], cloneJson(w[2])]),
+      pendingWrites: shared
+        ? c.writes
+        : c.writes.map((w): PendingWrite => [w[0], w[1], cloneJson(w[2])]),
     }
   }
 }

@@ -503,8 +503,6 @@ export class Run {
    * saved as pending writes. Returns true when the step paused on interrupts.
    */
   private async execute(tasks: Task[]): Promise<boolean> {
-    const step = this.step
-    const emit = this.o.onEvent
     const outcome = this.startTasks(tasks)
     const ctx = this.taskContext as TaskContext
     let failure: { task: Task; error: unknown } | null = null
@@ -522,42 +520,7 @@ export class Run {
       if (!failed) this.taskDone(task, outcome)
       else if (this.taskStopped(task, error, outcome)) failure = { task, error }
     } else failure = await this.runConcurrently(tasks, ctx, outcome)
-    const { done, interrupted, toParent } = outcome
-    if (failure) {
-      emit?.({
-        type: 'task_failed',
-        step,
-        taskId: failure.task.id,
-        name: failure.task.name,
-        error: failure.error,
-        writes: [...failure.task.writes],
-      })
-      await this.saveWrites(done)
-      const { task, error } = failure
-      const { cause } = rootCause(error)
-      await this.putWrites(task.id, [
-        ...task.writes,
-        [ERROR, { name: errorName(cause), message: errorMessage(cause) }],
-      ])
-      throw new NodeRunError(error, task.name)
-    }
-    // Every finished task's writes are kept against the checkpoint it ran from, as LangGraph
-    // does: a retry or resume reuses them, and the debugger shows what each task wrote.
-    await this.saveWrites(done)
-    const handoff = toParent[0]
-    if (interrupted.length === 0 && handoff) {
-      if (handoff.task.writes.length > 0) await this.putWrites(handoff.task.id, handoff.task.writes)
-      throw handoff.command
-    }
-    if (interrupted.length === 0) return false
-    for (const { task, interrupts } of interrupted) {
-      const resumes = task.writes.filter(([ch]) => ch === RESUME)
-      await this.putWrites(task.id, [[INTERRUPT, interrupts], ...resumes])
-    }
-    this.interrupts = interrupted.flatMap(({ task, interrupts }) =>
-      interrupts.map((i) => ({ ...i, node: task.name, taskId: task.id })),
-    )
-    return true
+    return this.settleAsync(outcome, failure)
   }
 
   /** A step's tasks are about to run: the event, the shared context, their outcome. */
@@ -610,7 +573,7 @@ export class Run {
     return false
   }
 
-  /** execute()'s end, for executeNow. */
+  /** The end of execute() and of executeNow() when a task failed, paused or handed off. */
   private async settleAsync(outcome: StepOutcome, failure: StepFailure | null): Promise<boolean> {
     const { step } = outcome
     const emit = this.o.onEvent
