@@ -649,27 +649,12 @@ export class Run {
       for (const ran of started) if (ran instanceof Promise) ran.catch(() => {})
       return failure
     }
-    return new Promise((resolve) => {
-      let failed = false
-      tasks.forEach((task, i) => {
-        const ran = started[i]
-        if (!(ran instanceof Promise)) return
-        ran.then(
-          () => {
-            if (failed) return
-            this.taskDone(task, outcome)
-            if (--remaining === 0) resolve(null)
-          },
-          (error: unknown) => {
-            if (failed) return
-            if (this.taskStopped(task, error, outcome)) {
-              failed = true
-              resolve({ task, error })
-            } else if (--remaining === 0) resolve(null)
-          },
-        )
-      })
+    const running: [Task, Promise<void>][] = []
+    tasks.forEach((task, i) => {
+      const ran = started[i]
+      if (ran instanceof Promise) running.push([task, ran])
     })
+    return this.settleRunning(running, outcome)
   }
 
   /** A task ended, done or having raised `error`: the step's failure when it is one. */
@@ -718,12 +703,26 @@ export class Run {
   ): Promise<{ task: Task; error: unknown } | null> {
     // Without routers, a task's writers only sort its own output (see runTask's `eager`).
     const eager = tasks.every((t) => t.node.branches.length === 0)
+    return this.settleRunning(
+      tasks.map((task) => [task, runTask(task, ctx, eager)]),
+      outcome,
+    )
+  }
+
+  /**
+   * Records a step's running tasks in `outcome` as they settle; the first error fails the
+   * step at once (the failing task and its error), and tasks still running are abandoned
+   * (LangGraph aborts them): their end is ignored.
+   */
+  private settleRunning(
+    running: [Task, Promise<void>][],
+    outcome: StepOutcome,
+  ): Promise<StepFailure | null> {
     return new Promise((resolve) => {
-      let remaining = tasks.length
-      // After a failure the step is over: tasks still running are abandoned (LangGraph aborts them).
+      let remaining = running.length
       let failed = false
-      for (const task of tasks) {
-        runTask(task, ctx, eager).then(
+      for (const [task, ran] of running) {
+        ran.then(
           () => {
             if (failed) return
             this.taskDone(task, outcome)
