@@ -59,8 +59,7 @@ interface Press {
 async function presses(page: Page): Promise<Press[]> {
   const out: Press[] = []
   // Step -1 (the input) and 0 come with the first press; each later press adds one step.
-  for (let i = 0; i < STEPS; i++) {
-    const step = i
+  for (let step = 0; step < STEPS; step++) {
     const t0 = (await page.evaluate('performance.now()')) as number
     const wait = page.evaluate(`window.__waitStep(${step})`) as Promise<{
       answer: number
