@@ -104,16 +104,21 @@ const fmt = (ms: number) => `${(ms * 1000).toFixed(1)} µs`
 
 const CLI_STEPS = 20000
 const CLI_RUNS = Number(process.env.BENCH_CLI_RUNS ?? 3)
+/**
+ * The trees whose CLI runs (`BENCH_CLI_TREES=/tmp/base,/work/main`: a copy of an older commit
+ * with node_modules linked, against this one, in the same run); by default this tree.
+ */
+const CLI_TREES = (process.env.BENCH_CLI_TREES ?? fileURLToPath(new URL('..', import.meta.url)))
+  .split(',')
+  .filter((t) => t !== '')
 
 /**
  * The CLI's `run` (a process that parses the file, runs the graph and prints the report)
  * on a 20,000-step cycle, per step: its time less that of a 1-step cycle (start-up and
  * compile are not per step), against the same run in this process. Medians of CLI_RUNS.
  */
-async function benchCli(): Promise<{ cli: Timing; inProcess: Timing }> {
+async function benchCli(): Promise<{ cli: Timing[]; inProcess: Timing }> {
   const dir = mkdtempSync(join(tmpdir(), 'superstep-bench-'))
-  const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url))
-  const root = fileURLToPath(new URL('..', import.meta.url))
   try {
     const file = (n: number) => {
       const path = join(dir, `cycle-${n}.json`)
@@ -122,9 +127,10 @@ async function benchCli(): Promise<{ cli: Timing; inProcess: Timing }> {
     }
     const big = file(CLI_STEPS)
     const small = file(1)
-    const cli = (path: string): Timing => {
+    const cli = (root: string, path: string): Timing => {
       const c0 = childCpuMs()
       const t0 = performance.now()
+      const main = join(root, 'src/cli/main.ts')
       const r = spawnSync(
         process.execPath,
         ['--import', 'tsx', main, 'run', path, '--recursion-limit', String(CLI_STEPS + 10)],
@@ -133,11 +139,14 @@ async function benchCli(): Promise<{ cli: Timing; inProcess: Timing }> {
       if (r.status !== 0) throw new Error(`superstep run ${path} exited ${r.status}`)
       return { wall: performance.now() - t0, cpu: childCpuMs() - c0 }
     }
-    const bigTimes: Timing[] = []
-    const smallTimes: Timing[] = []
+    // Each tree's runs interleaved, so that the machine's load falls on all of them alike.
+    const bigTimes: Timing[][] = CLI_TREES.map(() => [])
+    const smallTimes: Timing[][] = CLI_TREES.map(() => [])
     for (let i = 0; i < CLI_RUNS; i++) {
-      smallTimes.push(cli(small))
-      bigTimes.push(cli(big))
+      CLI_TREES.forEach((root, t) => {
+        smallTimes[t]!.push(cli(root, small))
+        bigTimes[t]!.push(cli(root, big))
+      })
     }
     const parsed = parseGraph(cycleGraph(CLI_STEPS))
     if (!parsed.ok) throw new Error('invalid bench graph')
@@ -152,15 +161,12 @@ async function benchCli(): Promise<{ cli: Timing; inProcess: Timing }> {
       // The first warms up.
       if (i > 0) inProcess.push({ wall: performance.now() - t0, cpu: (c.user + c.system) / 1000 })
     }
-    const per = (k: keyof Timing) => ({
-      cli: (median(bigTimes.map((t) => t[k])) - median(smallTimes.map((t) => t[k]))) / CLI_STEPS,
-      inProcess: median(inProcess.map((t) => t[k])) / (CLI_STEPS + 1),
-    })
-    const wall = per('wall')
-    const cpu = per('cpu')
+    const cliPer = (t: number, k: keyof Timing) =>
+      (median(bigTimes[t]!.map((x) => x[k])) - median(smallTimes[t]!.map((x) => x[k]))) / CLI_STEPS
+    const inProcessPer = (k: keyof Timing) => median(inProcess.map((t) => t[k])) / (CLI_STEPS + 1)
     return {
-      cli: { wall: wall.cli, cpu: cpu.cli },
-      inProcess: { wall: wall.inProcess, cpu: cpu.inProcess },
+      cli: CLI_TREES.map((_, t) => ({ wall: cliPer(t, 'wall'), cpu: cliPer(t, 'cpu') })),
+      inProcess: { wall: inProcessPer('wall'), cpu: inProcessPer('cpu') },
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })
@@ -183,6 +189,23 @@ function childCpuMs(): number {
 }
 
 async function main() {
+  // BENCH_ONLY=cli: only the CLI's line, without (a)-(c).
+  if (process.env.BENCH_ONLY !== 'cli') await benchCases()
+  if (process.env.BENCH_CLI === '0') return
+  const { cli, inProcess } = await benchCli()
+  CLI_TREES.forEach((tree, t) => {
+    const c = cli[t]!
+    const line = (k: keyof Timing) =>
+      `${fmt(c[k])} against ${fmt(inProcess[k])} in process: ${(c[k] / inProcess[k]).toFixed(2)}x the in-process cost`
+    const of = CLI_TREES.length > 1 ? ` (${tree})` : ''
+    console.log(
+      `\nCLI \`run\`${of}, ${CLI_STEPS.toLocaleString('en')}-step cycle, per step (start-up subtracted), goal at most 2x:\n  wall time: ${line('wall')}\n  CPU time:  ${line('cpu')}`,
+    )
+  })
+}
+
+/** The table of (a)-(c). */
+async function benchCases() {
   console.log(
     `Per super-step: median of at least ${RUNS} runs (more for fast ones) after warm-up runs, MemorySaver on both sides; wall time, then this process's CPU time.\n`,
   )
@@ -201,13 +224,6 @@ async function main() {
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
   for (const r of rows) console.log(r.map((cell, i) => cell.padEnd(widths[i]!)).join('  '))
-  if (process.env.BENCH_CLI === '0') return
-  const { cli, inProcess } = await benchCli()
-  const line = (k: keyof Timing) =>
-    `${fmt(cli[k])} against ${fmt(inProcess[k])} in process: ${(cli[k] / inProcess[k]).toFixed(2)}x the in-process cost`
-  console.log(
-    `\nCLI \`run\`, ${CLI_STEPS.toLocaleString('en')}-step cycle, per step (start-up subtracted), goal at most 2x:\n  wall time: ${line('wall')}\n  CPU time:  ${line('cpu')}`,
-  )
 }
 
 await main()

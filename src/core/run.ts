@@ -11,9 +11,11 @@ import type { StateSnapshot } from './pregel/state'
 import type { RuntimeWarning } from './pregel/task'
 import { Command, Send } from './pregel/types'
 import type { CheckpointReport, ErrorReport, RunReport } from './report'
-import type { CheckpointAddress, CheckpointTuple } from './checkpoint/types'
+import type { CheckpointAddress, CheckpointSaver, CheckpointTuple } from './checkpoint/types'
 import type { CompiledGraph } from './compile/compileGraph'
 import { nsNodes } from './pregel/namespace'
+import { channelsFromCheckpoint, prepareTasks, readState } from './pregel/algo'
+import { ReportSaver } from './reportSaver'
 import { snapshotOf } from './pregel/state'
 import { interruptNamespaces, requireGraphAtNamespace } from './pregel/subgraphState'
 
@@ -34,17 +36,17 @@ export type RunGraphReport = RunReport & { warnings: RuntimeWarning[] }
 
 const THREAD = 'cli'
 
-function createRuntime(
+function createRuntime<S extends CheckpointSaver = MemorySaver>(
   spec: GraphSpec,
   opts: Omit<RunOptions, 'input'>,
   warnings: RuntimeWarning[],
+  saver: S = new MemorySaver() as CheckpointSaver as S,
 ) {
   const graph = compileGraph(spec, {
     evaluate: opts.evaluate ?? evaluateLocally,
     newId: opts.env.newId,
     ...(opts.host ? { host: opts.host } : {}),
   })
-  const saver = new MemorySaver()
   const runtime = new GraphRuntime({
     graph,
     saver,
@@ -174,9 +176,11 @@ export async function runGraph(spec: GraphSpec, opts: RunOptions): Promise<RunGr
 
 /**
  * What `superstep run` prints, written as it goes: the same text as
- * `JSON.stringify(await runGraph(spec, opts), null, 2)` and a newline, but each checkpoint's
- * entry is made, written in pieces of about `chunk` characters, and dropped before the next
- * (a 20,000-step run neither keeps 20,000 snapshots nor one string of them all).
+ * `JSON.stringify(await runGraph(spec, opts), null, 2)` and a newline. Each checkpoint's
+ * entry is made and turned into text when the checkpoint is saved, and the checkpoint is
+ * dropped (ReportSaver): a 20,000-step run holds neither 20,000 checkpoints nor their
+ * snapshots, only the entries' text, in pieces of about `chunk` characters. The pieces are
+ * written when the run ends, after the report's head (its status and values come first).
  */
 export async function writeRunReport(
   spec: GraphSpec,
@@ -184,12 +188,30 @@ export async function writeRunReport(
   write: (text: string) => void,
   chunk = 1 << 16,
 ): Promise<void> {
-  if (hasSubgraphs(spec)) {
+  // A subgraph's checkpoints are read back from the whole history; a Command as input
+  // (not JSON, so never the CLI's) may add writes to a checkpoint after it is saved.
+  if (hasSubgraphs(spec) || opts.input instanceof Command) {
     write(`${JSON.stringify(await runGraph(spec, opts), null, 2)}\n`)
     return
   }
   const warnings: RuntimeWarning[] = []
-  const { graph, runtime, saver } = createRuntime(spec, opts, warnings)
+  const pieces: string[] = []
+  // The entries of the piece being made. Joined, they make one flat string: a piece made
+  // with += is a tree of every entry's strings, several times their size to keep alive.
+  let entries: string[] = []
+  let length = 0
+  const saver = new ReportSaver((tuple) => {
+    // An array item two levels deep, as JSON.stringify indents it.
+    const text = JSON.stringify(entryOf(graph, tuple), null, 2).replaceAll('\n', '\n    ')
+    entries.push(pieces.length === 0 && entries.length === 0 ? '[\n    ' : ',\n    ', text)
+    length += text.length + 6
+    if (length >= chunk) {
+      pieces.push(entries.join(''))
+      entries = []
+      length = 0
+    }
+  })
+  const { graph, runtime } = createRuntime(spec, opts, warnings, saver)
   const { error, interrupted } = await invokeOnce(runtime, opts)
   const newestTuple = await saver.getTuple({ threadId: THREAD })
   const newest = newestTuple && (await snapshotOf(graph, newestTuple))
@@ -202,31 +224,38 @@ export async function writeRunReport(
     error,
     warnings,
   }
-  // The report with a marker where the checkpoints go: what stands before and after them.
-  const marker = '\u0000checkpoints\u0000'
-  const text = JSON.stringify({ ...report, checkpoints: marker }, null, 2)
-  const parts = text.split(JSON.stringify(marker))
-  if (parts.length !== 2) {
-    // A value holds the marker itself: the report is made whole instead.
-    for (const tuple of saver.inPutOrder(THREAD))
-      report.checkpoints.push(checkpointReport(await snapshotOf(graph, tuple), graph.fieldSet))
-    write(`${JSON.stringify(report, null, 2)}\n`)
-    return
+  // Only the report's own key is indented by two spaces (a value's lines by four or more,
+  // and a string holds no line break): the one place the checkpoints go.
+  const text = JSON.stringify(report, null, 2)
+  const at = text.indexOf(CHECKPOINTS_KEY)
+  if (at < 0) throw new Error('The report has no checkpoints key.')
+  const head = text.slice(0, at + CHECKPOINTS_KEY.length - 2)
+  const tail = text.slice(at + CHECKPOINTS_KEY.length)
+  const none = pieces.length === 0 && entries.length === 0
+  pieces.push(`${entries.join('')}${none ? '[]' : '\n  ]'}`)
+  write(head)
+  for (const piece of pieces) write(piece)
+  write(`${tail}\n`)
+}
+
+const CHECKPOINTS_KEY = '\n  "checkpoints": []'
+
+/**
+ * A checkpoint's report entry, as checkpointReport(snapshotOf(...)) makes it, at once: a
+ * checkpoint saved by a run from an empty thread has no task-less writes to apply.
+ */
+function entryOf(graph: CompiledGraph, tuple: Readonly<CheckpointTuple>): CheckpointReport {
+  const { checkpoint, metadata } = tuple
+  const channels = channelsFromCheckpoint(graph, checkpoint)
+  const next: string[] = []
+  for (const t of prepareTasks(graph, checkpoint, channels)) next.push(t.name)
+  return {
+    step: metadata.step,
+    source: metadata.source,
+    next,
+    values: readState(graph, channels),
+    versions: fieldVersions(checkpoint.channel_versions, graph.fieldSet),
   }
-  const [head, tail] = parts as [string, string]
-  let out = head
-  let first = true
-  for (const tuple of saver.inPutOrder(THREAD)) {
-    const entry = checkpointReport(await snapshotOf(graph, tuple), graph.fieldSet)
-    // An array item two levels deep, as JSON.stringify indents it.
-    out += `${first ? '[' : ','}\n    ${JSON.stringify(entry, null, 2).replaceAll('\n', '\n    ')}`
-    first = false
-    if (out.length >= chunk) {
-      write(out)
-      out = ''
-    }
-  }
-  write(`${out}${first ? '[]' : '\n  ]'}${tail}\n`)
 }
 
 /** A `goto` target in a session op: a node name, or a Send written as `{ node, args }`. */
