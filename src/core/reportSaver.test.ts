@@ -159,19 +159,39 @@ describe('ReportSaver', () => {
       .then((tuple) => expect(tuple?.checkpoint.channel_values).toEqual({ items: [1] }))
   })
 
-  it('keeps the write order and rules before the next checkpoint', async () => {
+  it('keeps the newest checkpoint’s writes by LangGraph’s rules, as MemorySaver does', async () => {
+    const calls: [string, [string, unknown][]][] = [
+      ['task', [['n', 1]]],
+      ['task', [['n', 2]]], // the same (task, index): the first stays
+      ['task', [['__error__', 'e1']]],
+      ['task', [['__error__', 'e2']]], // a special channel: replaced in place
+      ['other', [['n', 3]]],
+      [
+        'third',
+        [
+          ['__error__', 'e3'],
+          ['list', 4],
+          ['list', 5],
+        ],
+      ], // (task, index): 1 and 2
+      [
+        'third',
+        [
+          ['list', 6],
+          ['list', 7],
+          ['list', 8],
+        ],
+      ], // index 0 is new, 1 and 2 stay
+    ]
     const saver = new ReportSaver(() => {})
-    const at = saver.putSync({ threadId: 't' }, checkpoint('c1'), meta, { n: 1 })
-    saver.putWritesSync(at, [['n', 1]], 'task')
-    saver.putWritesSync(at, [['n', 2]], 'task')
-    saver.putWritesSync(at, [['__error__', 'e1']], 'task')
-    saver.putWritesSync(at, [['__error__', 'e2']], 'task')
-    saver.putWritesSync(at, [['n', 3]], 'other')
-    expect((await saver.getTuple({ threadId: 't' }))?.pendingWrites).toEqual([
-      ['task', 'n', 1],
-      ['task', '__error__', 'e2'],
-      ['other', 'n', 3],
-    ])
+    const memory = new MemorySaver()
+    for (const s of [saver, memory]) {
+      const at = await s.put({ threadId: 't' }, checkpoint('c1'), meta, { n: 1 })
+      for (const [task, writes] of calls) await s.putWrites(at, writes, task)
+    }
+    const expected = (await memory.getTuple({ threadId: 't' }))?.pendingWrites
+    expect(expected).toHaveLength(7)
+    expect((await saver.getTuple({ threadId: 't' }))?.pendingWrites).toEqual(expected)
   })
 
   it('refuses what would change a checkpoint already handed on, or another history', () => {

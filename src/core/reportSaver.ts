@@ -33,8 +33,9 @@ export class ReportSaver implements CheckpointSaver {
   private seen: Record<string, ChannelVersions> = {}
   private values: Record<string, unknown> = {}
   private writes: PendingWrite[] = []
-  /** Write key → position in `writes`, made when a call could collide with a stored write. */
-  private writeIndex: Map<string, number> | undefined
+  /** The position in `writes` of each write's key, but for the first `unkeyed` writes. */
+  private readonly writeAt = new Map<string, number>()
+  private unkeyed = 0
 
   /**
    * `onPut` gets the checkpoint just saved, whole (its pending writes are still to come). The
@@ -95,7 +96,8 @@ export class ReportSaver implements CheckpointSaver {
     this.parentId = config.checkpointId
     this.newest = { id: checkpoint.id, ts: checkpoint.ts, metadata }
     this.writes = []
-    this.writeIndex = undefined
+    this.writeAt.clear()
+    this.unkeyed = 0
     this.onPut(this.tuple())
     return { threadId: config.threadId, checkpointId: checkpoint.id }
   }
@@ -106,24 +108,30 @@ export class ReportSaver implements CheckpointSaver {
       throw new Error(`ReportSaver: writes to checkpoint ${config.checkpointId}, not the newest.`)
     if (taskId === NULL_TASK_ID)
       throw new Error('ReportSaver: a write without a task would change a reported checkpoint.')
-    // LangGraph's rules, as MemorySaver applies them (see CheckpointSaver.putWrites).
-    if (!this.writeIndex && !writes.some((w) => SPECIAL_WRITE_CHANNELS.has(w[0]))) {
-      if (!this.writes.some((w) => w[0] === taskId)) {
-        // The common case, a task's only call with plain writes: no key can collide.
-        for (const w of writes) this.writes.push([taskId, w[0], cloneJson(w[1])])
-        return
-      }
+    if (this.writes.length === 0 && !writes.some(isSpecial)) {
+      // The common case, a checkpoint's first writes, all plain: none can collide, and their
+      // keys are made only if more writes come.
+      for (const w of writes) this.writes.push([taskId, w[0], cloneJson(w[1])])
+      this.unkeyed = writes.length
+      return
     }
-    const index = (this.writeIndex ??= indexWrites(this.writes))
-    writes.forEach(([ch, v], i) => {
-      const key = writeKey(taskId, ch, i)
-      const at = index.get(key)
+    for (let i = 0; i < this.unkeyed; i++)
+      this.writeAt.set(`${(this.writes[i] as PendingWrite)[0]}\u0000${i}`, i)
+    this.unkeyed = 0
+    // LangGraph's rules (see CheckpointSaver.putWrites): a special channel's write is keyed
+    // by (task, channel) and replaces the one before; any other by (task, index in the call),
+    // and the first stays.
+    for (let i = 0; i < writes.length; i++) {
+      const [ch, v] = writes[i] as [string, unknown]
+      const special = SPECIAL_WRITE_CHANNELS.has(ch)
+      const key = `${taskId}\u0000${special ? ch : i}`
+      const at = this.writeAt.get(key)
       const write: PendingWrite = [taskId, ch, cloneJson(v)]
       if (at === undefined) {
-        index.set(key, this.writes.length)
+        this.writeAt.set(key, this.writes.length)
         this.writes.push(write)
-      } else if (SPECIAL_WRITE_CHANNELS.has(ch)) this.writes[at] = write
-    })
+      } else if (special) this.writes[at] = write
+    }
   }
 
   /** The newest checkpoint (copied), when `config` addresses it. */
@@ -156,7 +164,8 @@ export class ReportSaver implements CheckpointSaver {
     this.seen = {}
     this.values = {}
     this.writes = []
-    this.writeIndex = undefined
+    this.writeAt.clear()
+    this.unkeyed = 0
   }
 
   private addresses(config: CheckpointConfig): boolean {
@@ -196,24 +205,4 @@ export class ReportSaver implements CheckpointSaver {
   }
 }
 
-/**
- * LangGraph's pending-write key: a special channel's write is keyed by (task, channel), so a
- * later one replaces it; any other by (task, index in the `writes` array of its call).
- */
-function writeKey(taskId: string, channel: string, index: number): string {
-  return SPECIAL_WRITE_CHANNELS.has(channel)
-    ? `${taskId}\u0000${channel}`
-    : `${taskId}\u0000${index}`
-}
-
-/** The write index of writes stored without one: each task's, from one call, all plain. */
-function indexWrites(writes: readonly PendingWrite[]): Map<string, number> {
-  const index = new Map<string, number>()
-  const counts = new Map<string, number>()
-  writes.forEach(([taskId, ch], at) => {
-    const i = counts.get(taskId) ?? 0
-    counts.set(taskId, i + 1)
-    index.set(writeKey(taskId, ch, i), at)
-  })
-  return index
-}
+const isSpecial = (w: [string, unknown]): boolean => SPECIAL_WRITE_CHANNELS.has(w[0])

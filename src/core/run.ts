@@ -16,6 +16,7 @@ import type { CompiledGraph } from './compile/compileGraph'
 import { nsNodes } from './pregel/namespace'
 import { channelsFromCheckpoint, prepareTasks, readState } from './pregel/algo'
 import { ReportSaver } from './reportSaver'
+import { CheckpointsText } from './reportText'
 import { snapshotOf } from './pregel/state'
 import { interruptNamespaces, requireGraphAtNamespace } from './pregel/subgraphState'
 
@@ -177,10 +178,11 @@ export async function runGraph(spec: GraphSpec, opts: RunOptions): Promise<RunGr
 /**
  * What `superstep run` prints, written as it goes: the same text as
  * `JSON.stringify(await runGraph(spec, opts), null, 2)` and a newline. Each checkpoint's
- * entry is made and turned into text when the checkpoint is saved, and the checkpoint is
- * dropped (ReportSaver): a 20,000-step run holds neither 20,000 checkpoints nor their
- * snapshots, only the entries' text, in pieces of about `chunk` characters. The pieces are
- * written when the run ends, after the report's head (its status and values come first).
+ * entry is made when the checkpoint is saved, and the checkpoint dropped (ReportSaver); the
+ * entries become text a batch at a time (CheckpointsText): a 20,000-step run holds neither
+ * 20,000 checkpoints nor their snapshots, only the entries' text, in pieces of about `chunk`
+ * characters. The pieces are written when the run ends, after the report's head (its
+ * status and values come first).
  */
 export async function writeRunReport(
   spec: GraphSpec,
@@ -195,22 +197,8 @@ export async function writeRunReport(
     return
   }
   const warnings: RuntimeWarning[] = []
-  const pieces: string[] = []
-  // The entries of the piece being made. Joined, they make one flat string: a piece made
-  // with += is a tree of every entry's strings, several times their size to keep alive.
-  let entries: string[] = []
-  let length = 0
-  const saver = new ReportSaver((tuple) => {
-    // An array item two levels deep, as JSON.stringify indents it.
-    const text = JSON.stringify(entryOf(graph, tuple), null, 2).replaceAll('\n', '\n    ')
-    entries.push(pieces.length === 0 && entries.length === 0 ? '[\n    ' : ',\n    ', text)
-    length += text.length + 6
-    if (length >= chunk) {
-      pieces.push(entries.join(''))
-      entries = []
-      length = 0
-    }
-  })
+  const checkpoints = new CheckpointsText(chunk)
+  const saver = new ReportSaver((tuple) => checkpoints.add(entryOf(graph, tuple)))
   const { graph, runtime } = createRuntime(spec, opts, warnings, saver)
   const { error, interrupted } = await invokeOnce(runtime, opts)
   const newestTuple = await saver.getTuple({ threadId: THREAD })
@@ -231,10 +219,8 @@ export async function writeRunReport(
   if (at < 0) throw new Error('The report has no checkpoints key.')
   const head = text.slice(0, at + CHECKPOINTS_KEY.length - 2)
   const tail = text.slice(at + CHECKPOINTS_KEY.length)
-  const none = pieces.length === 0 && entries.length === 0
-  pieces.push(`${entries.join('')}${none ? '[]' : '\n  ]'}`)
   write(head)
-  for (const piece of pieces) write(piece)
+  for (const piece of checkpoints.end()) write(piece)
   write(`${tail}\n`)
 }
 
