@@ -37,7 +37,6 @@ const ALLOWED = {
       'elkjs',
       '@tanstack/react-virtual',
       'react-json-view-lite',
-      'react-resizable-panels',
       'zustand',
     ],
   },

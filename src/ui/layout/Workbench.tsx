@@ -1,14 +1,6 @@
 import './layout.css'
-import { useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
-import {
-  Group,
-  Panel,
-  Separator,
-  useDefaultLayout,
-  usePanelRef,
-  type PanelImperativeHandle,
-  type PanelSize,
-} from 'react-resizable-panels'
+import { useLayoutEffect, useMemo, useRef, type ReactNode } from 'react'
+import { useSplit, type SplitPanel } from './useSplit'
 import {
   WorkbenchContext,
   layoutStorage,
@@ -37,149 +29,121 @@ const LABEL: Record<PanelName, string> = {
 }
 
 /** Each collapsible panel's limits; its largest size is what "enlarge" grows it to. */
-const SIZES: Record<PanelName, { defaultSize: number | string; minSize: number; maxSize: string }> =
-  {
-    sidebar: { defaultSize: 220, minSize: 170, maxSize: '35%' },
-    inspector: { defaultSize: '24%', minSize: 260, maxSize: '55%' },
-    drawer: { defaultSize: '36%', minSize: 150, maxSize: '80%' },
-  }
+const SIZES: Record<PanelName, Omit<SplitPanel, 'id'>> = {
+  sidebar: { defaultSize: 220, minSize: 170, maxSize: '35%', collapsible: true },
+  inspector: { defaultSize: '24%', minSize: 260, maxSize: '55%', collapsible: true },
+  drawer: { defaultSize: '36%', minSize: 150, maxSize: '80%', collapsible: true },
+}
 /** The least the canvas keeps (px): across for the side panels, up for the drawer. */
 const WORK_MIN = { columns: 320, rows: 180 }
-/**
- * Whether a panel is at the largest size it can have: its maximum, or less where the canvas's
- * minimum stops it first (the drawer on a short window).
- */
-const isLargest = (name: PanelName, size: PanelSize) => {
-  if (size.inPixels < 1 || size.asPercentage <= 0) return false
-  const group = (size.inPixels * 100) / size.asPercentage
-  const others = name === 'drawer' ? WORK_MIN.rows : WORK_MIN.columns
-  const largest = Math.min((group * parseFloat(SIZES[name].maxSize)) / 100, group - others)
-  return size.inPixels >= largest - 4
-}
-const NONE: Record<PanelName, boolean> = { sidebar: false, inspector: false, drawer: false }
+const panel = (name: PanelName): SplitPanel => ({ id: panelId(name), ...SIZES[name] })
+const ROWS = {
+  id: 'superstep-rows',
+  orientation: 'vertical',
+  panels: [{ id: 'ss-work', minSize: WORK_MIN.rows }, panel('drawer')],
+  storage: layoutStorage,
+  keepPixels: true,
+} as const
+const COLUMNS = {
+  id: 'superstep-columns',
+  orientation: 'horizontal',
+  panels: [panel('sidebar'), { id: 'ss-canvas', minSize: WORK_MIN.columns }, panel('inspector')],
+  storage: layoutStorage,
+  keepPixels: true,
+} as const
 
 /**
  * The frame: the top bar over three columns (sidebar, canvas, inspector) over the run drawer.
- * Every border is a separator (react-resizable-panels): drag it, or focus it and use the
- * arrow keys, Home/End to move it to an end, Enter to collapse or restore its panel. Sizes
- * and collapsed panels are kept across reloads; the canvas keeps a usable minimum.
+ * Every border is a separator (useSplit): drag it, or focus it and use the arrow keys,
+ * Home/End to move it to an end, Enter to collapse or restore its panel, a double click to
+ * put its panel back to its default size. Sizes and collapsed panels are kept across
+ * reloads; the canvas keeps a usable minimum.
  */
 export function Workbench(props: WorkbenchProps) {
-  const rows = useDefaultLayout({ id: 'superstep-rows', storage: layoutStorage })
-  const columns = useDefaultLayout({ id: 'superstep-columns', storage: layoutStorage })
-  const sidebar = usePanelRef()
-  const inspector = usePanelRef()
-  const drawer = usePanelRef()
-  const [collapsed, setCollapsed] = useState<Record<PanelName, boolean>>(NONE)
-  const [enlarged, setEnlarged] = useState<Record<PanelName, boolean>>(NONE)
+  const rows = useSplit(ROWS)
+  const columns = useSplit(COLUMNS)
+  const groupOf = (name: PanelName) => (name === 'drawer' ? rows : columns)
+  // The api's calls read the groups' latest state (the api itself changes less often).
+  const latest = useRef({ rows, columns })
+  useLayoutEffect(() => {
+    latest.current = { rows, columns }
+  })
+  const groupNow = (name: PanelName) =>
+    name === 'drawer' ? latest.current.rows : latest.current.columns
   // The size (percent) a panel had before it was enlarged, to put it back.
   const before = useRef<Partial<Record<PanelName, number>>>({})
-  const api = useMemo<WorkbenchApi>(() => {
-    const refs = { sidebar, inspector, drawer }
-    const handle = (name: PanelName): PanelImperativeHandle | null => refs[name].current
-    return {
+  const state = (test: (name: PanelName) => boolean) => ({
+    sidebar: test('sidebar'),
+    inspector: test('inspector'),
+    drawer: test('drawer'),
+  })
+  const collapsed = state((name) => groupOf(name).isCollapsed(panelId(name)))
+  const enlarged = state((name) => groupOf(name).isLargest(panelId(name)))
+  const key = (r: Record<PanelName, boolean>) => `${+r.sidebar}${+r.inspector}${+r.drawer}`
+  const collapsedKey = key(collapsed)
+  const enlargedKey = key(enlarged)
+  // Rebuilt when what it tells changes (not at each drag move): its readers re-render then.
+  const api = useMemo<WorkbenchApi>(
+    () => ({
       collapsed,
       enlarged,
       toggleEnlarged(name) {
-        const panel = handle(name)
-        if (!panel) return
-        const size = panel.getSize()
-        if (!panel.isCollapsed() && isLargest(name, size)) {
-          panel.resize(`${before.current[name] ?? parseFloat(String(SIZES[name].defaultSize))}%`)
+        const group = groupNow(name)
+        const id = panelId(name)
+        if (!group.isCollapsed(id) && group.isLargest(id)) {
+          group.resize(id, before.current[name] ?? 'default')
         } else {
-          before.current[name] = panel.isCollapsed() ? undefined : size.asPercentage
-          if (panel.isCollapsed()) panel.expand()
-          panel.resize(SIZES[name].maxSize)
+          before.current[name] = group.isCollapsed(id) ? undefined : group.sizeOf(id)
+          group.resize(id, 'largest')
         }
       },
-      toggle(name) {
-        const panel = handle(name)
-        if (!panel) return
-        if (panel.isCollapsed()) panel.expand()
-        else panel.collapse()
-      },
+      toggle: (name) => groupNow(name).toggle(panelId(name)),
       expand(name) {
-        const panel = handle(name)
-        if (panel?.isCollapsed()) panel.expand()
+        if (groupNow(name).isCollapsed(panelId(name))) groupNow(name).toggle(panelId(name))
       },
       element: (name) => document.getElementById(panelId(name)),
-    }
-  }, [collapsed, enlarged, sidebar, inspector, drawer])
-  const track = (name: PanelName) => (size: PanelSize) => {
-    const now = size.inPixels < 1
-    setCollapsed((c) => (c[name] === now ? c : { ...c, [name]: now }))
-    const large = isLargest(name, size)
-    setEnlarged((c) => (c[name] === large ? c : { ...c, [name]: large }))
-  }
-  // Enter collapses or restores the separator's own panel (the library's Enter acts on the
-  // panel before the separator, which for the inspector and the drawer is the canvas).
-  const onSeparatorKey = (name: PanelName) => (e: KeyboardEvent) => {
-    if (e.key !== 'Enter') return
-    e.preventDefault()
-    api.toggle(name)
-  }
+    }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the keys stand for the records
+    [collapsedKey, enlargedKey],
+  )
   const separator = (name: PanelName) => (
-    <Separator
-      id={`${panelId(name)}-separator`}
-      className="ss-separator"
-      aria-label={LABEL[name]}
-      title={`Drag to resize the ${LABEL[name].toLowerCase()}; Enter collapses or restores it`}
-      onKeyDownCapture={onSeparatorKey(name)}
+    <div
+      {...groupOf(name).separator(
+        panelId(name),
+        LABEL[name],
+        `Drag to resize the ${LABEL[name].toLowerCase()}; Enter collapses or restores it`,
+      )}
     />
   )
-  const refs = { sidebar, inspector, drawer }
-  /** A collapsible panel: its size limits, the region inside, its state tracked. */
+  /** A collapsible panel: its size limits, the region inside. */
   const collapsible = (name: PanelName, children: ReactNode) => (
-    <Panel
-      id={panelId(name)}
-      panelRef={refs[name]}
-      data-collapsed={collapsed[name] || undefined}
-      className="workbench-panel"
-      style={CLIP}
-      collapsible
-      {...SIZES[name]}
-      groupResizeBehavior="preserve-pixel-size"
-      onResize={track(name)}
-    >
-      {children}
-    </Panel>
+    <div {...groupOf(name).panel(panelId(name))}>
+      <div className="workbench-panel" style={CLIP}>
+        {children}
+      </div>
+    </div>
   )
   return (
     <WorkbenchContext.Provider value={api}>
       <div className="app">
         {props.top}
-        <Group
-          id="superstep-rows"
-          orientation="vertical"
-          className="workbench"
-          defaultLayout={rows.defaultLayout}
-          onLayoutChanged={rows.onLayoutChanged}
-        >
-          <Panel id="ss-work" minSize={WORK_MIN.rows}>
-            <Group
-              id="superstep-columns"
-              orientation="horizontal"
-              className="workbench-columns"
-              defaultLayout={columns.defaultLayout}
-              onLayoutChanged={columns.onLayoutChanged}
-            >
+        <div className="workbench" {...rows.group}>
+          <div {...rows.panel('ss-work')}>
+            <div className="workbench-columns" {...columns.group}>
               {collapsible('sidebar', props.sidebar)}
               {separator('sidebar')}
-              <Panel
-                id="ss-canvas"
-                className="workbench-panel"
-                style={CLIP}
-                minSize={WORK_MIN.columns}
-              >
-                {props.canvas}
-              </Panel>
+              <div {...columns.panel('ss-canvas')}>
+                <div className="workbench-panel" style={CLIP}>
+                  {props.canvas}
+                </div>
+              </div>
               {separator('inspector')}
               {collapsible('inspector', props.inspector)}
-            </Group>
-          </Panel>
+            </div>
+          </div>
           {separator('drawer')}
           {collapsible('drawer', props.drawer)}
-        </Group>
+        </div>
       </div>
     </WorkbenchContext.Provider>
   )

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react'
-import type { LayoutStorage } from 'react-resizable-panels'
+import type { LayoutStorage } from './useSplit'
 
 /** Panel sizes are UI layout (never the user's work): the browser's localStorage is enough. */
 export const layoutStorage: LayoutStorage = {

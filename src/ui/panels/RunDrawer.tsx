@@ -15,8 +15,8 @@ import { ThreadPicker } from '../timeline/ThreadPicker'
 import { Timeline } from '../timeline/Timeline'
 import { WritesView } from '../timeline/WritesView'
 import { BidiText, Name } from '../Name'
-import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels'
 import { layoutStorage } from '../layout/workbench'
+import { useSplit } from '../layout/useSplit'
 import { StreamView } from '../timeline/StreamView'
 import { ChatView } from '../timeline/ChatView'
 import { EnlargeDrawer } from '../layout/EnlargeDrawer'
@@ -37,6 +37,17 @@ const TABS = [
   'Chat',
 ] as const
 type Tab = (typeof TABS)[number]
+
+/** The timeline beside the tabs, each resizable (the saved key is the library's, kept). */
+const DRAWER_SPLIT = {
+  id: 'superstep-drawer',
+  orientation: 'horizontal',
+  panels: [
+    { id: 'ss-timeline', defaultSize: '34%', minSize: 220, maxSize: '70%' },
+    { id: 'ss-run-details', minSize: 320 },
+  ],
+  storage: layoutStorage,
+} as const
 
 /** How long one call of node, router or reducer code may run (main.tsx keeps the default). */
 const CODE_CALL_LIMIT_S = DEFAULT_SANDBOX_TIMEOUT_MS / 1000
@@ -72,7 +83,7 @@ export function RunDrawer() {
   const stored = useApp((s) => s.drawerTab)
   const setTab = useApp((s) => s.setDrawerTab)
   const tab: Tab = (TABS as readonly string[]).includes(stored) ? (stored as Tab) : 'Channels'
-  const split = useDefaultLayout({ id: 'superstep-drawer', storage: layoutStorage })
+  const split = useSplit(DRAWER_SPLIT)
   const threadFile = useRef<HTMLInputElement>(null)
   // A run that stops on interrupt(...) shows the reply box (the Chat tab shows it in place).
   const [wasWaiting, setWasWaiting] = useState(false)
@@ -251,23 +262,14 @@ export function RunDrawer() {
           )}
         </div>
       )}
-      <Group
-        id="superstep-drawer"
-        orientation="horizontal"
-        className="drawer-body"
-        defaultLayout={split.defaultLayout}
-        onLayoutChanged={split.onLayoutChanged}
-      >
-        <Panel id="ss-timeline" style={CLIP} defaultSize="34%" minSize={220} maxSize="70%">
-          <Timeline />
-        </Panel>
-        <Separator
-          id="ss-timeline-separator"
-          className="ss-separator"
-          aria-label="Timeline"
-          title="Drag to resize the timeline"
-        />
-        <Panel id="ss-run-details" style={CLIP} minSize={320}>
+      <div className="drawer-body" {...split.group}>
+        <div {...split.panel('ss-timeline')}>
+          <div style={CLIP}>
+            <Timeline />
+          </div>
+        </div>
+        <div {...split.separator('ss-timeline', 'Timeline', 'Drag to resize the timeline')} />
+        <div {...split.panel('ss-run-details')}>
           <div className="drawer-detail">
             <div className="drawer-tabs">
               <div className="tabs" role="tablist" aria-label="Run details" onKeyDown={onKeyDown}>
@@ -319,8 +321,8 @@ export function RunDrawer() {
               {tab === 'Chat' && <ChatView onEditState={() => setTab('State')} />}
             </div>
           </div>
-        </Panel>
-      </Group>
+        </div>
+      </div>
     </section>
   )
 }
