@@ -15,7 +15,9 @@
  * (compile, sandbox lease), and from its last to "done" in the page (the last events drawn).
  * A code node's routers run in its sandbox call (src/core/compile/fusedRoutes.ts), so the cycle
  * shows `sandbox.node` only. BENCH_PROFILE=1 prints the runtime worker's and the page's top
- * self times (source-mapped) over the last run.
+ * self times (source-mapped) over the last run. BENCH_TRACE=1 also marks each hop of a sandbox
+ * call on both sides (stepProfile's `trace`) and prints them (mean, p50, p90 per call), with the
+ * share of the run spent in calls that overlap the page's reads (timeline, inspection).
  *   Run: npm run build:test && npx tsx bench/runProfile.bench.ts
  *   (BENCH_DIST picks the build, or builds to compare: BENCH_DIST=/tmp/before,/tmp/after;
  *   BENCH_STEPS the cycle's length, BENCH_RUNS the repeats.)
@@ -35,6 +37,11 @@ const STEPS = Number(process.env.BENCH_STEPS ?? 1000)
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 /** BENCH_PROFILE=1: the runtime worker's top self times over the last run (source-mapped). */
 const PROFILE = process.env.BENCH_PROFILE === '1'
+/**
+ * BENCH_TRACE=1: the worker and its sandbox also mark each hop of a step (stepProfile's
+ * `trace`): the table then gives the time between consecutive marks, per step, in order.
+ */
+const TRACE = process.env.BENCH_TRACE === '1'
 /** Super-steps one run executes, START's included. */
 const SUPERSTEPS = STEPS + 1
 
@@ -70,6 +77,8 @@ interface RunSample {
   /** From the worker's last hooked operation to "done" in the page. */
   tailMs: number
   parts: Record<string, { ms: number; n: number }>
+  /** With BENCH_TRACE: the marks, in the order recorded. */
+  trace?: [string, number][]
 }
 
 /**
@@ -100,7 +109,7 @@ async function profiledRun(page: Page, dist: string, cpu = false): Promise<RunSa
   // Run settings are the thread's: a new thread starts at the default limit.
   await page.getByLabel('Recursion limit').fill(String(STEPS + 10))
   const worker = runtimeWorker(page)
-  await worker.evaluate('self.__superstepProfile = {}')
+  await worker.evaluate(`self.__superstepProfile = ${TRACE ? '{ trace: [] }' : '{}'}`)
   const stopCpu = cpu ? await startWorkerProfile(page, /runtime/) : null
   const stopPageCpu = cpu ? await startProfile(page) : null
   // The click and the outcome are timed in the page (epoch ms): Playwright's polling of the
@@ -135,7 +144,117 @@ async function profiledRun(page: Page, dist: string, cpu = false): Promise<RunSa
     startMs: profile.origin + (profile.first ?? 0) - t0,
     tailMs: tDone - (profile.origin + (profile.last ?? 0)),
     parts: profile.parts ?? {},
+    ...(profile.trace && { trace: profile.trace }),
   }
+}
+
+/**
+ * The hops of each sandbox call, from its trace marks (in the order pushed: each call from its
+ * `host.send` to the next's). Chromium coarsens performance.now() to 100 µs with jitter
+ * outside cross-origin isolation, so only the averages over many calls mean anything; the
+ * sandbox's marks are on its own process's clock, so the two one-way hops may carry an
+ * offset (their sum does not).
+ */
+const HOPS: [string, string, string][] = [
+  ['host posts the request', 'host.send', 'host.posted'],
+  ['-> sandbox receives it', 'host.posted', 'sb.recv'],
+  ['sandbox posts `started`', 'sb.recv', 'sb.started'],
+  ['node code', 'sb.started', 'sb.node'],
+  ['posts `routing`', 'sb.node', 'sb.routing'],
+  ['router code', 'sb.routing', 'sb.routed'],
+  ['builds the reply', 'sb.routed', 'sb.reply'],
+  ['-> host receives the reply', 'sb.reply', 'host.ok'],
+  ['  (started arrives, from send)', 'host.send', 'host.started'],
+  ['  (routing arrives, from send)', 'host.send', 'host.routing'],
+  ['reply to the call resolved', 'host.ok', 'sandbox.node>'],
+  ['resolved to the next send', 'sandbox.node>', 'next.send'],
+  ['one call to the next (send to send)', 'host.send', 'next.send'],
+]
+
+function hops(samples: RunSample[]): void {
+  const perRun = samples.map((s) => {
+    const calls: Map<string, number>[] = []
+    let call: Map<string, number> | undefined
+    for (const [name, at] of s.trace ?? []) {
+      if (name === 'host.send') {
+        call?.set('next.send', at)
+        call = new Map()
+        calls.push(call)
+      }
+      if (call && !call.has(name)) call.set(name, at)
+    }
+    return HOPS.map(([, from, to]) => {
+      const ds = calls.flatMap((c) => {
+        const [a, b] = [c.get(from), c.get(to)]
+        return a === undefined || b === undefined ? [] : [b - a]
+      })
+      const sorted = ds.sort((x, y) => x - y)
+      const at = (q: number) => sorted[Math.floor(q * (sorted.length - 1))] ?? NaN
+      return {
+        mean: ds.reduce((x, y) => x + y, 0) / Math.max(ds.length, 1),
+        p50: at(0.5),
+        p90: at(0.9),
+        n: ds.length,
+      }
+    })
+  })
+  // The page's reads while the run goes (the timeline's refresh, the inspection of the newest
+  // checkpoint): how much of the run's time passes in the calls they overlap.
+  const overlap = samples.map((s) => {
+    const reads: [number, number][] = []
+    const open = new Map<string, number>()
+    const calls: [number, number][] = []
+    const names = new Set<string>()
+    let last: number | undefined
+    for (const [name, at] of s.trace ?? []) {
+      const m = /^request\.(.*)([<>])$/.exec(name)
+      // The run's own request lasts the whole run, the sandbox's port its lease: only reads count.
+      if (m && /^(run|continue|sandboxPort)$/.test(m[1]!)) continue
+      if (m?.[2] === '<') open.set(m[1]!, at)
+      else if (m?.[2] === '>' && open.has(m[1]!)) {
+        reads.push([open.get(m[1]!)!, at])
+        names.add(m[1]!)
+      }
+      if (name === 'host.send') {
+        if (last !== undefined) calls.push([last, at])
+        last = at
+      }
+    }
+    let during = 0
+    let n = 0
+    let all = 0
+    for (const [a, b] of calls) {
+      all += b - a
+      if (reads.some(([x, y]) => x < b && y > a)) {
+        during += b - a
+        n += 1
+      }
+    }
+    return {
+      during,
+      n,
+      all,
+      calls: calls.length,
+      reads: reads.length,
+      names: [...names].join(', '),
+    }
+  })
+  const o = (k: Exclude<keyof (typeof overlap)[number], 'names'>) =>
+    median(overlap.map((x) => x[k]))
+  console.log(
+    `  the page's reads during the run (${overlap[0]?.names}): ${o('reads')}; the ${o('n')} of ${o('calls')} calls they overlap take ${((100 * o('during')) / o('all')).toFixed(0)}% of the time from send to send (${(o('during') / Math.max(o('n'), 1)).toFixed(2)} ms each, the others ${((o('all') - o('during')) / Math.max(o('calls') - o('n'), 1)).toFixed(3)} ms)`,
+  )
+  console.log(
+    '  a sandbox call, hop by hop (ms over the calls: mean, p50, p90; medians over the runs):',
+  )
+  HOPS.forEach(([label], i) => {
+    const cell = (k: 'mean' | 'p50' | 'p90') =>
+      median(perRun.map((r) => r[i]![k]))
+        .toFixed(3)
+        .padStart(7)
+    const n = median(perRun.map((r) => r[i]!.n))
+    console.log(`    ${cell('mean')} ${cell('p50')} ${cell('p90')}  ${label} (${n} calls)`)
+  })
 }
 
 /** Parts awaited by the step, one after another (their sum is taken from the span). */
@@ -243,6 +362,7 @@ async function profileBuild(dist: string, reference: number) {
       `The ${STEPS.toLocaleString('en')}-step one-node cycle in the page (sandboxed code, IndexedDB), per super-step, median of ${RUNS} runs${DISTS.length > 1 ? ` (${dist})` : ''}:`,
     )
     table(samples, reference)
+    if (TRACE) hops(samples)
     await browser.close()
   } finally {
     server.close()

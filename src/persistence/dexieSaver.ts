@@ -373,6 +373,37 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     return read?.tuple && inNamespace(read.tuple, config)
   }
 
+  /**
+   * getTuple of `config` and of its parent, in one read: a value the two share (most of them)
+   * is read once. The parent is undefined when there is none or it is damaged (the checkpoint
+   * itself throws as getTuple does).
+   */
+  async getTupleAndParent(
+    config: CheckpointConfig,
+  ): Promise<{ tuple: CheckpointTuple; parent: CheckpointTuple | undefined } | undefined> {
+    await this.settleWrites()
+    const threadId = storedThread(config)
+    const { checkpointId } = config
+    const { checkpoints, blobs, writes } = this.db
+    const read = await this.db.transaction('r', checkpoints, blobs, writes, async () => {
+      const row = checkpointId
+        ? await checkpoints.get([threadId, checkpointId])
+        : await this.threadRange(threadId).last()
+      if (!row) return undefined
+      const parentId = typeof row.parentId === 'string' ? row.parentId : undefined
+      const parentRow = parentId ? await checkpoints.get([threadId, parentId]) : undefined
+      return this.hydrate(parentRow ? [row, parentRow] : [row])
+    })
+    const [own, parent] = read ?? []
+    if (!own) return undefined
+    if (own.damage) throw new DamagedCheckpointError(own.damage)
+    if (!own.tuple) return undefined
+    return {
+      tuple: inNamespace(own.tuple, config),
+      parent: parent?.tuple && !parent.damage ? inNamespace(parent.tuple, config) : undefined,
+    }
+  }
+
   async *list(config: CheckpointConfig, options: ListOptions = {}): AsyncIterable<CheckpointTuple> {
     await this.settleWrites()
     const threadId = storedThread(config)

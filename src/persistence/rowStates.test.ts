@@ -222,3 +222,38 @@ describe('checkpoint rows as deltas', () => {
     ).rejects.toThrow(`its versions are stored as changes on checkpoint ${id(2)}, which is missing`)
   })
 })
+
+describe('getTupleAndParent', () => {
+  it('reads a checkpoint and its parent as two getTuples would, in one read', async () => {
+    const db = freshDb('tuple-and-parent')
+    await putChain(new DexieCheckpointSaver(db), 40)
+    const saver = new DexieCheckpointSaver(db)
+    for (const k of [39, 33, 32, 1]) {
+      const config = { threadId: THREAD, checkpointId: id(k) }
+      const both = await saver.getTupleAndParent(config)
+      expect(both?.tuple).toEqual(await saver.getTuple(config))
+      expect(both?.parent).toEqual(
+        await saver.getTuple({ threadId: THREAD, checkpointId: id(k - 1) }),
+      )
+      // Values the two share are the reader's own in each.
+      expect(both?.tuple.checkpoint.channel_values.ch0).toBe('v0')
+      if (both?.parent) both.parent.checkpoint.channel_values.ch0 = 'changed'
+      expect(both?.tuple.checkpoint.channel_values.ch0).toBe('v0')
+    }
+    expect((await saver.getTupleAndParent({ threadId: THREAD }))?.tuple.checkpoint.id).toBe(id(39))
+    expect((await saver.getTupleAndParent({ threadId: THREAD, checkpointId: id(0) }))?.parent).toBe(
+      undefined,
+    )
+    expect(await saver.getTupleAndParent({ threadId: THREAD, checkpointId: 'none' })).toBe(
+      undefined,
+    )
+    // A damaged parent reads as none; a damaged checkpoint throws, as getTuple does.
+    await db.checkpoints.update([THREAD, id(20)], { metadata: null as never })
+    const fresh = new DexieCheckpointSaver(db)
+    const next = await fresh.getTupleAndParent({ threadId: THREAD, checkpointId: id(21) })
+    expect([next?.tuple.checkpoint.id, next?.parent]).toEqual([id(21), undefined])
+    await expect(
+      fresh.getTupleAndParent({ threadId: THREAD, checkpointId: id(20) }),
+    ).rejects.toBeInstanceOf(DamagedCheckpointError)
+  })
+})

@@ -44,15 +44,20 @@ export function ownOwner(r: CheckpointRow): Record<string, string> {
   return out
 }
 
-/** The state of delta row `r` on its parent's state. */
-export function applyDelta(parent: RowState, r: DeltaCheckpointRow): RowState {
+/**
+ * The state of the last of `deltas` (a chain, each row the next one's parent) on the state of
+ * the first one's parent: one copy of each map, whatever the chain's length.
+ */
+export function applyDeltas(parent: RowState, deltas: readonly DeltaCheckpointRow[]): RowState {
   const owner: Record<string, string> = { ...parent.owner }
-  for (const ch of Object.keys(r.delta.versions)) owner[ch] = r.checkpointId
-  return {
-    versions: { ...parent.versions, ...r.delta.versions },
-    seen: { ...parent.seen, ...r.delta.seen },
-    owner,
+  const versions: ChannelVersions = { ...parent.versions }
+  const seen: Record<string, ChannelVersions> = { ...parent.seen }
+  for (const r of deltas) {
+    for (const ch of Object.keys(r.delta.versions)) owner[ch] = r.checkpointId
+    Object.assign(versions, r.delta.versions)
+    Object.assign(seen, r.delta.seen)
   }
+  return { versions, seen, owner }
 }
 
 /** Recently rebuilt states by stored thread and checkpoint, least recently used dropped first. */
@@ -143,7 +148,8 @@ export async function resolveStates(
     need = missing()
   }
   const memo = new Map<string, ResolvedState>()
-  for (const r of rows) out.set(r.checkpointId, stateOf(r, byId, memo, cache, threadId))
+  const wanted = new Set(rows.map((r) => r.checkpointId))
+  for (const r of rows) out.set(r.checkpointId, stateOf(r, byId, memo, cache, threadId, wanted))
   return out
 }
 
@@ -154,6 +160,8 @@ function stateOf(
   memo: Map<string, ResolvedState>,
   cache: StateCache,
   threadId: string,
+  /** The rows asked for: only they get a state of their own (the rows between lend changes). */
+  wanted: ReadonlySet<string>,
 ): ResolvedState {
   const done = memo.get(row.checkpointId)
   if (done) return done
@@ -180,16 +188,23 @@ function stateOf(
       else base = 'missing'
     }
   }
+  // Down the chain: each map of 2,000 channels copied once per row asked for, not per row
+  // between (a whole row may be 31 rows up).
   let at: ResolvedState | string = base
+  let lent: DeltaCheckpointRow[] = []
   for (let i = chain.length - 1; i >= 0; i--) {
     const c = chain[i] as DeltaCheckpointRow
-    at =
-      typeof at === 'string'
-        ? { damage: chainDamage(c, at) }
-        : 'damage' in at
-          ? { damage: chainDamage(c, 'damaged') }
-          : { state: applyDelta(at.state, c) }
-    memo.set(c.checkpointId, at)
+    if (typeof at === 'string' || 'damage' in at) {
+      at = { damage: chainDamage(c, typeof at === 'string' ? at : 'damaged') }
+      memo.set(c.checkpointId, at)
+      continue
+    }
+    lent.push(c)
+    if (i === 0 || wanted.has(c.checkpointId)) {
+      at = { state: applyDeltas(at.state, lent) }
+      lent = []
+      memo.set(c.checkpointId, at)
+    }
   }
   if (typeof at === 'string') return { damage: chainDamage(row, at) } // not reached: row is readable
   if ('state' in at) cache.set(threadId, row.checkpointId, at.state)

@@ -2,7 +2,12 @@
  * The debugger's reads of stored checkpoints: one checkpoint inspected in full, and the
  * timeline of a whole thread (cheap: one list pass, no inspection per entry).
  */
-import { NULL_TASK_ID, type CheckpointSource, type CheckpointTuple } from '../core/checkpoint/types'
+import {
+  NULL_TASK_ID,
+  type CheckpointConfig,
+  type CheckpointSource,
+  type CheckpointTuple,
+} from '../core/checkpoint/types'
 import { TASKS, type CompiledGraph } from '../core/compile/compileGraph'
 import { inspectCheckpoint } from '../core/debug/inspect'
 import type { CheckpointInspection } from '../core/debug/types'
@@ -41,15 +46,11 @@ export async function inspectStored(
   s: WorkerStorage,
   p: { threadId: string; checkpointId?: string; checkpointNs?: string },
 ): Promise<CheckpointInspection | null> {
-  const tuple = await s.saver.getTuple(p)
-  if (!tuple) return null
-  // A damaged parent only hides the step that made this checkpoint: the rest is readable.
-  const parent =
-    tuple.parentConfig &&
-    (await s.saver.getTuple(tuple.parentConfig).catch((e: unknown) => {
-      if (e instanceof DamagedCheckpointError) return undefined
-      throw e
-    }))
+  const both = s.saver.getTupleAndParent
+    ? await s.saver.getTupleAndParent(p)
+    : await tupleAndParent(s, p)
+  if (!both) return null
+  const { tuple, parent } = both
   const inspection = await inspectCheckpoint(graph, tuple, parent)
   // Task runs are recorded for the root graph's tasks only.
   if (parent && inspection.ran.length && !p.checkpointNs) {
@@ -61,6 +62,20 @@ export async function inspectStored(
     })
   }
   return toJsonSafe(inspection)
+}
+
+/** A checkpoint's tuple and its parent's, read one after the other. */
+async function tupleAndParent(s: WorkerStorage, config: CheckpointConfig) {
+  const tuple = await s.saver.getTuple(config)
+  if (!tuple) return undefined
+  // A damaged parent only hides the step that made this checkpoint: the rest is readable.
+  const parent =
+    tuple.parentConfig &&
+    (await s.saver.getTuple(tuple.parentConfig).catch((e: unknown) => {
+      if (e instanceof DamagedCheckpointError) return undefined
+      throw e
+    }))
+  return { tuple, parent: parent || undefined }
 }
 
 /**
@@ -169,17 +184,34 @@ function neededChannels(
   return new Set([TASKS, ...unseenTriggers(graph, state.versions, state.seen)])
 }
 
+/** Every (node, trigger) pair of a graph, flat: one pass over them per checkpoint. */
+const subscriptions = new WeakMap<CompiledGraph, { node: string; channel: string }[]>()
+
+/**
+ * The last answer per version map: a timeline entry's `need` and its `next` ask about the same
+ * state (the tuple shares the state's maps), so a 2,000-node graph is scanned once per entry.
+ */
+const unseenOf = new WeakMap<object, { seen: object; unseen: ReadonlySet<string> }>()
+
 /** The trigger channels some node has not seen at their current version. */
 function unseenTriggers(
   graph: CompiledGraph,
   versions: Readonly<Record<string, number>>,
   seenBy: Readonly<Record<string, Record<string, number>>>,
-): Set<string> {
-  const unseen = new Set<string>()
-  for (const node of graph.nodes.values()) {
-    const seen = seenBy[node.name]
-    for (const ch of node.triggers) if ((versions[ch] ?? 0) > (seen?.[ch] ?? 0)) unseen.add(ch)
+): ReadonlySet<string> {
+  const known = unseenOf.get(versions)
+  if (known?.seen === seenBy) return known.unseen
+  let pairs = subscriptions.get(graph)
+  if (!pairs) {
+    pairs = []
+    for (const node of graph.nodes.values())
+      for (const channel of node.triggers) pairs.push({ node: node.name, channel })
+    subscriptions.set(graph, pairs)
   }
+  const unseen = new Set<string>()
+  for (const { node, channel } of pairs)
+    if ((versions[channel] ?? 0) > (seenBy[node]?.[channel] ?? 0)) unseen.add(channel)
+  unseenOf.set(versions, { seen: seenBy, unseen })
   return unseen
 }
 
@@ -217,8 +249,9 @@ async function nextOf(
   // A candidate's every trigger is looked at (a seen one reads as empty when its value was not
   // read: it cannot make the node run anyway).
   const triggers = new Set<string>()
-  for (const node of graph.nodes.values())
-    if (node.triggers.some((ch) => unseen.has(ch))) for (const ch of node.triggers) triggers.add(ch)
+  for (const ch of unseen)
+    for (const name of graph.triggerToNodes[ch] ?? [])
+      for (const t of graph.nodes.get(name)?.triggers ?? []) triggers.add(t)
   const live = someChannels(graph, checkpoint, [TASKS, ...graph.fields, ...triggers])
   const tasks = prepareTasks(graph, checkpoint, live, { updatedChannels: unseen })
   // In the order a whole scan lists them: Sends first, then nodes in the graph's order.

@@ -23,6 +23,8 @@ export class RunAbandonedError extends Error {
 export class GatedSaver implements CheckpointSaver {
   private closed = false
   private readonly writing = new Set<Promise<unknown>>()
+  /** The versions each checkpoint put here gave its channels, until taken (`takeChanged`). */
+  private readonly changed = new Map<string, ChannelVersions>()
 
   /**
    * `onWrites` hears which checkpoint each `putWrites` stores against (the step's parent);
@@ -55,6 +57,7 @@ export class GatedSaver implements CheckpointSaver {
     newVersions: ChannelVersions,
     changedSeen?: ReadonlySet<string>,
   ): Promise<CheckpointAddress> {
+    if (!this.closed) this.changed.set(checkpoint.id, newVersions)
     return this.track(() =>
       profiled('saver.put', () =>
         this.inner.put(config, checkpoint, metadata, newVersions, changedSeen),
@@ -79,6 +82,16 @@ export class GatedSaver implements CheckpointSaver {
 
   deleteThread(threadId: string): Promise<void> {
     return this.track(() => this.inner.deleteThread(threadId))
+  }
+
+  /**
+   * The channels checkpoint `checkpointId` gave a new version (what its put was told), once:
+   * a `checkpoint_saved` event carries these rather than every channel's version.
+   */
+  takeChanged(checkpointId: string): ChannelVersions | undefined {
+    const v = this.changed.get(checkpointId)
+    this.changed.delete(checkpointId)
+    return v
   }
 
   /** Refuses further writes and waits for those in progress. */

@@ -102,6 +102,11 @@ describe('RunRegistry', () => {
     const saved = t.events.filter((e) => e.type === 'checkpoint_saved')
     expect(saved.map((e) => e.type === 'checkpoint_saved' && e.step)).toEqual([-1, 0, 1, 2])
     expect(saved.at(-1)).toMatchObject({ source: 'loop', versions: { x: 4, log: 4 } })
+    // Each carries only the versions its checkpoint changed: b's step wrote x and log (and
+    // consumed its trigger), not a's trigger `branch:to:b`, which a's step had written.
+    const versions = saved.map((e) => (e.type === 'checkpoint_saved' ? e.versions : {}))
+    expect(versions[2]).toHaveProperty('branch:to:b')
+    expect(Object.keys(versions[3] ?? {}).sort()).toEqual(['branch:to:b', 'log', 'x'])
     expect(t.events.at(-1)).toMatchObject({
       checkpointId: outcome.status === 'done' && outcome.checkpointId,
     })

@@ -470,7 +470,8 @@ export class RunRegistry {
       if (e.type === 'checkpoint_saved')
         entry.innerLatest.set(e.ns, { checkpointId: e.checkpointId, step: e.step })
       const base = { threadId: entry.threadId, runId: entry.runId }
-      const event = toWorkerEvent(e, base, () => this.timer.now() - entry.stepStartedAt)
+      const elapsed = () => this.timer.now() - entry.stepStartedAt
+      const event = toWorkerEvent(e, base, elapsed, (id) => entry.gate.takeChanged(id))
       this.send(entry, { ...event, ns: e.ns } as WorkerEvent)
       return
     }
@@ -487,7 +488,7 @@ export class RunRegistry {
     }
     const base = { threadId: entry.threadId, runId: entry.runId }
     const elapsed = () => this.timer.now() - entry.stepStartedAt
-    const event = toWorkerEvent(e, base, elapsed)
+    const event = toWorkerEvent(e, base, elapsed, (id) => entry.gate.takeChanged(id))
     if (e.type === 'warning') entry.recorder.warning(e.warning)
     if (event.type === 'task_finished') entry.recorder.task(event.step, event)
     else if (event.type === 'task_failed') {

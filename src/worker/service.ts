@@ -1,3 +1,4 @@
+import { mark } from './stepProfile'
 import { compileGraph, type CompiledGraph } from '../core/compile/compileGraph'
 import type { CodeEvaluator } from '../core/compile/evaluate'
 import type { CodeHost } from '../core/compile/host'
@@ -140,7 +141,9 @@ export class RuntimeService {
       return
     }
     try {
+      mark(`request.${data.type}<`)
       const result = await handler(data.params)
+      mark(`request.${data.type}>`)
       this.batcher.flush()
       this.o.post({ type: 'response', id: data.id, ok: true, result } as WorkerMessage)
     } catch (e) {

@@ -11,6 +11,11 @@ export interface StepProfile {
   /** performance.now() of the first and of the latest hooked operation's end. */
   first?: number
   last?: number
+  /**
+   * Set to [] by a bench to also record marks (`mark`): [name, epoch ms] in order, across
+   * the worker and (for sandbox calls, from their replies) the sandbox worker.
+   */
+  trace?: [string, number][]
 }
 
 interface ProfiledScope {
@@ -31,6 +36,11 @@ export function addTime(profile: StepProfile, part: string, t0: number): void {
   slot.n += 1
   profile.first ??= t0
   profile.last = t1
+  const trace = profile.trace
+  if (trace) {
+    const origin = performance.timeOrigin
+    trace.push([`${part}<`, origin + t0], [`${part}>`, origin + t1])
+  }
 }
 
 /** Runs `work`; with profiling on, the time until its promise settles is added to `part`. */
@@ -54,4 +64,20 @@ export function profiledSync<T>(part: string, work: () => T): T {
   } finally {
     addTime(profile, part, t0)
   }
+}
+
+/** Epoch ms (comparable across the page, the workers and the sandbox's worker). */
+export function epochNow(): number {
+  return performance.timeOrigin + performance.now()
+}
+
+/** With a trace on (StepProfile.trace), records `name` now (or at epoch ms `at`). */
+export function mark(name: string, at?: number): void {
+  const trace = activeProfile()?.trace
+  if (trace) trace.push([name, at ?? epochNow()])
+}
+
+/** Whether marks are recorded now. */
+export function tracing(): boolean {
+  return activeProfile()?.trace !== undefined
 }

@@ -1,4 +1,4 @@
-import type { CheckpointSaver } from '../core/checkpoint/types'
+import type { CheckpointConfig, CheckpointSaver, CheckpointTuple } from '../core/checkpoint/types'
 import { SuperstepDb, type TaskRunRow } from '../persistence/db'
 import {
   DexieCheckpointSaver,
@@ -19,6 +19,10 @@ export type WorkerSaver = CheckpointSaver & {
   namespaces(threadId: string): Promise<string[]>
   /** A run's view that commits its checkpoints in batches (absent or undefined: it doesn't). */
   batched?(): BatchedSaver | undefined
+  /** getTuple of a checkpoint and of its parent (undefined when damaged), in one read. */
+  getTupleAndParent?(
+    config: CheckpointConfig,
+  ): Promise<{ tuple: CheckpointTuple; parent: CheckpointTuple | undefined } | undefined>
 }
 
 /**

@@ -19,7 +19,7 @@ import {
   type SandboxCallRef,
 } from './hostErrors'
 import { DEFAULT_SANDBOX_TIMEOUT_MS } from '../protocol'
-import { profiled } from '../stepProfile'
+import { mark, profiled, tracing } from '../stepProfile'
 import type { RouteRequest } from '../../core/compile/fusedRoutes'
 import type {
   CodeKind,
@@ -232,7 +232,7 @@ export class SandboxCodeHost implements CodeHost {
     const timeoutMs = opts?.timeoutMs ?? this.timeoutMs
     return new Promise<SandboxReply>((resolve, reject) => {
       const call: Pending = {
-        request: { ...request, id },
+        request: { ...request, id, ...(tracing() && { trace: true as const }) },
         ref,
         timeoutMs,
         state: 'queued',
@@ -257,7 +257,9 @@ export class SandboxCodeHost implements CodeHost {
   private send(call: Pending): void {
     if (!this.port || call.state !== 'queued') return
     try {
+      if (call.request.trace) mark('host.send')
       this.port.postMessage(call.request)
+      if (call.request.trace) mark('host.posted')
       clearTimeout(call.timer)
       call.timer = undefined
       call.state = 'sent'
@@ -273,6 +275,7 @@ export class SandboxCodeHost implements CodeHost {
     // The sandbox never sends null: Chromium delivers a message it could not copy in (nested
     // too deep for this thread) as null, so one of the running calls lost its reply.
     if (data === null || data === undefined) return this.unreadable()
+    if (tracing()) this.traced(data)
     if ((data as { kind?: unknown }).kind === 'subgraph') return this.subgraphCall(data)
     const verdict = judgeMessage(
       data,
@@ -305,6 +308,15 @@ export class SandboxCodeHost implements CodeHost {
     } else {
       this.settle(verdict.id, call, verdict.kind === 'fail' ? verdict.error : verdict.reply)
     }
+  }
+
+  /** A bench's trace: this message's arrival, and the sandbox's marks of a reply. */
+  private traced(data: unknown): void {
+    const m = data as { kind?: unknown; at?: unknown }
+    mark(`host.${typeof m.kind === 'string' ? m.kind : 'message'}`)
+    if (Array.isArray(m.at))
+      for (const [name, at] of m.at as [unknown, unknown][])
+        if (typeof name === 'string' && typeof at === 'number') mark(name, at)
   }
 
   /**

@@ -44,6 +44,7 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
   const FunctionCtor = Function
   const clone = structuredClone
   const now = performance.now.bind(performance)
+  const epoch = () => performance.timeOrigin + now()
   const SCOPE = ['Send', 'Command', 'interrupt', 'START', 'END', 'console', 'subgraphs']
   const NO_SUBGRAPHS = Object.freeze({})
   // Subgraph calls waiting for the host, by `<request id>:<call>`.
@@ -59,6 +60,8 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
     logs: TaskLog[]
     dropped: number
     console: Record<string, (...args: unknown[]) => void>
+    /** A traced request's marks (sandboxProtocol's `trace`). */
+    marks?: [string, number][]
   }
   const factories = new Map<string, Factory>()
   const noInterrupt = (): never => {
@@ -312,8 +315,9 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
       // The routers read the state as it was before the node ran (it may change its input).
       const before = req.route ? (clone(req.input) as Record<string, unknown>) : undefined
       const output = await fn(req.input, config)
+      call.marks?.push(['sb.node', epoch()])
       const logs = logsOf(call)
-      const routes = before ? await runRoutes(req, before, output, port) : undefined
+      const routes = before ? await runRoutes(req, before, output, port, call.marks) : undefined
       return {
         id: req.id,
         kind: 'ok',
@@ -348,6 +352,7 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
     before: Record<string, unknown>,
     output: unknown,
     port: SandboxServePort,
+    marks: [string, number][] | undefined,
   ): Promise<RouteReply[] | undefined> => {
     const route = req.route
     let written: unknown
@@ -359,6 +364,7 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
     const state = route && routerState(before, written, route.fields, reducers, foldWrites)
     if (!route || !state) return undefined
     port.postMessage({ id: req.id, kind: 'routing' })
+    marks?.push(['sb.routing', epoch()])
     const config = req.configurable
       ? Object.freeze({ configurable: req.configurable, writer: () => {} })
       : undefined
@@ -381,6 +387,7 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
         break
       }
     }
+    marks?.push(['sb.routed', epoch()])
     return out
   }
 
@@ -438,14 +445,23 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
     const req = event.data as SandboxRequest | SubgraphDone
     if (typeof req !== 'object' || req === null || typeof req.id !== 'number') return
     if (req.type === 'subgraphDone') return subgraphDone(req)
+    const marks: [string, number][] | undefined = req.trace ? [['sb.recv', epoch()]] : undefined
     // The host's clock for this call starts now, not while it waited behind other calls.
     port.postMessage({ id: req.id, kind: 'started' })
     const call = newCall()
+    if (marks) {
+      marks.push(['sb.started', epoch()])
+      call.marks = marks
+    }
     let reply: SandboxReply
     try {
       reply = await run(req, call, port)
     } catch (e) {
       reply = { id: req.id, kind: 'error', error: { ...describe(e, req.code), logs: logsOf(call) } }
+    }
+    if (marks) {
+      marks.push(['sb.reply', epoch()])
+      reply.at = marks
     }
     send(port, reply, label(req))
   }

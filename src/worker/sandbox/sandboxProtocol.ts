@@ -19,8 +19,11 @@ export const SANDBOX_STARTED_MESSAGE = 'superstep-sandbox-started'
 /** What kind of code a request runs, for messages. */
 export type CodeKind = 'node' | 'router' | 'reducer'
 
-/** Host -> sandbox: run one piece of user code. */
-export type SandboxRequest =
+/**
+ * Host -> sandbox: run one piece of user code. `trace` (a bench's, see ../stepProfile.ts): the
+ * reply also carries `at`, when the sandbox received, ran and answered it.
+ */
+export type SandboxRequest = { trace?: true } & (
   | {
       type: 'runNode'
       id: number
@@ -55,6 +58,7 @@ export type SandboxRequest =
       values: unknown[]
     }
   | { type: 'check'; id: number; owner: string; kind: CodeKind; code: string }
+)
 
 /**
  * Host -> sandbox: the end of subgraph call `call` that the code of running node request `id`
@@ -96,7 +100,7 @@ export type RouteReply =
  * whose routers run, its `routing`). `ok` and `interrupt` answer runNode;
  * `value` answers runRouter, foldReducer and check (a problem message or null).
  */
-export type SandboxReply =
+export type SandboxReply = { at?: SandboxMarks } & (
   | {
       id: number
       kind: 'ok'
@@ -117,3 +121,7 @@ export type SandboxReply =
     }
   | { id: number; kind: 'value'; value: unknown; logs: TaskLog[] }
   | { id: number; kind: 'error'; error: RemoteErrorData }
+)
+
+/** A traced call's marks in the sandbox: [name, epoch ms] (see SandboxRequest's `trace`). */
+export type SandboxMarks = [string, number][]
