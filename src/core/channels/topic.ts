@@ -12,16 +12,21 @@ export class Topic implements Channel {
 
   update(values: readonly unknown[]): boolean {
     let updated = false
-    if (!this.accumulate) {
-      updated = this.values.length > 0
+    // A held list may have been read (get() hands it out): it is replaced, not emptied.
+    if (!this.accumulate && this.values.length > 0) {
+      updated = true
       this.values = []
     }
-    const flat = values.flat()
-    if (flat.length > 0) {
-      updated = true
-      this.values.push(...flat)
+    // The writes flattened one level (as `values.flat()`, without the copy).
+    const out = this.values
+    const length = out.length
+    for (let j = 0; j < values.length; j++) {
+      if (!(j in values)) continue
+      const v = values[j]
+      if (!Array.isArray(v)) out.push(v)
+      else for (let i = 0; i < v.length; i++) if (i in v) out.push(v[i])
     }
-    return updated
+    return updated || out.length > length
   }
   get(): unknown {
     return this.values.length ? this.values : EMPTY

@@ -167,12 +167,20 @@ export class MemorySaver implements CheckpointSaver {
   }
 
   putWritesSync(config: CheckpointAddress, writes: [string, unknown][], taskId: string): void {
-    const c = this.store(config)?.byId.get(config.checkpointId)
+    // Writes are nearly always made against the checkpoint put last: found without lookups.
+    const last = this.order[this.order.length - 1]
+    const c =
+      last &&
+      last.id === config.checkpointId &&
+      last.threadId === config.threadId &&
+      last.store.ns === (config.checkpointNs ?? '')
+        ? last
+        : this.store(config)?.byId.get(config.checkpointId)
     if (!c) {
       const ns = config.checkpointNs ? ` in namespace ${config.checkpointNs}` : ''
       throw new Error(`No checkpoint ${config.checkpointId} on thread ${config.threadId}${ns}.`)
     }
-    if (!c.writeIndex && !writes.some(isSpecial)) {
+    if (!c.writeIndex && !hasSpecial(writes)) {
       // The common case, a task's only call with plain writes: no key can collide yet.
       let first = c.writes.length === 0
       if (!first) {
@@ -378,7 +386,10 @@ function writeKey(taskId: string, channel: string, index: number): string {
     : `${taskId}\u0000${index}`
 }
 
-const isSpecial = (w: [string, unknown]): boolean => SPECIAL_WRITE_CHANNELS.has(w[0])
+function hasSpecial(writes: readonly [string, unknown][]): boolean {
+  for (const w of writes) if (SPECIAL_WRITE_CHANNELS.has(w[0])) return true
+  return false
+}
 
 /** The write index of writes stored without one: each task's, from one call, all plain. */
 function indexWrites(writes: readonly PendingWrite[]): Map<string, number> {

@@ -24,16 +24,24 @@ export type Channels = Record<string, Channel>
 
 /** Kinds whose `update([])` can change them: a step's writes clear what they held. */
 const CLEARED_BY_A_STEP = new Set<Channel['kind']>(['EphemeralValue', 'Topic'])
-/** Of each channel set, the names of the channels an empty update can change, in order. */
-const clearedByAStep = new WeakMap<Channels, string[]>()
+/**
+ * Of each channel set, those of the kinds a step clears that may hold a value (all that do,
+ * and some that no longer do): a step clears these, not every such channel of the graph (a
+ * graph has one per node). Only applyWrites changes a set's channels, and it keeps this.
+ */
+const mayHoldAValue = new WeakMap<Channels, Set<string>>()
 
-function clearable(channels: Channels): string[] {
-  let names = clearedByAStep.get(channels)
-  if (!names) {
-    names = Object.keys(channels).filter((ch) => CLEARED_BY_A_STEP.has(channels[ch]!.kind))
-    clearedByAStep.set(channels, names)
+function clearable(channels: Channels): Set<string> {
+  let live = mayHoldAValue.get(channels)
+  if (!live) {
+    live = new Set()
+    for (const ch in channels) {
+      const channel = channels[ch] as Channel
+      if (CLEARED_BY_A_STEP.has(channel.kind) && channel.isAvailable()) live.add(ch)
+    }
+    mayHoldAValue.set(channels, live)
   }
-  return names
+  return live
 }
 
 /** A unit of work of one super-step: a node triggered by an edge (PULL) or a Send (PUSH). */
@@ -42,7 +50,10 @@ export interface Task {
   id: string
   name: string
   kind: 'pull' | 'push'
-  /** The channel whose version made the task run (PUSH tasks: `__pregel_push`). */
+  /**
+   * The channel whose version made the task run (PUSH tasks: `__pregel_push`). Shared by
+   * the tasks of a node (frozen): copy it before handing it out.
+   */
   triggers: string[]
   input: unknown
   node: CompiledNode
@@ -64,7 +75,10 @@ const pushIds: string[] = []
 
 function pushTaskId(i: number): string {
   if (i >= 4096) return `~${PUSH}, ${String(i).padStart(10, '0')}, 0000000000`
-  return (pushIds[i] ??= `~${PUSH}, ${String(i).padStart(10, '0')}, 0000000000`)
+  let id = pushIds[i]
+  if (id === undefined)
+    bmpIds.add((pushIds[i] = id = `~${PUSH}, ${String(i).padStart(10, '0')}, 0000000000`))
+  return id
 }
 
 /** Each node's PULL task id, made once per graph. */
@@ -72,8 +86,28 @@ const pullIds = new WeakMap<CompiledNode, string>()
 
 function pullTaskId(node: CompiledNode): string {
   let id = pullIds.get(node)
-  if (id === undefined) pullIds.set(node, (id = taskId('pull', node.name)))
+  if (id === undefined) {
+    pullIds.set(node, (id = taskId('pull', node.name)))
+    if (!SURROGATE.test(id) && bmpIds.size < 65536) bmpIds.add(id)
+  }
   return id
+}
+
+/** Task ids made here and known to hold no surrogates (sortByTaskPath need not test them). */
+const bmpIds = new Set<string>()
+
+/** A PUSH task's `triggers` (shared: never mutated). */
+const PUSH_TRIGGERS: string[] = Object.freeze([PUSH]) as unknown as string[]
+/** Each node's PULL `triggers` for each trigger channel, made once (shared: never mutated). */
+const pullTriggers = new WeakMap<CompiledNode, Map<string, string[]>>()
+
+function pullTriggersOf(node: CompiledNode, trigger: string): string[] {
+  let byChannel = pullTriggers.get(node)
+  if (!byChannel) pullTriggers.set(node, (byChannel = new Map()))
+  let triggers = byChannel.get(trigger)
+  if (!triggers)
+    byChannel.set(trigger, (triggers = Object.freeze([trigger]) as unknown as string[]))
+  return triggers
 }
 
 /** Fresh channels holding a checkpoint's values. */
@@ -157,7 +191,7 @@ function isSortedBmp(tasks: readonly { id: string }[]): boolean {
   for (let i = 0; i < tasks.length; i++) {
     const id = (tasks[i] as { id: string }).id
     if (i > 0 && !((tasks[i - 1] as { id: string }).id < id)) return false
-    if (SURROGATE.test(id)) return false
+    if (!bmpIds.has(id) && SURROGATE.test(id)) return false
   }
   return true
 }
@@ -183,7 +217,8 @@ export function applyWrites(
   const sorted = tasks.length === 1 ? tasks : sortByTaskPath(tasks)
   const versions = checkpoint.channel_versions
   let bumpStep = false
-  const toConsume = new Set<string>()
+  // Trigger channels to consume; one may come twice (consuming again changes nothing).
+  const toConsume: string[] = []
   // The entries this call made: not saved yet, so the node's later tasks (a fan-out's
   // Sends) update them instead of copying them again.
   const made = sorted.length > 1 ? new Set<string>() : undefined
@@ -196,7 +231,7 @@ export function applyWrites(
     made?.add(task.name)
     for (const ch of task.triggers) {
       if (ch in versions) seen[ch] = versions[ch] as number
-      if (!RESERVED.has(ch)) toConsume.add(ch)
+      if (!RESERVED.has(ch)) toConsume.push(ch)
     }
     checkpoint.versions_seen[task.name] = seen
   }
@@ -211,50 +246,51 @@ export function applyWrites(
       bumped?.add(ch)
     }
   }
-  const byChannel = new Map<string, unknown[]>()
-  for (const task of sorted) {
-    for (const [ch, v] of task.writes) {
-      if (IGNORED.has(ch) || !(ch in channels)) continue
-      let list = byChannel.get(ch)
-      if (!list) byChannel.set(ch, (list = []))
-      list.push(v)
-    }
-  }
   if (max !== undefined && consumed !== undefined) max = consumed
   const nv = nextVersion(max)
   const updated = new Set<string>()
-  for (const [ch, vals] of byChannel) {
+  const live = clearable(channels)
+  const update = (ch: string, vals: readonly unknown[]): void => {
     const channel = channels[ch] as Channel
-    let changed: boolean
-    try {
-      changed = channel.update(vals)
-    } catch (e) {
-      if (e instanceof InvalidUpdateError) {
-        const wrapped = new InvalidUpdateError(
-          `Invalid update for channel "${ch}" with values ${JSON.stringify(vals)}: ${e.message}`,
-        )
-        wrapped.lc_error_code = e.lc_error_code
-        throw wrapped
-      }
-      throw e
-    }
-    if (changed && bumpVersions) {
+    if (updateChannel(ch, channel, vals) && bumpVersions) {
       versions[ch] = nv
       wroteNv = true
       bumped?.add(ch)
       if (channel.isAvailable()) updated.add(ch)
     }
+    if (CLEARED_BY_A_STEP.has(channel.kind) && channel.isAvailable()) live.add(ch)
+  }
+  const single = sorted.length === 1 ? (sorted[0] as (typeof sorted)[number]).writes : undefined
+  if (single && single.length <= 8 && hasDistinctChannels(single)) {
+    // One task writing each channel once (a chain, a cycle): each value is the update.
+    for (const [ch, v] of single) if (!IGNORED.has(ch) && ch in channels) update(ch, [v])
+  } else {
+    const byChannel = new Map<string, unknown[]>()
+    for (const task of sorted) {
+      for (const [ch, v] of task.writes) {
+        if (IGNORED.has(ch) || !(ch in channels)) continue
+        let list = byChannel.get(ch)
+        if (!list) byChannel.set(ch, (list = []))
+        list.push(v)
+      }
+    }
+    for (const [ch, vals] of byChannel) update(ch, vals)
   }
   if (bumpStep) {
-    // Only some kinds change on an empty update; the others are skipped (the same result).
-    for (const ch of clearable(channels)) {
+    // Only some kinds change on an empty update, and only while they hold a value.
+    for (const ch of live) {
       const channel = channels[ch] as Channel
-      if (channel.isAvailable() && !updated.has(ch) && channel.update([]) && bumpVersions) {
+      if (!channel.isAvailable()) {
+        live.delete(ch)
+        continue
+      }
+      if (!updated.has(ch) && channel.update([]) && bumpVersions) {
         versions[ch] = nv
         wroteNv = true
         bumped?.add(ch)
         if (channel.isAvailable()) updated.add(ch)
       }
+      if (!channel.isAvailable()) live.delete(ch)
     }
     if (!triggersNextStep(updated, triggerToNodes)) {
       for (const ch in channels) {
@@ -265,6 +301,7 @@ export function applyWrites(
           bumped?.add(ch)
           if (channel.isAvailable()) updated.add(ch)
         }
+        if (CLEARED_BY_A_STEP.has(channel.kind) && channel.isAvailable()) live.add(ch)
       }
     }
   }
@@ -272,6 +309,32 @@ export function applyWrites(
   const top = wroteNv ? nv : (consumed ?? before)
   if (top !== undefined) knownMax.set(versions, top)
   return updated
+}
+
+/** `channel.update(vals)`, its InvalidUpdateError naming the channel and the values. */
+function updateChannel(ch: string, channel: Channel, vals: readonly unknown[]): boolean {
+  try {
+    return channel.update(vals)
+  } catch (e) {
+    if (e instanceof InvalidUpdateError) {
+      const wrapped = new InvalidUpdateError(
+        `Invalid update for channel "${ch}" with values ${JSON.stringify(vals)}: ${e.message}`,
+      )
+      wrapped.lc_error_code = e.lc_error_code
+      throw wrapped
+    }
+    throw e
+  }
+}
+
+/** Whether no two of a few writes are to the same channel. */
+function hasDistinctChannels(writes: readonly (readonly [string, unknown])[]): boolean {
+  for (let i = 1; i < writes.length; i++) {
+    const ch = (writes[i] as readonly [string, unknown])[0]
+    for (let j = 0; j < i; j++)
+      if ((writes[j] as readonly [string, unknown])[0] === ch) return false
+  }
+  return true
 }
 
 function triggersNextStep(
@@ -313,7 +376,7 @@ export function prepareTasks(
         id: taskId('push', i),
         name: node.name,
         kind: 'push',
-        triggers: [PUSH],
+        triggers: PUSH_TRIGGERS,
         input: packet.args,
         node,
         writes: [],
@@ -339,7 +402,7 @@ export function prepareTasks(
       id: pullTaskId(node),
       name,
       kind: 'pull',
-      triggers: [trigger],
+      triggers: pullTriggersOf(node, trigger),
       input: name === START ? (channels[START] as Channel).get() : readState(graph, channels),
       node,
       writes: [],

@@ -855,7 +855,7 @@ export class Run {
       name: t.name,
       kind: t.kind,
       input: t.input,
-      triggers: t.triggers,
+      triggers: [...t.triggers], // the task's are shared (see prepareTasks)
       writes: [...t.writes],
       ...(t.node.runsSubgraph && { subgraphNs: this.taskNs(t) }),
     }))

@@ -94,25 +94,64 @@ export function runTaskNow(task: Task, ctx: TaskContext, eager = false): Promise
 
 /** What a task's node and routers are given. */
 function taskCall(task: Task, ctx: TaskContext): NodeCallContext {
-  let calls = 0
-  const { runSubgraph, onDelta } = ctx
-  // One scratchpad for the node and its routers: their interrupts count as one task's.
-  // Methods, not arrow properties: tsx (which keeps names) would wrap each arrow per task.
-  const call: NodeCallContext = {
-    pad: ctx.scratchpad(task),
-    write(ch, v) {
-      task.writes.push([ch, v])
-    },
-    log(logs) {
-      ;(task.logs ??= []).push(...logs)
-    },
+  return new TaskCall(task, ctx)
+}
+
+/**
+ * A task's NodeCallContext. Most node code reads only `config`: the scratchpad and the
+ * functions (which code may take off the object, so each is bound to the task) are made on
+ * first use, once per task.
+ */
+class TaskCall implements NodeCallContext {
+  config?: NodeConfig
+  pull?: boolean
+  private padMade: TaskScratchpad | undefined
+  private writeMade: NodeCallContext['write'] | undefined
+  private logMade: NodeCallContext['log'] | undefined
+  private subgraphMade: NodeCallContext['subgraph'] | undefined
+  private onDeltaMade: NodeCallContext['onDelta'] | undefined
+  /** Subgraph calls made so far (the `n` of the next). */
+  private calls = 0
+
+  constructor(
+    private readonly task: Task,
+    private readonly ctx: TaskContext,
+  ) {
+    if (ctx.config) this.config = ctx.config
+    if (task.kind === 'pull') this.pull = true
   }
-  if (ctx.config) call.config = ctx.config
-  if (task.kind === 'pull') call.pull = true
-  if (onDelta) call.onDelta = (id, delta) => onDelta(task, id, delta)
-  if (runSubgraph)
-    call.subgraph = (graph, input) => runSubgraph(task, call.pad, calls++, graph, input)
-  return call
+
+  /** One scratchpad for the node and its routers: their interrupts count as one task's. */
+  get pad(): TaskScratchpad {
+    return (this.padMade ??= this.ctx.scratchpad(this.task))
+  }
+
+  get write(): NodeCallContext['write'] {
+    const task = this.task
+    return (this.writeMade ??= (ch, v) => {
+      task.writes.push([ch, v])
+    })
+  }
+
+  get log(): NodeCallContext['log'] {
+    const task = this.task
+    return (this.logMade ??= (logs) => {
+      ;(task.logs ??= []).push(...logs)
+    })
+  }
+
+  get subgraph(): NodeCallContext['subgraph'] {
+    const run = this.ctx.runSubgraph
+    if (!run) return undefined
+    return (this.subgraphMade ??= (graph, input) =>
+      run(this.task, this.pad, this.calls++, graph, input))
+  }
+
+  get onDelta(): NodeCallContext['onDelta'] {
+    const sink = this.ctx.onDelta
+    if (!sink) return undefined
+    return (this.onDeltaMade ??= (id, delta) => sink(this.task, id, delta))
+  }
 }
 
 /** runTaskNow once the node's output is a promise (or, not eager, always). */
@@ -187,7 +226,13 @@ export function runWriters(
   const writes = task.writes
   // A subgraph's values for keys the parent lacks are dropped silently, as LangGraph does.
   const wctx = node.runsSubgraph ? { ...ctx, warn: () => {} } : ctx
-  for (const w of stateUpdates(task.name, output, wctx)) writes.push(w)
+  const before = writes.length
+  try {
+    stateUpdates(task.name, output, wctx, writes)
+  } catch (e) {
+    writes.length = before // all of the output's updates or none, as LangGraph sends them
+    throw e
+  }
   const toParent = ctx.nested ? parentCommandOf(output) : undefined
   if (toParent) throw new ParentCommand(toParent)
   for (const dest of controlDestinations(output)) writeDestination(task, dest, ctx)
@@ -235,22 +280,44 @@ function parentCommandOf(output: unknown): Command | undefined {
   return commands.find((c) => c.graph === Command.PARENT)
 }
 
-/** LangGraph.js's node output mapper: falsy → nothing, Command → its update, object → keys. */
-function stateUpdates(name: string, output: unknown, ctx: WriterContext): [string, unknown][] {
-  if (!output) return []
-  if (isCommand(output))
-    return output.graph === '__parent__' ? [] : filterKnown(name, output.updateTuples(), ctx)
+const hasOwn = Object.prototype.hasOwnProperty
+
+/**
+ * LangGraph.js's node output mapper: falsy → nothing, Command → its update, object → keys.
+ * Pushes the updates to `out` (a task's writes: no array in between).
+ */
+function stateUpdates(
+  name: string,
+  output: unknown,
+  ctx: WriterContext,
+  out: [string, unknown][],
+): void {
+  if (!output) return
+  if (isCommand(output)) {
+    if (output.graph !== '__parent__') filterKnown(name, output.updateTuples(), ctx, out)
+    return
+  }
   if (Array.isArray(output) && output.length > 0 && output.some(isCommand)) {
-    const out: [string, unknown][] = []
     for (const item of output) {
       if (isCommand(item)) {
-        if (item.graph !== '__parent__') out.push(...filterKnown(name, item.updateTuples(), ctx))
-      } else out.push(...stateUpdates(name, item, ctx))
+        if (item.graph !== '__parent__') filterKnown(name, item.updateTuples(), ctx, out)
+      } else stateUpdates(name, item, ctx, out)
     }
-    return out
+    return
   }
   if (typeof output === 'object' && !Array.isArray(output)) {
-    return filterKnown(name, Object.entries(output as Record<string, unknown>), ctx)
+    // A plain update (the common case): its own keys in order, as Object.entries gives them.
+    const known = ctx.graph.fieldSet
+    const o = output as Record<string, unknown>
+    for (const key in o) {
+      if (!hasOwn.call(o, key)) continue
+      const value = o[key]
+      if (known.has(key)) {
+        out.push([key, value])
+        checkWriteType(name, key, value, ctx)
+      } else warnUnknownKey(name, key, ctx)
+    }
+    return
   }
   const kind = Array.isArray(output) ? 'array' : typeof output
   throw new InvalidUpdateError(
@@ -263,23 +330,28 @@ function filterKnown(
   name: string,
   pairs: [string, unknown][],
   ctx: WriterContext,
-): [string, unknown][] {
+  out: [string, unknown][],
+): void {
   const known = ctx.graph.fieldSet
-  const out: [string, unknown][] = []
   for (const pair of pairs) {
     if (known.has(pair[0])) {
       out.push(pair)
-      const problem = writeTypeProblem(ctx.graph.spec, name, pair[0], pair[1])
-      if (problem)
-        ctx.warn({ code: 'VALUE_TYPE_MISMATCH', node: name, field: pair[0], message: problem })
-    } else
-      ctx.warn({
-        code: 'UNKNOWN_UPDATE_KEY',
-        node: name,
-        message: `${name === START ? 'The input' : `Node \`${name}\``} wrote \`${pair[0]}\`, which is not a state field; the write was ignored.`,
-      })
+      checkWriteType(name, pair[0], pair[1], ctx)
+    } else warnUnknownKey(name, pair[0], ctx)
   }
-  return out
+}
+
+function checkWriteType(name: string, field: string, value: unknown, ctx: WriterContext): void {
+  const problem = writeTypeProblem(ctx.graph.spec, name, field, value)
+  if (problem) ctx.warn({ code: 'VALUE_TYPE_MISMATCH', node: name, field, message: problem })
+}
+
+function warnUnknownKey(name: string, key: string, ctx: WriterContext): void {
+  ctx.warn({
+    code: 'UNKNOWN_UPDATE_KEY',
+    node: name,
+    message: `${name === START ? 'The input' : `Node \`${name}\``} wrote \`${key}\`, which is not a state field; the write was ignored.`,
+  })
 }
 
 /** Destinations of a returned Command's `goto` (or of a returned Send). */

@@ -90,14 +90,26 @@ export function reviveControlGraph(
   x: unknown,
   SendClass: typeof Send,
   CommandClass: typeof Command,
-  seen: Map<object, unknown> = new Map(),
+  /** What was copied so far (shared and cyclic parts stay so); absent: made if needed. */
+  seen?: Map<object, unknown>,
 ): unknown {
   if (typeof x !== 'object' || x === null) return x
-  if (seen.has(x)) return seen.get(x)
+  if (seen === undefined) {
+    // Made only when something inside is an object: a flat value (the usual Send's args)
+    // can hold nothing shared or cyclic.
+    for (const k in x) {
+      const v = (x as Record<string, unknown>)[k]
+      if (typeof v === 'object' && v !== null) {
+        seen = new Map()
+        break
+      }
+    }
+  } else if (seen.has(x)) return seen.get(x)
   if (Array.isArray(x)) {
     const out: unknown[] = []
-    seen.set(x, out)
-    x.forEach((item, i) => (out[i] = reviveControlGraph(item, SendClass, CommandClass, seen)))
+    seen?.set(x, out)
+    for (let i = 0; i < x.length; i++)
+      if (i in x) out[i] = reviveControlGraph(x[i], SendClass, CommandClass, seen) // holes stay
     return out
   }
   const proto: unknown = Object.getPrototypeOf(x)
@@ -109,12 +121,12 @@ export function reviveControlGraph(
   else if (typeof o.node === 'string' && o.args !== undefined) out = new SendClass(o.node, o.args)
   else if (!o.lc_serializable) {
     const copy: Record<string, unknown> = {}
-    seen.set(x, copy)
-    for (const [k, v] of Object.entries(o))
-      copy[k] = reviveControlGraph(v, SendClass, CommandClass, seen)
+    seen?.set(x, copy)
+    for (const k of Object.keys(o))
+      copy[k] = reviveControlGraph(o[k], SendClass, CommandClass, seen)
     return copy
   }
-  seen.set(x, out)
+  seen?.set(x, out)
   return out
 }
 
