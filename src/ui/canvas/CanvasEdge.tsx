@@ -2,6 +2,7 @@ import { BaseEdge, Position, type EdgeProps } from '@xyflow/react'
 import { memo } from 'react'
 import { createPortal } from 'react-dom'
 import { IssueBadgeView } from './CanvasNodes'
+import { useLowDetail } from './detail'
 import { useEdgeLabelLayer, useEdgeRoute } from './edgeContext'
 import { edgePath, ownOffset } from './edgeGeometry'
 import type { FlowEdge } from './flowTypes'
@@ -32,7 +33,7 @@ export function selfLoopPath(
 /**
  * Every edge: a bezier (moved aside when it shares its two nodes with other edges), a detour
  * round the nodes in its way (its route, from `useEdgeRoute`), or a self-loop; dash style from
- * its kind (CSS), tooltip, label and issue badge.
+ * its kind (CSS), tooltip, label and issue badge. Zoomed out, a straight line (`detail.ts`).
  */
 export const GraphEdge = memo(function GraphEdge(props: EdgeProps<FlowEdge>) {
   const { source, target, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition } =
@@ -40,6 +41,17 @@ export const GraphEdge = memo(function GraphEdge(props: EdgeProps<FlowEdge>) {
   const data = props.data
   const route = useEdgeRoute(props.id)
   const labels = useEdgeLabelLayer()
+  if (useLowDetail() && source !== target) {
+    // Zoomed out (detail.ts): a straight line, no label, no wide hit area.
+    return (
+      <BaseEdge
+        id={props.id}
+        path={`M${sourceX},${sourceY}L${targetX},${targetY}`}
+        markerEnd={props.markerEnd}
+        interactionWidth={0}
+      />
+    )
+  }
   const [path, labelX, labelY] =
     source === target
       ? selfLoopPath(sourceX, sourceY, targetX, targetY, sourcePosition)

@@ -1,6 +1,7 @@
 import { Handle, Position, type NodeProps } from '@xyflow/react'
 import { memo, useContext, useId, useRef, useState, type KeyboardEvent } from 'react'
 import { CanvasActionsContext } from './canvasActions'
+import { useLowDetail } from './detail'
 import type { IssueBadge, MarkerFlowNode, StepFlowNode, TerminalFlowNode } from './flowTypes'
 import { describeBadge } from './issueTargets'
 import { stepNodeName, terminalNodeName } from './nodeName'
@@ -67,8 +68,63 @@ const KIND_TITLE = {
   graph: 'Graph node: runs a subgraph',
 } as const
 
-/** A document node: its id (double-click to rename), kind markers, issues and run state. */
-export const StepNode = memo(function StepNode({
+/**
+ * A document node: its id (double-click to rename), kind markers, issues and run state; a
+ * plain box when a big graph is zoomed out (`detail.ts`).
+ */
+export const StepNode = memo(function StepNode(props: NodeProps<StepFlowNode>) {
+  return useLowDetail() ? <StepBox {...props} /> : <StepCard {...props} />
+})
+
+/**
+ * A node zoomed out: its box with the run state and problem colours, and nothing inside but
+ * its accessible name and two hidden handle stubs (plain elements React Flow measures, so
+ * the edges keep their ends; no `Handle`, which subscribes to React Flow's store). The
+ * keyboard (arrows, Enter) works as on the full node.
+ */
+function StepBox({
+  id,
+  data,
+  selected,
+  sourcePosition = Position.Right,
+  targetPosition = Position.Left,
+}: NodeProps<StepFlowNode>) {
+  const o = useNodeOverlay(data.docId)
+  const box = useRef<HTMLDivElement>(null)
+  const nameId = useId()
+  const actions = useContext(CanvasActionsContext)
+  const sub = data.subgraph
+  const open = sub ? () => actions.openSubgraph(sub.name) : undefined
+  useNodeKeys(box, id, data.docId, nameId, undefined, open)
+  const kind = data.hitl ? ' ss-hitl' : ''
+  const severity = data.issues ? (data.issues.errors ? ' ss-has-error' : ' ss-has-warning') : ''
+  return (
+    <div
+      ref={box}
+      className={`ss-node ss-step ss-box${kind}${severity}${overlayClass(o)}${selected ? ' ss-selected' : ''}${sub ? ' ss-graph' : ''}`}
+      onDoubleClick={open}
+    >
+      <span id={nameId} hidden>
+        {stepNodeName(showBidiControls(data.docId), data, o)}
+      </span>
+      <HandleStub type="target" position={targetPosition} />
+      <HandleStub type="source" position={sourcePosition} />
+    </div>
+  )
+}
+
+/** Where an edge ends on a zoomed-out node: React Flow finds it by these classes. */
+function HandleStub({ type, position }: { type: 'source' | 'target'; position: Position }) {
+  return (
+    <div
+      className={`react-flow__handle react-flow__handle-${position} ${type} ss-handle-stub`}
+      data-handlepos={position}
+    />
+  )
+}
+
+/** A node at normal zoom. */
+function StepCard({
   id,
   data,
   selected,
@@ -154,7 +210,7 @@ export const StepNode = memo(function StepNode({
       <Handle type="source" position={sourcePosition} title={`Connect from ${shown}`} />
     </div>
   )
-})
+}
 
 /** What a graph node holds, small: its subgraph's first nodes, and the way in. */
 function SubgraphPreview(props: { name: string; nodes: string[] | null; onOpen?: () => void }) {

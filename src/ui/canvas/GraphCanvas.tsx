@@ -9,6 +9,7 @@ import {
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
+  useStore,
   type Connection,
   type EdgeChange,
   type FitViewOptions,
@@ -17,7 +18,18 @@ import {
   type NodeMouseHandler,
   type OnNodeDrag,
 } from '@xyflow/react'
-import { useCallback, useLayoutEffect, useMemo, useRef, useState, type MouseEvent } from 'react'
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type MouseEvent,
+} from 'react'
+import { flushSync } from 'react-dom'
 import type { GraphEdit, XY } from '../../core/graph/edits'
 import type { GraphIssue } from '../../core/graph/issues'
 import { graphTools } from '../../store/graphTools'
@@ -26,11 +38,13 @@ import type { GraphSpec } from '../../core/graph/schema'
 import { CanvasActionsContext, type CanvasActions } from './canvasActions'
 import { edgeTypes } from './CanvasEdge'
 import { nodeTypes } from './CanvasNodes'
-import { CanvasToolbar } from './CanvasToolbar'
 import { createDecorator, createFlowCache, type Size } from './decorate'
-import { runElkInWorker } from './elkLayout'
+import { LowDetailContext, selectZoomedOut } from './detail'
+import { LowDetailEdges } from './LowDetailEdges'
 import { EdgeLayerContext, createRouteStore, type EdgeLayer } from './edgeContext'
+import type { EdgeRoute } from './edgeGeometry'
 import { createFlowRouter } from './edgeRoutes'
+import { runElkInWorker } from './elkLayout'
 import {
   GRID,
   type CanvasSelection,
@@ -50,11 +64,19 @@ import {
   nodeNameError,
 } from './interactions'
 import { LAYOUT_OUTDATED, autoLayoutEdit } from './layout'
-import { NodeMenu, type NodeMenuAt } from './NodeMenu'
+import type { NodeMenuAt } from './NodeMenu'
 import { breaksOn } from './toFlow'
 import { OverlayContext, createOverlayStore, type RunOverlay } from './overlay'
 import { useCanvasKeys, type CanvasKeyState } from './useCanvasKeys'
 import { useFittedView } from '../layout/useFittedView'
+
+// Not needed to paint the canvas: the toolbar (an overlay in the canvas's top-left corner,
+// which fit view keeps clear, so its arrival moves nothing) and the node menu come in a
+// chunk of their own each, fetched as the canvas first draws.
+const loadToolbar = () => import('./CanvasToolbar')
+const loadNodeMenu = () => import('./NodeMenu')
+const CanvasToolbar = lazy(() => loadToolbar().then((m) => ({ default: m.CanvasToolbar })))
+const NodeMenu = lazy(() => loadNodeMenu().then((m) => ({ default: m.NodeMenu })))
 
 /** Props of `GraphCanvas`: the document in, every change out as a `GraphEdit`. */
 export interface GraphCanvasProps {
@@ -76,8 +98,14 @@ export interface GraphCanvasProps {
   subgraphSources?: { id: string; name: string; doc: unknown }[]
 }
 
-/** Above this many nodes only the elements in view are rendered. */
+/**
+ * Above this many nodes only the elements in view are rendered, and zoomed out past
+ * `LOW_DETAIL_ZOOM` they are drawn in low detail (`detail.ts`).
+ */
 export const VISIBLE_ONLY_ABOVE = 500
+/** Zoomed out, edges are straight lines (no routes) that the canvas draws itself. */
+const NO_ROUTES: ReadonlyMap<string, EdgeRoute> = new Map()
+const NO_EDGES: FlowEdge[] = []
 
 const SNAP: [number, number] = [GRID, GRID]
 /** The mini map's size; Fit view keeps the nodes clear of it while it is shown. */
@@ -151,6 +179,9 @@ function CanvasView(props: GraphCanvasProps) {
   const { markMoved, isFitted, refit } = useFittedView(root, fit)
 
   const flow = useMemo(() => cache.derive(doc, issues, direction), [cache, doc, issues, direction])
+  // A big graph zoomed out is drawn in low detail: plain boxes, straight edges, no routes.
+  const zoomedOut = useStore(selectZoomedOut)
+  const lowDetail = zoomedOut && flow.nodes.length > VISIBLE_ONLY_ABOVE
   const selectedNodes = useMemo(() => new Set(selection.nodes), [selection.nodes])
   const selectedEdges = useMemo(() => new Set(selection.edges), [selection.edges])
   const nodes = useMemo(
@@ -163,8 +194,8 @@ function CanvasView(props: GraphCanvasProps) {
   // during a drag). The routes go to the edges through their own store, not the edge objects.
   const [router] = useState(createFlowRouter)
   const routes = useMemo(
-    () => router(nodes, flow.edges, direction),
-    [router, nodes, flow.edges, direction],
+    () => (lowDetail ? NO_ROUTES : router(nodes, flow.edges, direction)),
+    [router, nodes, flow.edges, direction, lowDetail],
   )
   const [routeStore] = useState(createRouteStore)
   const [labels, setLabels] = useState<HTMLElement | null>(null)
@@ -188,6 +219,8 @@ function CanvasView(props: GraphCanvasProps) {
   })
   useLayoutEffect(() => overlay.set(runOverlay), [overlay, runOverlay])
   useCanvasKeys(root, latest)
+  // The node menu's code is fetched once the canvas is up, before a first right click.
+  useEffect(() => void loadNodeMenu().catch(() => undefined), [])
 
   // React Flow reports node and edge selection in two calls; merge them into one selection.
   const changeSelection = useCallback((f: (s: CanvasSelection) => CanvasSelection) => {
@@ -211,7 +244,13 @@ function CanvasView(props: GraphCanvasProps) {
         }
       }
       if (measured) setSizes((prev) => new Map([...prev, ...(measured ?? [])]))
-      if (moved) setDrag((prev) => new Map([...(prev ?? []), ...(moved ?? [])]))
+      // A drag frame is rendered at once, in the pointer event: React Flow hears of the new
+      // position in the same task (its store update is a passive effect, which React would
+      // otherwise run after a paint), so the node moves in the frame the event belongs to.
+      if (moved) {
+        const next = moved
+        flushSync(() => setDrag((prev) => new Map([...(prev ?? []), ...next])))
+      }
       if (changes.some((c) => c.type === 'select'))
         changeSelection((s) => ({ ...s, nodes: applySelectChanges(s.nodes, changes) }))
     },
@@ -222,6 +261,11 @@ function CanvasView(props: GraphCanvasProps) {
       if (changes.some((c) => c.type === 'select'))
         changeSelection((s) => ({ ...s, edges: applySelectChanges(s.edges, changes) }))
     },
+    [changeSelection],
+  )
+  // Zoomed out React Flow has no edges to unselect: a click on the pane drops them here.
+  const unselectEdges = useCallback(
+    () => changeSelection((s) => (s.edges.length ? { ...s, edges: [] } : s)),
     [changeSelection],
   )
   const onNodeDragStop: OnNodeDrag<FlowNode> = useCallback((_event, _node, dragged) => {
@@ -293,128 +337,140 @@ function CanvasView(props: GraphCanvasProps) {
 
   return (
     <div ref={root} className="ss-canvas" onDoubleClick={onDoubleClick}>
-      <OverlayContext.Provider value={overlay}>
-        <EdgeLayerContext.Provider value={edgeLayer}>
-          <CanvasActionsContext.Provider value={actions}>
-            <ReactFlow<FlowNode, FlowEdge>
-              nodes={nodes}
-              edges={edges}
-              nodeTypes={nodeTypes}
-              edgeTypes={edgeTypes}
-              onNodesChange={onNodesChange}
-              onEdgesChange={onEdgesChange}
-              onNodeDragStop={onNodeDragStop}
-              onConnect={onConnect}
-              isValidConnection={isValidConnection}
-              colorMode={colorMode}
-              snapToGrid
-              snapGrid={SNAP}
-              deleteKeyCode={null}
-              multiSelectionKeyCode={MULTI_SELECT}
-              zoomOnDoubleClick={false}
-              onlyRenderVisibleElements={big}
-              defaultMarkerColor={null}
-              fitView
-              fitViewOptions={fit}
-              onNodeContextMenu={onNodeContextMenu}
-              onMoveStart={(event) => {
-                // Only the user's own pans and zooms (an event); fitView's moves have none.
-                if (event) markMoved()
-                // The menu stays in screen space: it would be left behind by the node.
-                setMenu(null)
-              }}
-              minZoom={0.1}
-              aria-label="Graph canvas"
-            >
-              <Background gap={GRID * 2} />
-              <Controls
-                showFitView={false}
-                showInteractive={false}
-                aria-label="Zoom"
-                onZoomIn={markMoved}
-                onZoomOut={markMoved}
+      <LowDetailContext.Provider value={lowDetail}>
+        <OverlayContext.Provider value={overlay}>
+          <EdgeLayerContext.Provider value={edgeLayer}>
+            <CanvasActionsContext.Provider value={actions}>
+              <ReactFlow<FlowNode, FlowEdge>
+                nodes={nodes}
+                edges={lowDetail ? NO_EDGES : edges}
+                nodeTypes={nodeTypes}
+                edgeTypes={edgeTypes}
+                onNodesChange={onNodesChange}
+                onEdgesChange={onEdgesChange}
+                onNodeDragStop={onNodeDragStop}
+                onConnect={onConnect}
+                isValidConnection={isValidConnection}
+                colorMode={colorMode}
+                snapToGrid
+                snapGrid={SNAP}
+                deleteKeyCode={null}
+                multiSelectionKeyCode={MULTI_SELECT}
+                zoomOnDoubleClick={false}
+                onlyRenderVisibleElements={big}
+                defaultMarkerColor={null}
+                fitView
+                fitViewOptions={fit}
+                onNodeContextMenu={onNodeContextMenu}
+                onPaneClick={lowDetail ? unselectEdges : undefined}
+                onMoveStart={(event) => {
+                  // Only the user's own pans and zooms (an event); fitView's moves have none.
+                  if (event) markMoved()
+                  // The menu stays in screen space: it would be left behind by the node.
+                  setMenu(null)
+                }}
+                minZoom={0.1}
+                aria-label="Graph canvas"
               >
-                <ControlButton
-                  className="ss-map-toggle"
-                  aria-label="Mini map"
-                  aria-pressed={showMap}
-                  title={showMap ? 'Hide the mini map' : 'Show the mini map'}
-                  onClick={() => {
-                    saveMapShown(!showMap)
-                    setShowMap(!showMap)
-                    if (isFitted()) refit()
-                  }}
+                <Background gap={GRID * 2} />
+                <Controls
+                  showFitView={false}
+                  showInteractive={false}
+                  aria-label="Zoom"
+                  onZoomIn={markMoved}
+                  onZoomOut={markMoved}
                 >
-                  <MapIcon />
-                </ControlButton>
-              </Controls>
-              {showMap && (
-                <MiniMap
-                  position="top-right"
-                  pannable
-                  zoomable
-                  ariaLabel="Mini map"
-                  nodeColor={nodeColor}
-                  style={MAP}
-                  onClick={markMoved}
-                />
-              )}
-              {toolbar && (
-                <Panel position="top-left">
-                  <CanvasToolbar
-                    onAddNode={addNodeInView}
-                    onAutoLayout={async (control) => {
-                      const edit = await autoLayoutEdit(doc, direction, runElkInWorker, control)
-                      if (latest.current.doc !== doc) throw new Error(LAYOUT_OUTDATED)
-                      props.onEdit(edit)
-                      refit()
+                  <ControlButton
+                    className="ss-map-toggle"
+                    aria-label="Mini map"
+                    aria-pressed={showMap}
+                    title={showMap ? 'Hide the mini map' : 'Show the mini map'}
+                    onClick={() => {
+                      saveMapShown(!showMap)
+                      setShowMap(!showMap)
+                      if (isFitted()) refit()
                     }}
-                    nodeCount={doc.nodes.length}
-                    direction={direction}
-                    onDirection={setDirection}
-                    onFitView={refit}
-                    joinSources={sources}
-                    joinTargets={sources.length >= 2 ? joinTargets(doc, sources) : []}
-                    onJoin={(to) => props.onEdit({ type: 'addJoin', from: sources, to })}
-                    onDelete={deletion ? deleteSelection : undefined}
-                    subgraphSources={props.subgraphSources}
-                    onAddSubgraph={(from) => {
-                      const source = from ? props.subgraphSources?.find((g) => g.id === from) : null
-                      const edit = addSubgraphEdit(
-                        doc,
-                        source ?? null,
-                        freeSpot(doc, screenToFlowPosition(centreOf(root.current))),
-                      )
-                      if (edit) props.onEdit(edit)
-                    }}
-                    groupSources={sources}
-                    groupName={graphTools().freeSubgraphName(doc)}
-                    onGroup={(name) => {
-                      const before = latest.current.doc
-                      props.onEdit({ type: 'groupIntoSubgraph', ids: sources, name })
-                      // The graph node that took their place is selected.
-                      props.onSelect({
-                        nodes: [graphTools().groupNodeId(before, sources, name)],
-                        edges: [],
-                      })
-                    }}
+                  >
+                    <MapIcon />
+                  </ControlButton>
+                </Controls>
+                {lowDetail && (
+                  <LowDetailEdges nodes={nodes} edges={edges} direction={direction} fired={fired} />
+                )}
+                {showMap && (
+                  <MiniMap
+                    position="top-right"
+                    pannable
+                    zoomable
+                    ariaLabel="Mini map"
+                    nodeColor={nodeColor}
+                    style={MAP}
+                    onClick={markMoved}
                   />
-                </Panel>
+                )}
+                {toolbar && (
+                  <Panel position="top-left">
+                    <Suspense fallback={null}>
+                      <CanvasToolbar
+                        onAddNode={addNodeInView}
+                        onAutoLayout={async (control) => {
+                          const edit = await autoLayoutEdit(doc, direction, runElkInWorker, control)
+                          if (latest.current.doc !== doc) throw new Error(LAYOUT_OUTDATED)
+                          props.onEdit(edit)
+                          refit()
+                        }}
+                        nodeCount={doc.nodes.length}
+                        direction={direction}
+                        onDirection={setDirection}
+                        onFitView={refit}
+                        joinSources={sources}
+                        joinTargets={sources.length >= 2 ? joinTargets(doc, sources) : []}
+                        onJoin={(to) => props.onEdit({ type: 'addJoin', from: sources, to })}
+                        onDelete={deletion ? deleteSelection : undefined}
+                        subgraphSources={props.subgraphSources}
+                        onAddSubgraph={(from) => {
+                          const source = from
+                            ? props.subgraphSources?.find((g) => g.id === from)
+                            : null
+                          const edit = addSubgraphEdit(
+                            doc,
+                            source ?? null,
+                            freeSpot(doc, screenToFlowPosition(centreOf(root.current))),
+                          )
+                          if (edit) props.onEdit(edit)
+                        }}
+                        groupSources={sources}
+                        groupName={graphTools().freeSubgraphName(doc)}
+                        onGroup={(name) => {
+                          const before = latest.current.doc
+                          props.onEdit({ type: 'groupIntoSubgraph', ids: sources, name })
+                          // The graph node that took their place is selected.
+                          props.onSelect({
+                            nodes: [graphTools().groupNodeId(before, sources, name)],
+                            edges: [],
+                          })
+                        }}
+                      />
+                    </Suspense>
+                  </Panel>
+                )}
+              </ReactFlow>
+              {menu && (
+                <Suspense fallback={null}>
+                  <NodeMenu
+                    key={`${menu.id} ${menu.x} ${menu.y}`}
+                    at={menu}
+                    before={breaksOn(doc.interruptBefore, menu.id)}
+                    after={breaksOn(doc.interruptAfter, menu.id)}
+                    onBreakpoint={(when, on) => actions.setBreakpoint(menu.id, when, on)}
+                    onClose={() => setMenu(null)}
+                  />
+                </Suspense>
               )}
-            </ReactFlow>
-            {menu && (
-              <NodeMenu
-                key={`${menu.id} ${menu.x} ${menu.y}`}
-                at={menu}
-                before={breaksOn(doc.interruptBefore, menu.id)}
-                after={breaksOn(doc.interruptAfter, menu.id)}
-                onBreakpoint={(when, on) => actions.setBreakpoint(menu.id, when, on)}
-                onClose={() => setMenu(null)}
-              />
-            )}
-          </CanvasActionsContext.Provider>
-        </EdgeLayerContext.Provider>
-      </OverlayContext.Provider>
+            </CanvasActionsContext.Provider>
+          </EdgeLayerContext.Provider>
+        </OverlayContext.Provider>
+      </LowDetailContext.Provider>
     </div>
   )
 }

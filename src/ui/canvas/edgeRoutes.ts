@@ -5,7 +5,8 @@ import { MARKER, NODE_H, NODE_W, type Direction, type FlowEdge, type FlowNode } 
 /** A marker's size before it is measured ("any node", a missing node: a pill). */
 const PILL = { width: 96, height: 28 }
 
-function sizeOf(n: FlowNode): { width: number; height: number } {
+/** A node's size as drawn: measured, else declared, else the default box. */
+export function sizeOf(n: FlowNode): { width: number; height: number } {
   const measured = n.measured
   if (measured?.width && measured.height) return { width: measured.width, height: measured.height }
   if (n.initialWidth && n.initialHeight) return { width: n.initialWidth, height: n.initialHeight }
