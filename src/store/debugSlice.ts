@@ -1,4 +1,3 @@
-import { diffState } from '../core/debug/diffState'
 import type { CheckpointInspection, StateChange } from '../core/debug/types'
 import type { GraphSpec } from '../core/graph/schema'
 import type { RuntimeRequests } from '../worker/client'
@@ -213,6 +212,8 @@ export function createDebugSlice(
     const from = compareWith ?? inspection?.parentId ?? null
     const after = await valuesAt(graphId, threadId, to)
     const before = from ? await valuesAt(graphId, threadId, from) : {}
+    // The diff's code (microdiff with it) loads when a diff is first wanted.
+    const { diffState } = await import('./stateDiff')
     // Another checkpoint or comparison was picked meanwhile: its own diff is the one to show.
     if (get().threadId !== threadId || shownId() !== to || get().compareWith !== compareWith) return
     const changes = diffState(before, after, messageFields())

@@ -411,19 +411,26 @@ export function prepareTasks(
   return tasks
 }
 
+const NO_NODES: readonly string[] = Object.freeze([])
+
 function candidateNodes(
   graph: CompiledGraph,
   checkpoint: Checkpoint,
   updated: ReadonlySet<string> | undefined,
 ): Iterable<string> {
   if (updated) {
-    if (updated.size === 1) {
-      // One channel updated (a chain, a cycle): its subscribers, often a single node.
-      for (const ch of updated) {
-        const subscribers = graph.triggerToNodes[ch] ?? []
-        if (subscribers.length <= 1) return subscribers
-      }
+    // Usually one updated channel has subscribers (a chain, a cycle; a state field has
+    // none): those, often a single node, need no merging.
+    let only: readonly string[] | undefined
+    let several = false
+    for (const ch of updated) {
+      const subscribers = graph.triggerToNodes[ch]
+      if (!subscribers || subscribers.length === 0) continue
+      if (only) several = true
+      only = subscribers
     }
+    if (!only) return NO_NODES
+    if (!several && only.length <= 1) return only
     const names = new Set<string>()
     for (const ch of updated) for (const n of graph.triggerToNodes[ch] ?? []) names.add(n)
     return [...names].sort()
