@@ -126,8 +126,11 @@ describe('useSplit: what the page draws', () => {
       'id="right" class="ss-panel" style="flex:0 1 24%;min-width:260px;max-width:55%"',
     )
     expect(html).toMatch(
-      /<div role="separator" tabindex="0" class="ss-separator" id="side-separator" data-split-of="cols" aria-label="Sidebar" title="Drag" aria-orientation="vertical" aria-controls="side" aria-valuemin="0"><\/div>/,
+      /<div role="separator" tabindex="0" class="ss-separator" id="side-separator" data-split-of="cols" aria-label="Sidebar" title="Drag" aria-orientation="vertical" aria-controls="side" aria-valuenow="0" aria-valuemin="0"><\/div>/,
     )
+    // Unmeasured, a separator still says where it is (axe: aria-required-attr):
+    // a percentage default stands in for the size.
+    expect(html).toMatch(/aria-label="Inspector"[^>]*aria-valuenow="24"/)
   })
 
   it('draws a saved layout, a collapsed panel as collapsed, and the separator says its size', () => {

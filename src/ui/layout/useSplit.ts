@@ -426,7 +426,12 @@ export function useSplit(spec: SplitSpec): Split {
         title,
         'aria-orientation': horizontal ? 'vertical' : 'horizontal',
         'aria-controls': id,
-        'aria-valuenow': now === undefined ? undefined : round(now),
+        // A separator that can take focus must always say where it is; before
+        // the group is measured (or while it has no size) the declared default
+        // stands in for it.
+        'aria-valuenow': round(
+          now ?? (typeof p.defaultSize === 'string' ? parseFloat(p.defaultSize) || 0 : 0),
+        ),
         'aria-valuemin': p.collapsible ? 0 : round(minPercent(spec, id, extent)),
         'aria-valuemax':
           all && extent.group > 0 ? round(largestPercent(spec, all, id, extent)) : undefined,
