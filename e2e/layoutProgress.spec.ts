@@ -72,3 +72,39 @@ test('a 2,000-node layout shows its progress, leaves the canvas usable, and Canc
   expect(moves).toEqual([])
   expect(await flowAt(page, picked)).toEqual(before)
 })
+
+test('a 5,000-node, 7,500-edge layout runs to its end in the worker: one moveNodes, in ranks', async ({
+  page,
+}) => {
+  // elk's own cycle breaking and layering once ran out of stack here ("Auto layout failed");
+  // above 1,000 nodes it is handed ranks found without recursion (elkLayout.ts acyclicRanks).
+  test.setTimeout(240_000)
+  await page.goto('/canvas-test.html?bench=5000')
+  await expect(page.locator('.react-flow__node[data-id^="n"]').first()).toBeVisible({
+    timeout: 60_000,
+  })
+  const layout = tools(page).getByRole('button', { name: 'Auto layout', exact: true })
+  const started = Date.now()
+  await layout.click()
+  await expect(progress(page)).toContainText('Laying out 5,000 nodes…')
+  await expect(progress(page)).toContainText('elk at work', { timeout: 60_000 })
+  await expect(progress(page)).toHaveCount(0, { timeout: 200_000 })
+  test.info().annotations.push({ type: 'layout', description: `${Date.now() - started} ms` })
+  await expect(tools(page).getByRole('alert')).toHaveCount(0)
+  await expect(layout).toBeEnabled()
+  type Move = { id: string; position: { x: number; y: number } }
+  const moves = await page.evaluate(
+    () =>
+      (
+        window as unknown as { __canvas: { edits: { type: string; moves?: Move[] }[] } }
+      ).__canvas.edits.filter((e) => e.type === 'moveNodes') as { moves: Move[] }[],
+  )
+  expect(moves).toHaveLength(1)
+  const at = new Map(moves[0]!.moves.map((m) => [m.id, m.position]))
+  expect(at.size).toBe(5000)
+  // The chain n0 → n1 → … runs down the ranks (the canvas's default direction is left to
+  // right: along x), each node in a rank after the one before it.
+  for (let i = 0; i + 1 < 5000; i += 97)
+    expect(at.get(`n${i + 1}`)!.x, `n${i + 1} after n${i}`).toBeGreaterThan(at.get(`n${i}`)!.x)
+  expect(new Set([...at.values()].map((p) => `${p.x},${p.y}`)).size).toBe(5000)
+})

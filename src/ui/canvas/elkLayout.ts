@@ -45,24 +45,128 @@ export const isLayoutCancelled = (e: unknown): boolean =>
   e instanceof Error && e.name === 'AbortError'
 
 /**
+ * Above this many nodes elk is handed ranks of our own (`acyclicRanks`): elk's own cycle
+ * breaking and layering walk the graph recursively and ran out of stack in Chromium's worker on
+ * the 5,000-node bench graph ("Maximum call stack size exceeded"), and network simplex layering
+ * is most of its time on big graphs (2,000 nodes: about 27 s, 8 s with ranks given).
+ */
+export const ELK_GIVEN_RANKS_ABOVE = 1000
+
+/**
+ * Ranks for a directed graph of `count` nodes, without recursion (any size): loops are broken
+ * depth first from node 0 and then from each unvisited node in order, following edges in
+ * order, so an edge to a node still on the walk's path is a back edge; every other edge goes
+ * down at least one rank, each node on the longest path to it (`rank`). `back[i]` says
+ * whether `edges[i]` was turned back to break a loop.
+ */
+export function acyclicRanks(
+  count: number,
+  edges: readonly (readonly [number, number])[],
+): { rank: Int32Array; back: boolean[] } {
+  const out: number[][] = Array.from({ length: count }, () => [])
+  edges.forEach(([a], i) => out[a]!.push(i))
+  const NEW = 0
+  const ON_PATH = 1
+  const DONE = 2
+  const mark = new Uint8Array(count)
+  const back = edges.map(() => false)
+  const finished: number[] = []
+  // The walk's path: each node with the position of the next of its edges to follow.
+  const path: number[] = []
+  const next: number[] = []
+  for (let root = 0; root < count; root++) {
+    if (mark[root] !== NEW) continue
+    mark[root] = ON_PATH
+    path.push(root)
+    next.push(0)
+    while (path.length > 0) {
+      const top = path.length - 1
+      const v = path[top]!
+      const k = next[top]!
+      if (k < out[v]!.length) {
+        next[top] = k + 1
+        const e = out[v]![k]!
+        const w = edges[e]![1]
+        if (mark[w] === ON_PATH) back[e] = true
+        else if (mark[w] === NEW) {
+          mark[w] = ON_PATH
+          path.push(w)
+          next.push(0)
+        }
+      } else {
+        mark[v] = DONE
+        finished.push(v)
+        path.pop()
+        next.pop()
+      }
+    }
+  }
+  // Reverse finishing order is a topological order of the edges that were not turned back.
+  const rank = new Int32Array(count)
+  for (let i = finished.length - 1; i >= 0; i--) {
+    const v = finished[i]!
+    for (const e of out[v]!) {
+      const w = edges[e]![1]
+      if (!back[e] && w !== v && rank[w]! < rank[v]! + 1) rank[w] = rank[v]! + 1
+    }
+  }
+  return { rank, back }
+}
+
+/**
  * The elk "layered" graph for `ids` (START first, END last) and `links`: one child per id,
  * named by its index so that no node name can clash with elk's own ids; START pinned to the
  * first rank and END to the last. Loops are broken depth first from START, so an edge back to
  * an earlier node is the one drawn backwards, and model order keeps the document's order
- * within a rank.
+ * within a rank. Above `ELK_GIVEN_RANKS_ABOVE` nodes the loops are broken and the ranks found
+ * here (`acyclicRanks`), handed to elk as positions it layers by, with the back edges turned.
  */
 export function elkGraph(
   ids: readonly string[],
   links: readonly (readonly [string, string])[],
   direction: Direction,
 ): ElkNode {
-  const index = new Map(ids.map((id, i) => [id, String(i)]))
-  const edges: NonNullable<ElkNode['edges']> = []
+  const index = new Map(ids.map((id, i) => [id, i]))
+  const pairs: [number, number][] = []
   for (const [a, b] of links) {
     const source = index.get(a)
     const target = index.get(b)
     if (source !== undefined && target !== undefined && source !== target)
-      edges.push({ id: `e${edges.length}`, sources: [source], targets: [target] })
+      pairs.push([source, target])
+  }
+  const given = ids.length - 2 > ELK_GIVEN_RANKS_ABOVE ? acyclicRanks(ids.length, pairs) : null
+  const edges: NonNullable<ElkNode['edges']> = pairs.map(([a, b], i) => {
+    const [source, target] = given?.back[i] ? [b, a] : [a, b]
+    return { id: `e${i}`, sources: [String(source)], targets: [String(target)] }
+  })
+  const children: NonNullable<ElkNode['children']> = ids.map((id, i) => ({
+    id: String(i),
+    width: NODE_W,
+    height: NODE_H,
+    ...(id === START_ID || id === END_ID
+      ? {
+          layoutOptions: {
+            'elk.layered.layering.layerConstraint': id === START_ID ? 'FIRST' : 'LAST',
+          },
+        }
+      : {}),
+  }))
+  if (given) {
+    // Interactive layering puts nodes whose extents along the direction overlap in one layer:
+    // a rank's nodes side by side in document order, one rank after another, END last.
+    let last = 0
+    for (const r of given.rank) last = Math.max(last, r)
+    given.rank[ids.length - 1] = last + 1
+    const across = new Map<number, number>()
+    children.forEach((c, i) => {
+      const r = given.rank[i]!
+      const k = across.get(r) ?? 0
+      across.set(r, k + 1)
+      const along = r * (NODE_H + NODE_W + LAYOUT_SPACING.rank)
+      const side = k * (NODE_W + LAYOUT_SPACING.node)
+      c.x = direction === 'LR' ? along : side
+      c.y = direction === 'LR' ? side : along
+    })
   }
   return {
     id: 'root',
@@ -71,7 +175,14 @@ export function elkGraph(
       'elk.direction': direction === 'LR' ? 'RIGHT' : 'DOWN',
       'elk.spacing.nodeNode': String(LAYOUT_SPACING.node),
       'elk.layered.spacing.nodeNodeBetweenLayers': String(LAYOUT_SPACING.rank),
-      'elk.layered.cycleBreaking.strategy': 'DEPTH_FIRST',
+      ...(given
+        ? {
+            // The edges elk gets have no loop left: greedy cycle breaking (no recursion) turns
+            // none, and the layers are the ranks given.
+            'elk.layered.cycleBreaking.strategy': 'GREEDY',
+            'elk.layered.layering.strategy': 'INTERACTIVE',
+          }
+        : { 'elk.layered.cycleBreaking.strategy': 'DEPTH_FIRST' }),
       'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
       // Only node positions are kept: cheap edge routing, and one crossing-minimisation pass
       // per layer sweep (crossing minimisation is most of the time; on the 1,000-node bench
@@ -82,18 +193,7 @@ export function elkGraph(
       // of stack ("Maximum call stack size exceeded"). Laid out as one graph, it does not.
       'elk.separateConnectedComponents': 'false',
     },
-    children: ids.map((id, i) => ({
-      id: String(i),
-      width: NODE_W,
-      height: NODE_H,
-      ...(id === START_ID || id === END_ID
-        ? {
-            layoutOptions: {
-              'elk.layered.layering.layerConstraint': id === START_ID ? 'FIRST' : 'LAST',
-            },
-          }
-        : {}),
-    })),
+    children,
     edges,
   }
 }

@@ -2,7 +2,13 @@ import ELK from 'elkjs/lib/elk.bundled.js'
 import { describe, expect, it, vi } from 'vitest'
 import type { XY } from '../../core/graph/edits'
 import type { GraphSpec } from '../../core/graph/schema'
-import { elkGraph, elkPositions, type RunElk } from './elkLayout'
+import {
+  ELK_GIVEN_RANKS_ABOVE,
+  acyclicRanks,
+  elkGraph,
+  elkPositions,
+  type RunElk,
+} from './elkLayout'
 import { DAGRE_MAX_NODES, autoLayoutEdit, layoutLinks, layoutPositions } from './layout'
 
 const doc: GraphSpec = {
@@ -143,6 +149,66 @@ describe('layout (elk, big graphs)', () => {
     expect(at5000.size).toBe(5000)
     expect(at(at5000, 'n4999').x).toBeGreaterThan(at(at5000, 'n0').x)
   }, 120_000)
+
+  it('breaks loops depth first from the first node and ranks each node by its longest path', () => {
+    // 0 → 1 → 2 → 3, 2 → 1 (a loop), 0 → 3 (a shortcut), 4 → 4 and 4 → 2 (4 unreachable from 0)
+    const edges: [number, number][] = [
+      [0, 1],
+      [1, 2],
+      [2, 3],
+      [2, 1],
+      [0, 3],
+      [4, 2],
+    ]
+    const { rank, back } = acyclicRanks(5, edges)
+    expect(back).toEqual([false, false, false, true, false, false])
+    expect([...rank]).toEqual([0, 1, 2, 3, 0])
+    // The first node's loops are broken first: the edge into it is the one turned back.
+    expect(
+      acyclicRanks(3, [
+        [1, 0],
+        [0, 1],
+        [1, 2],
+      ]).back,
+    ).toEqual([true, false, false])
+  })
+
+  it('ranks a 200,000-node chain without recursion (elk ran out of stack on 5,000)', () => {
+    const n = 200_000
+    const edges = Array.from({ length: n - 1 }, (_, i) => [i, i + 1] as [number, number])
+    edges.push([n - 1, 0])
+    const { rank, back } = acyclicRanks(n, edges)
+    expect(rank[n - 1]).toBe(n - 1)
+    expect(back.filter(Boolean)).toHaveLength(1)
+    expect(back.at(-1)).toBe(true)
+  })
+
+  it('above 1,000 nodes hands elk ranks as positions, loops turned, and no recursive strategy', () => {
+    const big = chain(ELK_GIVEN_RANKS_ABOVE + 1)
+    const ids = ['__start__', ...big.nodes.map((n) => n.id), '__end__']
+    for (const direction of ['LR', 'TB'] as const) {
+      const g = elkGraph(ids, layoutLinks(big), direction)
+      expect(g.layoutOptions).toMatchObject({
+        'elk.layered.cycleBreaking.strategy': 'GREEDY',
+        'elk.layered.layering.strategy': 'INTERACTIVE',
+      })
+      const along = (i: number) => {
+        const c = g.children![i]!
+        return direction === 'LR' ? c.x! : c.y!
+      }
+      for (let i = 0; i + 1 < ids.length; i++) expect(along(i + 1)).toBeGreaterThan(along(i))
+      // Every edge elk gets goes forward: the loop back to n0 arrives turned.
+      for (const e of g.edges!)
+        expect(along(Number(e.targets[0])), e.id).toBeGreaterThan(along(Number(e.sources[0])))
+      expect(
+        g.edges!.find((e) => e.sources[0] === '1' && e.targets[0] === String(ids.length - 2)),
+      ).toBeDefined()
+    }
+    // Smaller graphs keep elk's own depth-first cycle breaking and network simplex layering.
+    const small = elkGraph(ids.slice(0, 500), layoutLinks(big), 'LR').layoutOptions
+    expect(small?.['elk.layered.cycleBreaking.strategy']).toBe('DEPTH_FIRST')
+    expect(small?.['elk.layered.layering.strategy']).toBeUndefined()
+  })
 
   it("hands the caller's Cancel signal and phase callback to the layout", async () => {
     const big = chain(DAGRE_MAX_NODES + 1)
