@@ -23,6 +23,46 @@ const DISTS = (process.env.BENCH_DIST ?? 'dist').split(',')
 const PROFILE = process.env.BENCH_PROFILE === '1'
 const TRACE = process.env.BENCH_TRACE === '1'
 const ZOOM = Number(process.env.BENCH_ZOOM ?? 0)
+/** Auto layout after the drag (elk in a worker above 150 nodes); BENCH_LAYOUT=0 skips it. */
+const LAYOUT = process.env.BENCH_LAYOUT !== '0' && NODES > 150
+
+/**
+ * Presses Auto layout and waits for the progress line to go: the time from the press, the
+ * nodes the one moveNodes edit moved (or the failure shown), and the main thread's long tasks
+ * meanwhile (the canvas is meant to stay usable).
+ */
+async function autoLayout(page: Page) {
+  await page.evaluate(`
+    window.__longTasks = []
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push(e.duration)
+    }).observe({ type: 'longtask' })
+  `)
+  const tools = page.getByRole('toolbar', { name: 'Canvas tools' })
+  const editsBefore = await page.evaluate(() => window.__canvas.edits.length)
+  const started = Date.now()
+  await tools.getByRole('button', { name: 'Auto layout', exact: true }).click()
+  await page.getByRole('status', { name: 'Layout progress' }).waitFor()
+  await page
+    .getByRole('status', { name: 'Layout progress' })
+    .waitFor({ state: 'detached', timeout: 300_000 })
+  const elapsed = Date.now() - started
+  const alert = tools.getByRole('alert')
+  const failed = (await alert.count()) > 0 ? await alert.first().textContent() : null
+  const { moved, longTasks } = await page.evaluate((before) => {
+    const w = window as unknown as { __longTasks: number[] }
+    const edit = window.__canvas.edits.slice(before).find((e) => e.type === 'moveNodes') as
+      { moves: unknown[] } | undefined
+    return { moved: edit?.moves.length ?? 0, longTasks: w.__longTasks }
+  }, editsBefore)
+  return {
+    ms: elapsed,
+    failed,
+    moved,
+    longTasks: longTasks.length,
+    longest: Math.max(0, ...longTasks),
+  }
+}
 
 const viewZoom = (page: Page) =>
   page
@@ -231,6 +271,12 @@ async function measure(dist: string) {
       console.log('  main thread during the drag, top trace events by self CPU time:')
       for (const [name, t, n] of topTraceSelfTimes(trace, 15))
         console.log(`    ${ms(t).padStart(9)}  ${name} (${n}×)`)
+    }
+    if (LAYOUT) {
+      const laid = await autoLayout(page)
+      console.log(
+        `auto layout (elk in a worker, progress line shown): ${(laid.ms / 1000).toFixed(1)} s, ${laid.failed ? `FAILED: ${laid.failed}` : `${laid.moved} nodes moved in one edit`}; main thread meanwhile: ${laid.longTasks} tasks over 50 ms, longest ${ms(laid.longest)}`,
+      )
     }
     console.log(line)
     await browser.close()
