@@ -46,16 +46,30 @@ describe('toWorkerEvent', () => {
     ['an incremental saver', () => new MemorySaver()],
     ['a saver that owns what it is given', () => new WholeSaver()],
   ] as const) {
-    it(`a checkpoint_saved event keeps that checkpoint's versions (${name})`, async () => {
+    it(`a checkpoint_saved event carries what that checkpoint changed (${name})`, async () => {
       const saver = make()
       const events = await eventsOf(saver, 4)
       const saved = events.flatMap((e) => (e.type === 'checkpoint_saved' ? [e] : []))
       expect(saved.length).toBe(6)
+      // Folded in order, the events' versions are each stored checkpoint's versions, and each
+      // event holds only channels whose version that checkpoint changed.
+      let folded: Record<string, number | string> = {}
       for (const e of saved) {
         const tuple = await saver.getTuple({ threadId: 't', checkpointId: e.checkpointId })
         const stored = (tuple?.checkpoint as Checkpoint).channel_versions
-        expect(e.versions).toEqual(stored)
+        for (const [ch, v] of Object.entries(e.versions)) expect(folded[ch], ch).not.toBe(v)
+        folded = { ...folded, ...e.versions }
+        expect(folded).toEqual(stored)
       }
+      // A step's event names the channels it consumed and wrote, not every channel.
+      expect(saved.map((e) => Object.keys(e.versions).sort().join(' '))).toEqual([
+        '__start__',
+        '__start__ branch:to:n0',
+        'branch:to:n0 branch:to:n1 n',
+        'branch:to:n1 branch:to:n2 n',
+        'branch:to:n2 branch:to:n3 n',
+        'branch:to:n3 n',
+      ])
       // Later steps did not write into an earlier event's map.
       expect(Object.keys(saved[1]?.versions ?? {})).not.toContain('branch:to:n3')
     })

@@ -92,6 +92,7 @@ type LoopEventBody =
       step: number
       source: CheckpointSource
       checkpointId: string
+      /** The versions of the channels this checkpoint changed (its new versions), not all. */
       versions: ChannelVersions
     }
   | { type: 'warning'; step: number; warning: RuntimeWarning }
@@ -996,7 +997,12 @@ export class Run {
    * owns them from here on (it never copies them, we never mutate them again); the loop
    * continues on fresh copies.
    */
-  private checkpointSaved({ checkpoint, metadata, incremental }: NextCheckpoint): void {
+  private checkpointSaved({
+    checkpoint,
+    metadata,
+    newVersions,
+    incremental,
+  }: NextCheckpoint): void {
     const versions = checkpoint.channel_versions
     if (incremental) {
       this.checkpoint = { ...checkpoint, channel_values: {} }
@@ -1017,8 +1023,10 @@ export class Run {
       step: this.step,
       source: metadata.source,
       checkpointId: checkpoint.id,
-      // The loop goes on mutating its versions after an incremental put: the event gets a copy.
-      versions: incremental ? { ...versions } : versions,
+      // What this checkpoint changed (the loop goes on mutating its full map after an
+      // incremental put, and copying every channel's version each step cost a pass over
+      // every channel: 2,000 on a 2,000-node chain). Nothing mutates `newVersions` again.
+      versions: newVersions,
     })
     this.step += 1
   }
