@@ -1,4 +1,5 @@
 import { expect, test, type Page, type Worker } from '@playwright/test'
+import { chainGraph } from '../bench/graphs'
 
 /**
  * Auto layout of a big graph, as a user meets it: elk works in a worker while a progress line
@@ -107,4 +108,36 @@ test('a 5,000-node, 7,500-edge layout runs to its end in the worker: one moveNod
   for (let i = 0; i + 1 < 5000; i += 97)
     expect(at.get(`n${i + 1}`)!.x, `n${i + 1} after n${i}`).toBeGreaterThan(at.get(`n${i}`)!.x)
   expect(new Set([...at.values()].map((p) => `${p.x},${p.y}`)).size).toBe(5000)
+})
+
+test('in the app at 1280x800, the progress and Cancel stay in view; the laid-out graph is shown from START', async ({
+  page,
+}) => {
+  test.setTimeout(180_000)
+  await page.goto('/')
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
+  await page.getByLabel('Import a graph file').setInputFiles({
+    name: 'chain.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(chainGraph(2000))),
+  })
+  await page.getByRole('button', { name: 'Trust and allow running' }).click()
+  // A wider inspector leaves the canvas narrower than its tools.
+  const separator = page.getByRole('separator', { name: 'Inspector' })
+  await separator.focus()
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowLeft')
+  await tools(page).getByRole('button', { name: 'Auto layout', exact: true }).click()
+  // Once the tools scrolled with the line they share, the progress was out of sight.
+  await expect(progress(page)).toContainText('Laying out 2,000 nodes…')
+  await expect(progress(page)).toBeInViewport({ ratio: 1 })
+  const canvas = await page.getByRole('main', { name: 'Canvas' }).boundingBox()
+  const cancel = await tools(page)
+    .getByRole('button', { name: 'Cancel', exact: true })
+    .boundingBox()
+  expect(cancel!.x + cancel!.width).toBeLessThanOrEqual(canvas!.x + canvas!.width)
+  await expect(progress(page)).toHaveCount(0, { timeout: 150_000 })
+  await expect(tools(page).getByRole('alert')).toHaveCount(0)
+  // A chain of 2,000 ranks cannot fit even at the least zoom: the view starts at START.
+  await expect(page.locator('.react-flow__node[data-id="__start__"]')).toBeInViewport()
+  await expect(page.locator('.react-flow__node[data-id="n1"]')).toBeInViewport()
 })

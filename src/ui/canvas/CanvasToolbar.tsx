@@ -48,122 +48,125 @@ export function CanvasToolbar(props: CanvasToolbarProps) {
   const open = joining && canJoin
   return (
     <div className="ss-toolbar" role="toolbar" aria-label="Canvas tools">
-      <button type="button" onClick={props.onAddNode}>
-        Add node
-      </button>
-      {props.onAddSubgraph && (
-        <select
-          aria-label="Add subgraph"
-          className="ss-add-subgraph"
-          title="Add a subgraph and a graph node that runs it: a new one, or a copy of a graph of the library"
-          value=""
-          onChange={(e) => {
-            const v = e.target.value
-            if (v) props.onAddSubgraph?.(v === NEW_SUBGRAPH ? null : v)
-          }}
-        >
-          <option value="">Add subgraph…</option>
-          <option value={NEW_SUBGRAPH}>New subgraph</option>
-          {props.subgraphSources?.map((g) => (
-            <option key={g.id} value={g.id}>
-              Copy of {g.name}
-            </option>
-          ))}
-        </select>
-      )}
-      <button
-        type="button"
-        disabled={!props.onDelete}
-        onClick={props.onDelete}
-        title="Delete the selection (Delete / Backspace)"
-      >
-        Delete
-      </button>
-      <button
-        type="button"
-        onClick={layout.run}
-        disabled={layout.busy}
-        aria-busy={layout.busy || undefined}
-      >
-        <span className="ss-stack">
-          <span style={{ visibility: layout.busy ? 'hidden' : 'visible' }}>Auto layout</span>
-          <span style={{ visibility: layout.busy ? 'visible' : 'hidden' }}>Laying out…</span>
-        </span>
-      </button>
-      <span className="ss-segmented" role="group" aria-label="Layout direction">
-        {(
-          [
-            ['LR', 'Left to right', '→'],
-            ['TB', 'Top to bottom', '↓'],
-          ] as const
-        ).map(([d, name, arrow]) => (
-          <button
-            key={d}
-            type="button"
-            aria-pressed={props.direction === d}
-            aria-label={name}
-            title={`Lay out ${name.toLowerCase()}`}
-            onClick={() => props.onDirection(d)}
+      <div className="ss-toolbar-row">
+        <button type="button" onClick={props.onAddNode}>
+          Add node
+        </button>
+        {props.onAddSubgraph && (
+          <select
+            aria-label="Add subgraph"
+            className="ss-add-subgraph"
+            title="Add a subgraph and a graph node that runs it: a new one, or a copy of a graph of the library"
+            value=""
+            onChange={(e) => {
+              const v = e.target.value
+              if (v) props.onAddSubgraph?.(v === NEW_SUBGRAPH ? null : v)
+            }}
           >
-            {arrow}
-          </button>
-        ))}
-      </span>
-      <button type="button" onClick={props.onFitView}>
-        Fit view
-      </button>
-      <button
-        type="button"
-        disabled={!canJoin}
-        aria-expanded={open}
-        title={canJoin ? 'Join the selected nodes into one node' : 'Select two or more nodes'}
-        onClick={() => setJoining((j) => !j)}
-      >
-        Join
-      </button>
-      {open && (
-        <select
-          aria-label="Join into"
-          autoFocus
-          value=""
-          onChange={(e) => {
-            setJoining(false)
-            if (e.target.value) props.onJoin(e.target.value)
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') setJoining(false)
-          }}
+            <option value="">Add subgraph…</option>
+            <option value={NEW_SUBGRAPH}>New subgraph</option>
+            {props.subgraphSources?.map((g) => (
+              <option key={g.id} value={g.id}>
+                Copy of {g.name}
+              </option>
+            ))}
+          </select>
+        )}
+        <button
+          type="button"
+          disabled={!props.onDelete}
+          onClick={props.onDelete}
+          title="Delete the selection (Delete / Backspace)"
         >
-          <option value="">Join into…</option>
-          {props.joinTargets.map((t) => (
-            <option key={t} value={t}>
-              {t === '__end__' ? 'END' : t}
-            </option>
+          Delete
+        </button>
+        <button
+          type="button"
+          onClick={layout.run}
+          disabled={layout.busy}
+          aria-busy={layout.busy || undefined}
+        >
+          <span className="ss-stack">
+            <span style={{ visibility: layout.busy ? 'hidden' : 'visible' }}>Auto layout</span>
+            <span style={{ visibility: layout.busy ? 'visible' : 'hidden' }}>Laying out…</span>
+          </span>
+        </button>
+        <span className="ss-segmented" role="group" aria-label="Layout direction">
+          {(
+            [
+              ['LR', 'Left to right', '→'],
+              ['TB', 'Top to bottom', '↓'],
+            ] as const
+          ).map(([d, name, arrow]) => (
+            <button
+              key={d}
+              type="button"
+              aria-pressed={props.direction === d}
+              aria-label={name}
+              title={`Lay out ${name.toLowerCase()}`}
+              onClick={() => props.onDirection(d)}
+            >
+              {arrow}
+            </button>
           ))}
-        </select>
-      )}
-      <button
-        type="button"
-        disabled={props.groupSources.length === 0}
-        aria-expanded={grouping}
-        title={
-          props.groupSources.length
-            ? 'Group the selected nodes into a subgraph, run by one graph node'
-            : 'Select the nodes to group into a subgraph'
-        }
-        onClick={() => setGrouping((g) => !g)}
-      >
-        Group
-      </button>
-      {grouping && props.groupSources.length > 0 && (
-        <GroupName
-          initial={props.groupName}
-          onDone={(name) => {
-            setGrouping(false)
-            if (name) props.onGroup(name)
-          }}
-        />
-      )}
+        </span>
+        <button type="button" onClick={props.onFitView}>
+          Fit view
+        </button>
+        <button
+          type="button"
+          disabled={!canJoin}
+          aria-expanded={open}
+          title={canJoin ? 'Join the selected nodes into one node' : 'Select two or more nodes'}
+          onClick={() => setJoining((j) => !j)}
+        >
+          Join
+        </button>
+        {open && (
+          <select
+            aria-label="Join into"
+            autoFocus
+            value=""
+            onChange={(e) => {
+              setJoining(false)
+              if (e.target.value) props.onJoin(e.target.value)
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') setJoining(false)
+            }}
+          >
+            <option value="">Join into…</option>
+            {props.joinTargets.map((t) => (
+              <option key={t} value={t}>
+                {t === '__end__' ? 'END' : t}
+              </option>
+            ))}
+          </select>
+        )}
+        <button
+          type="button"
+          disabled={props.groupSources.length === 0}
+          aria-expanded={grouping}
+          title={
+            props.groupSources.length
+              ? 'Group the selected nodes into a subgraph, run by one graph node'
+              : 'Select the nodes to group into a subgraph'
+          }
+          onClick={() => setGrouping((g) => !g)}
+        >
+          Group
+        </button>
+        {grouping && props.groupSources.length > 0 && (
+          <GroupName
+            initial={props.groupName}
+            onDone={(name) => {
+              setGrouping(false)
+              if (name) props.onGroup(name)
+            }}
+          />
+        )}
+      </div>
+      {/* Below the tools, never scrolled out of view with them on a narrow canvas. */}
       {layout.progress && (
         <LayoutProgress
           progress={layout.progress}

@@ -176,7 +176,7 @@ function CanvasView(props: GraphCanvasProps) {
   const root = useRef<HTMLDivElement>(null)
   const [showMap, setShowMap] = useState(readMapShown)
   const fit = useMemo(() => fitOptions(showMap), [showMap])
-  const { markMoved, isFitted, refit } = useFittedView(root, fit)
+  const { markMoved, isFitted, refit, refitAfterEdit } = useFittedView(root, fit)
 
   const flow = useMemo(() => cache.derive(doc, issues, direction), [cache, doc, issues, direction])
   // A big graph zoomed out is drawn in low detail: plain boxes, straight edges, no routes.
@@ -417,7 +417,7 @@ function CanvasView(props: GraphCanvasProps) {
                           const edit = await autoLayoutEdit(doc, direction, runElkInWorker, control)
                           if (latest.current.doc !== doc) throw new Error(LAYOUT_OUTDATED)
                           props.onEdit(edit)
-                          refit()
+                          refitAfterEdit()
                         }}
                         nodeCount={doc.nodes.length}
                         direction={direction}

@@ -1,23 +1,51 @@
-import { useReactFlow, type FitViewOptions } from '@xyflow/react'
+import {
+  getViewportForBounds,
+  useReactFlow,
+  useStoreApi,
+  type FitViewOptions,
+  type ReactFlowInstance,
+} from '@xyflow/react'
 import { useCallback, useEffect, useLayoutEffect, useRef, type RefObject } from 'react'
-import type { FlowEdge, FlowNode } from '../canvas/flowTypes'
+import { START_ID, type FlowEdge, type FlowNode } from '../canvas/flowTypes'
 
 /**
  * The view stays fitted to the graph while the user has not moved it: a resized window or
- * panel fits it again. `refit` fits now (Fit view, Auto layout) and makes it fitted again.
+ * panel fits it again. `refit` fits now (Fit view), `refitAfterEdit` once the edit just made
+ * has reached React Flow (Auto layout); both make the view fitted again.
+ * A graph too big to fit at the fit's least zoom (a laid-out 5,000-node chain is hundreds of
+ * thousands of pixels long) is shown from `anchor` (START) at that zoom, not from its middle,
+ * where there may be nothing but long edges to see.
  */
 export function useFittedView(
   root: RefObject<HTMLDivElement | null>,
   fit: FitViewOptions<FlowNode>,
+  anchor: string = START_ID,
 ) {
-  const { fitView } = useReactFlow<FlowNode, FlowEdge>()
+  const flow = useReactFlow<FlowNode, FlowEdge>()
+  const store = useStoreApi<FlowNode, FlowEdge>()
   const fitted = useRef(true)
   const latestFit = useRef(fit)
-  const refit = useCallback(() => {
+  const fitSoon = useCallback(() => {
     fitted.current = true
-    // After the edit that asked for it is drawn: the fit reads the nodes' new positions.
-    requestAnimationFrame(() => void fitView(latestFit.current))
-  }, [fitView])
+    requestAnimationFrame(() => void fitFrom(flow, store, latestFit.current, anchor))
+  }, [flow, store, anchor])
+  const refit = useCallback(() => fitSoon(), [fitSoon])
+  const refitAfterEdit = useCallback(() => {
+    // Once the edit that asked for it reaches React Flow: the fit reads the nodes' new
+    // positions (a big graph's take more than a frame to get there). An edit that changed
+    // nothing React Flow shows still gets its fit.
+    const before = store.getState().nodes
+    const stop = store.subscribe((state) => {
+      if (state.nodes === before) return
+      stop()
+      clearTimeout(fallback)
+      fitSoon()
+    })
+    const fallback = setTimeout(() => {
+      stop()
+      fitSoon()
+    }, 1000)
+  }, [store, fitSoon])
   useLayoutEffect(() => {
     latestFit.current = fit
   }, [fit])
@@ -32,17 +60,67 @@ export function useFittedView(
       last = size
       if (!fitted.current || size.width === 0 || size.height === 0) return
       cancelAnimationFrame(frame)
-      frame = requestAnimationFrame(() => void fitView(latestFit.current))
+      frame = requestAnimationFrame(() => void fitFrom(flow, store, latestFit.current, anchor))
     })
     observer.observe(el)
     return () => {
       observer.disconnect()
       cancelAnimationFrame(frame)
     }
-  }, [root, fitView])
+  }, [root, flow, store, anchor])
   const markMoved = useCallback(() => {
     fitted.current = false
   }, [])
   const isFitted = useCallback(() => fitted.current, [])
-  return { markMoved, isFitted, refit }
+  return { markMoved, isFitted, refit, refitAfterEdit }
+}
+
+/**
+ * Fits the view to the graph, or shows it from `anchor` at the least zoom if it cannot fit.
+ * The viewport is computed here and set, not asked of React Flow's `fitView`: that one waits
+ * until every node is measured, and with only the visible nodes rendered (a big graph) the
+ * others never are, so a Fit view or an Auto layout of a big graph left the view where it was.
+ * Unmeasured nodes count with their declared size (`initialWidth`, `initialHeight`).
+ */
+async function fitFrom(
+  flow: ReactFlowInstance<FlowNode, FlowEdge>,
+  store: ReturnType<typeof useStoreApi<FlowNode, FlowEdge>>,
+  options: FitViewOptions<FlowNode>,
+  anchor: string,
+): Promise<void> {
+  const { width, height, minZoom, maxZoom } = store.getState()
+  const nodes = flow.getNodes()
+  if (width === 0 || height === 0 || nodes.length === 0) return
+  const least = options.minZoom ?? minZoom
+  const most = options.maxZoom ?? maxZoom
+  const padding = options.padding ?? 0.1
+  const bounds = flow.getNodesBounds(nodes)
+  const fitted = getViewportForBounds(bounds, width, height, least, most, padding)
+  const start = flow.getNode(anchor)
+  const fits = bounds.width * least <= width && bounds.height * least <= height
+  let viewport = fitted
+  if (!fits && start) {
+    // At the least zoom, each axis the graph overflows shows the end START is at, START a
+    // margin in from the view's edge; an axis it fits in shows it centred.
+    const box = flow.getNodesBounds([start])
+    const along = (
+      lo: number,
+      size: number,
+      at: number,
+      own: number,
+      room: number,
+      margin: number,
+    ) =>
+      size * least <= room
+        ? room / 2 - (lo + size / 2) * least
+        : at + own / 2 <= lo + size / 2
+          ? margin - at * least
+          : room - margin - (at + own) * least
+    viewport = {
+      zoom: least,
+      x: along(bounds.x, bounds.width, box.x, box.width, width, 56),
+      y: along(bounds.y, bounds.height, box.y, box.height, height, 64),
+    }
+  }
+  await flow.setViewport(viewport, { duration: options.duration })
 }
