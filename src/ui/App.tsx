@@ -9,13 +9,13 @@ import type { TimelineEntry } from '../worker/protocol'
 import { firedEdges, lastRunSteps } from './canvas/runPicture'
 import { GraphCanvas } from './canvas/GraphCanvas'
 import { canLayOut, loadDagre } from './canvas/layout'
+import { edgeRouterSettled, loadEdgeRouter } from './canvas/edgeRouterLoad'
 import { LevelBar } from './canvas/LevelBar'
 import type { RunOverlay } from './canvas/overlay'
 import { TopBar } from './panels/TopBar'
 import { useApp } from './storeContext'
 import { BinLink } from './library/BinLink'
 import { isThreadFile } from './library/isThreadFile'
-import { ProblemsList } from './panels/ProblemsList'
 import { showBidiControls } from './bidi'
 import { BidiText, Name } from './Name'
 import { FirstRunHint } from './layout/FirstRunHint'
@@ -23,6 +23,8 @@ import { Workbench } from './layout/Workbench'
 // The library's styles stay with the page (the bin link, the undo of a delete), though the
 // dialogs and the conflict banner that import them load later.
 import './library/library.css'
+// Likewise the problems' styles: the import problems and the inspector use them too.
+import './panels/problems.css'
 
 // Fetched when the page first draws them, and shown when they arrive: the canvas does not
 // wait for the inspector (its forms, JSON Schema checks) or the run drawer (timeline, tabs,
@@ -38,6 +40,11 @@ const ImportProblems = lazy(() =>
 )
 const ConflictBanner = lazy(() =>
   import('./library/ConflictBanner').then((m) => ({ default: m.ConflictBanner })),
+)
+// The Problems list (its culprit lookups with it) is at the foot of the sidebar, below the
+// graphs and templates: fetched at the first render and shown when it arrives, as the above.
+const ProblemsList = lazy(() =>
+  import('./panels/ProblemsList').then((m) => ({ default: m.ProblemsList })),
 )
 
 /** Said in a panel's place while its code loads. */
@@ -194,9 +201,12 @@ function CanvasPanel({ level }: { level: Level }) {
 /**
  * Its children once the graph can be placed: a graph whose nodes all have positions needs no
  * layout; one with a node without a position waits for dagre (a chunk of its own) first.
+ * Every graph waits for the edge router (a chunk of its own too, fetched as the page starts,
+ * so in practice there already): its edges are drawn routed from the first frame.
  */
 function LaidOut({ doc, children }: { doc: GraphSpec; children: ReactNode }) {
   if (!canLayOut(doc)) use(loadDagre())
+  if (!edgeRouterSettled()) use(loadEdgeRouter())
   return children
 }
 
@@ -310,7 +320,9 @@ function LeftColumn({ graph }: { graph: GraphSpec | null }) {
           </li>
         ))}
       </ul>
-      <ProblemsList graph={graph} />
+      <Suspense fallback={null}>
+        <ProblemsList graph={graph} />
+      </Suspense>
     </nav>
   )
 }

@@ -43,7 +43,7 @@ import { LowDetailContext, selectZoomedOut } from './detail'
 import { LowDetailEdges } from './LowDetailEdges'
 import { EdgeLayerContext, createRouteStore, type EdgeLayer } from './edgeContext'
 import type { EdgeRoute } from './edgeGeometry'
-import { createFlowRouter } from './edgeRoutes'
+import { loadEdgeRouter, newFlowRouter } from './edgeRouterLoad'
 import { runElkInWorker } from './elkLayout'
 import {
   GRID,
@@ -77,6 +77,8 @@ const loadToolbar = () => import('./CanvasToolbar')
 const loadNodeMenu = () => import('./NodeMenu')
 const CanvasToolbar = lazy(() => loadToolbar().then((m) => ({ default: m.CanvasToolbar })))
 const NodeMenu = lazy(() => loadNodeMenu().then((m) => ({ default: m.NodeMenu })))
+// The edge router: fetched as the page's script runs, not when the first canvas is drawn.
+void loadEdgeRouter()
 
 /** Props of `GraphCanvas`: the document in, every change out as a `GraphEdit`. */
 export interface GraphCanvasProps {
@@ -192,9 +194,17 @@ function CanvasView(props: GraphCanvasProps) {
   const fired = useMemo(() => new Set(firedKey ? firedKey.split('\n') : []), [firedKey])
   // Edges spread apart and round the nodes in their way, from the nodes as drawn (so also
   // during a drag). The routes go to the edges through their own store, not the edge objects.
-  const [router] = useState(createFlowRouter)
+  // The router's code is a chunk of its own (edgeRouterLoad.ts), there before the app draws a
+  // canvas; a canvas drawn without it (its load failed) has no routes until it arrives.
+  const [router, setRouter] = useState(newFlowRouter)
+  useEffect(() => {
+    if (router) return
+    let live = true
+    void loadEdgeRouter().then(() => live && setRouter(newFlowRouter))
+    return () => void (live = false)
+  }, [router])
   const routes = useMemo(
-    () => (lowDetail ? NO_ROUTES : router(nodes, flow.edges, direction)),
+    () => (lowDetail || !router ? NO_ROUTES : router(nodes, flow.edges, direction)),
     [router, nodes, flow.edges, direction, lowDetail],
   )
   const [routeStore] = useState(createRouteStore)

@@ -1,7 +1,7 @@
 import type { ReactFlowState } from '@xyflow/react'
 import { createContext, useContext } from 'react'
 import type { XY } from '../../core/graph/edits'
-import { sizeOf } from './edgeRoutes'
+import { sizeOf } from './nodeSize'
 import type { Direction, FlowEdge, FlowNode } from './flowTypes'
 
 /**

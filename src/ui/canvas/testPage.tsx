@@ -8,6 +8,7 @@ import { StrictMode, useEffect, useLayoutEffect, useMemo, useRef, useState } fro
 import { createRoot } from 'react-dom/client'
 import '../../store/graphToolsEager'
 import './dagreEager'
+import './edgeRouterEager'
 import { applyEdit, type GraphEdit } from '../../core/graph/edits'
 import type { GraphSpec } from '../../core/graph/schema'
 import { validateGraph } from '../../core/graph/validate'
