@@ -31,8 +31,13 @@ export default defineConfig(({ mode }) => ({
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     environment: 'node',
     // What the page fetches as a chunk of its own (the graph tools before its first render,
-    // dagre when a graph needs it) is there from the start.
-    setupFiles: ['src/store/graphToolsEager.ts', 'src/ui/canvas/dagreEager.ts'],
+    // dagre when a graph needs it, the store's less used actions on first use) is there from
+    // the start.
+    setupFiles: [
+      'src/store/graphToolsEager.ts',
+      'src/store/lazyActionsEager.ts',
+      'src/ui/canvas/dagreEager.ts',
+    ],
     testTimeout: 20_000,
   },
 }))

@@ -5,7 +5,9 @@ import { expect, test, type Page } from '@playwright/test'
  * of its own, fetched beside the storage before the first render; dagre is fetched only when a
  * graph has a node without a position; the runtime worker starts beside the first render, not
  * before it; the conflict banner, the import problems and the Delete graph dialog are chunks
- * of their own.
+ * of their own; so are the templates, the edge router, the Problems list, the saving's merge
+ * and the start of a run (fetched as the page starts), and the debugger's and the library's
+ * less used actions (fetched on first use).
  */
 const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`)
 
@@ -92,9 +94,12 @@ test('the conflict banner, the import problems and the Delete dialog are chunks 
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
   const html = await (await page.request.get('/')).text()
   expect(html).not.toMatch(/ConflictBanner|ImportProblems|DeleteGraphDialog/)
+  // The first two are fetched after the first render (they show nothing until needed), not
+  // necessarily before Run is enabled...
+  await expect
+    .poll(() => scriptsLoaded(page))
+    .toEqual(expect.arrayContaining(['ConflictBanner', 'ImportProblems']))
   let loaded = await scriptsLoaded(page)
-  // The first two are fetched after the first render (they show nothing until needed)...
-  expect(loaded).toEqual(expect.arrayContaining(['ConflictBanner', 'ImportProblems']))
   // ...the dialog when it first opens.
   expect(loaded).not.toContain('DeleteGraphDialog')
   await page.getByRole('button', { name: 'Delete graph' }).click()
@@ -104,5 +109,46 @@ test('the conflict banner, the import problems and the Delete dialog are chunks 
   expect(loaded).toContain('DeleteGraphDialog')
   await dialog.getByRole('button', { name: 'Cancel' }).click()
   await expect(dialog).toBeHidden()
+  await expect(node(page, 'inc')).toBeVisible()
+})
+
+test('the templates, the edge router, the Problems list, the saving’s merge and the run’s start are chunks fetched as the page starts; the debugger’s and the library’s actions load on first use', async ({
+  page,
+}) => {
+  await page.goto('/')
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
+  await expect(node(page, 'inc')).toBeVisible()
+  const html = await (await page.request.get('/')).text()
+  expect(html).not.toMatch(
+    /templates|edgeRoutes|ProblemsList|docSyncRare|runActions|debugActions|libraryActions/,
+  )
+  let loaded = await scriptsLoaded(page)
+  expect(loaded).toEqual(
+    expect.arrayContaining([
+      'templates',
+      'edgeRoutes',
+      'ProblemsList',
+      'docSyncRare',
+      'runActions',
+    ]),
+  )
+  expect(loaded).not.toContain('debugActions')
+  expect(loaded).not.toContain('libraryActions')
+  await expect(page.getByRole('heading', { name: 'Problems' })).toBeVisible()
+
+  // A run goes as ever, and needs neither.
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'done')
+  loaded = await scriptsLoaded(page)
+  expect(loaded).not.toContain('debugActions')
+  expect(loaded).not.toContain('libraryActions')
+
+  // A new thread (the debugger's), then a duplicated graph (the library's).
+  await page.getByRole('button', { name: 'New thread' }).click()
+  await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'idle')
+  expect(await scriptsLoaded(page)).toContain('debugActions')
+  await page.getByRole('button', { name: 'Duplicate' }).click()
+  await expect(page.getByRole('heading', { name: /copy/ })).toBeAttached()
+  expect(await scriptsLoaded(page)).toContain('libraryActions')
   await expect(node(page, 'inc')).toBeVisible()
 })

@@ -1,11 +1,9 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import counter from '../examples/counter.json'
 import { systemEnv } from './lib/env'
 import { broadcastBus, localJournal, threadLockHeld } from './store/tabs'
 import { createAppStore } from './store/appStore'
 import { loadGraphTools } from './store/graphTools'
-import { TEMPLATES } from './templates'
 import type { RuntimeRequests } from './worker/client'
 import { DeferredRuntimeClient } from './worker/deferredClient'
 import { App } from './ui/App'
@@ -30,6 +28,9 @@ const persistence = Promise.all([
 const runtimeStarter = import('./worker/createRuntime')
 // The document's validation and edits (zod, acorn), likewise: every view uses them at once.
 const graphToolsReady = loadGraphTools()
+// The bundled graphs (the templates, the first start's example), likewise: the store starts
+// with them.
+const bundledGraphs = import('./templates')
 
 // The composition root: the database, the runtime worker and its sandbox, the store.
 async function main() {
@@ -37,6 +38,7 @@ async function main() {
   if (!root) throw new Error('index.html has no #root element')
   const { SuperstepDb, GraphRepository, openProblem } = await persistence
   await graphToolsReady
+  const { TEMPLATES, FIRST_EXAMPLE } = await bundledGraphs
   const db = new SuperstepDb()
   // A database this version cannot read (a newer version's, or blocked) is said once, whole
   // page, before anything (the worker included) opens it.
@@ -82,8 +84,8 @@ async function main() {
     examples: [
       {
         id: 'example-counter',
-        name: counter.name,
-        doc: counter,
+        name: FIRST_EXAMPLE.name,
+        doc: FIRST_EXAMPLE.doc,
         trusted: true,
         allowNetwork: false,
       },

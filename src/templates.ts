@@ -49,3 +49,6 @@ export const TEMPLATES: readonly Template[] = [
     input: { messages: [{ role: 'user', content: 'What is the weather in Paris?' }] },
   },
 ]
+
+/** The graph the first start saves (trusted) into an empty library. */
+export const FIRST_EXAMPLE = { name: counter.name, doc: counter }

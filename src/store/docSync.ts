@@ -8,7 +8,13 @@ import type {
   TabMessage,
 } from './appTypes'
 import { isQuotaError } from '../lib/quota'
-import { mergeDocs, same } from './mergeDocs'
+
+/**
+ * What the saving needs only now and then, a chunk of its own: the three-way merge (another
+ * tab's save, a journal left behind), a conflict's resolution, a full disk's explanation.
+ * Fetched as the saving starts (not with the page's script), and awaited where used.
+ */
+const loadRare = () => import('./docSyncRare')
 
 type Store = StoreApi<AppState & AppActions>
 
@@ -59,6 +65,14 @@ export function attachDocSync(store: Store, deps: AppDeps, host: DocSyncHost): D
   let retry: ReturnType<typeof setTimeout> | undefined
   /** A save failed since the last one that went through (the next success says so). */
   let hadFailed = false
+  let rare: ReturnType<typeof loadRare> | null = null
+  /** The rare parts; a failed fetch (offline) is tried again at the next use. */
+  const rareParts = () =>
+    (rare ??= loadRare().catch((e: unknown) => {
+      rare = null
+      throw e
+    }))
+  void rareParts().catch(() => undefined)
 
   const set = (p: Partial<AppState>) => store.setState(p)
   const baseOf = (g: GraphEntry) => bases.get(g.id) ?? { rev: g.rev ?? 0, doc: g.doc }
@@ -150,6 +164,12 @@ export function attachDocSync(store: Store, deps: AppDeps, host: DocSyncHost): D
       set({ conflict: { graphId: g.id, kind: 'deleted', paths: [] }, saveState: 'failed' })
       return
     }
+    let mergeDocs: Awaited<ReturnType<typeof loadRare>>['mergeDocs']
+    try {
+      ;({ mergeDocs } = await rareParts())
+    } catch (e) {
+      return failed(e) // the merge could not load: tried again like any failed save
+    }
     const merged = mergeDocs(base.doc, doc, theirs.doc)
     if (merged.conflicts.length) {
       set({
@@ -180,7 +200,7 @@ export function attachDocSync(store: Store, deps: AppDeps, host: DocSyncHost): D
 
   const failed = async (e: unknown) => {
     hadFailed = true
-    const why = await describeSaveError(e, deps, store.getState().graphs)
+    const why = await describeSaveError(e, deps, store.getState().graphs, rareParts)
     set({ saveState: 'failed', message: `Saving failed: ${why}` })
     clearTimeout(retry)
     retry = setTimeout(request, SAVE_RETRY_MS)
@@ -190,8 +210,21 @@ export function attachDocSync(store: Store, deps: AppDeps, host: DocSyncHost): D
   const recover = async (g: GraphEntry) => {
     bases.set(g.id, { rev: g.rev ?? 0, doc: g.doc })
     const j = await journal?.take(g.id).catch(() => null)
+    if (!j) return
+    let mergeDocs: Awaited<ReturnType<typeof loadRare>>['mergeDocs']
+    let same: Awaited<ReturnType<typeof loadRare>>['same']
+    try {
+      ;({ mergeDocs, same } = await rareParts())
+    } catch (e) {
+      // The journal is put back for the next load, and the edit is not lost.
+      journal?.write(g.id, j)
+      set({
+        message: `The last unsaved changes to ${g.name} could not be recovered now: ${(e as Error).message}. Reload to try again.`,
+      })
+      return
+    }
     const s = store.getState()
-    if (!j || s.current?.id !== g.id || s.doc !== g.doc || same(j.doc, g.doc)) return
+    if (s.current?.id !== g.id || s.doc !== g.doc || same(j.doc, g.doc)) return
     const rev = g.rev ?? 0
     if (supersedes(g, j)) return
     // Journaled over this revision, or over the one before while the save that made this
@@ -248,6 +281,7 @@ export function attachDocSync(store: Store, deps: AppDeps, host: DocSyncHost): D
     }
     if (s.doc !== base.doc) return request() // the save merges
     const row = await graphs.get(g.id)
+    const { mergeDocs } = await rareParts()
     const now = store.getState()
     if (!row || now.current?.id !== g.id || now.doc !== base.doc) return
     bases.set(g.id, { rev: row.rev ?? 0, doc: row.doc })
@@ -270,45 +304,14 @@ export function attachDocSync(store: Store, deps: AppDeps, host: DocSyncHost): D
 
   return {
     async resolve(choice) {
-      const s = store.getState()
-      const c = s.conflict
-      const g = s.current
-      if (!c || !g || c.graphId !== g.id) return
-      if (c.kind === 'deleted') {
-        if (choice === 'mine') {
-          await graphs.restore(g.id)
-          const row = await graphs.get(g.id)
-          if (!row) {
-            // Deleted for good meanwhile: saved anew, from what is on screen.
-            await graphs.save({ ...g, doc: s.doc, name: nameOf(s.doc, g) })
-          }
-          const fresh = await graphs.get(g.id)
-          bases.set(g.id, { rev: fresh?.rev ?? 0, doc: fresh?.doc })
-          const { graphs: list, bin } = await graphs.library()
-          set({ conflict: null, graphs: list, bin, message: `Kept ${g.name}.` })
-          bus?.post({ type: 'libraryChanged' })
-          request()
-          if (s.doc === fresh?.doc) set({ saveState: 'saved' })
-        } else {
-          journal?.clear(g.id)
-          journaled.delete(g.id)
-          set({ conflict: null, saveState: 'saved' })
-          const next = store.getState().graphs[0]
-          if (next) await store.getState().select(next.id)
-          else await store.getState().newGraph()
-        }
-        return
+      let parts: Awaited<ReturnType<typeof loadRare>>
+      try {
+        parts = await rareParts()
+      } catch (e) {
+        // Offline: the conflict stays open (nothing is lost), and the next click tries again.
+        return set({ message: `The choice could not be applied: ${(e as Error).message}` })
       }
-      const theirsRev = c.theirsRev ?? 0
-      bases.set(g.id, { rev: theirsRev, doc: c.theirs })
-      set({ conflict: null })
-      if (choice === 'theirs') {
-        journal?.clear(g.id)
-        journaled.delete(g.id)
-        set({ doc: c.theirs, saveState: 'saved', message: `Took the other tab's ${g.name}.` })
-      } else {
-        request()
-      }
+      await parts.resolveConflict({ store, deps, bases, journaled, request, nameOf }, choice)
     },
     settled: async () => {
       while (running) await running
@@ -326,37 +329,14 @@ async function describeSaveError(
   e: unknown,
   deps: AppDeps,
   library: GraphEntry[],
+  rareParts: () => ReturnType<typeof loadRare>,
 ): Promise<string> {
-  if (!isQuotaError(e))
-    return `${(e as Error)?.message ?? String(e)}. Retrying every ${SAVE_RETRY_MS / 1000} s.`
-  const use = await deps.storageUse?.().catch(() => null)
-  const mb = (n: number) => `${(n / 1e6).toFixed(n < 1e7 ? 1 : 0)} MB`
-  // Far below its quota, the site is not what filled the disk.
-  const what =
-    use && use.usage < use.quota * 0.8
-      ? `the disk this browser stores to is full (this site uses ${mb(use.usage)})`
-      : `the browser's storage for this site is full${use ? ` (${mb(use.usage)} of ${mb(use.quota)} used)` : ''}`
-  const biggest = await biggestThreads(deps, library)
-  return (
-    `${what}. ` +
-    `Delete threads or graphs you no longer need (and empty the bin)${biggest ? `; the biggest threads: ${biggest}` : ''}; ` +
-    `your edit is kept here and saved as soon as there is room (retrying every ${SAVE_RETRY_MS / 1000} s).`
+  const retrying = `Retrying every ${SAVE_RETRY_MS / 1000} s.`
+  if (!isQuotaError(e)) return `${(e as Error)?.message ?? String(e)}. ${retrying}`
+  return await rareParts().then(
+    (m) => m.describeFullDisk(deps, library, SAVE_RETRY_MS / 1000),
+    () => `the browser's storage for this site is full. ${retrying}`,
   )
-}
-
-/** The three threads with the most checkpoints, named with their graphs ("main of counter (2,002)"). */
-async function biggestThreads(deps: AppDeps, library: GraphEntry[]): Promise<string> {
-  const threads = await deps.client.request('listThreads', {}).catch(() => [])
-  const named = new Map(library.map((g) => [g.id, g.name]))
-  return threads
-    .filter((t) => t.count > 0)
-    .sort((a, b) => b.count - a.count)
-    .slice(0, 3)
-    .map((t) => {
-      const graph = t.graph !== undefined ? named.get(t.graph) : undefined
-      return `${t.name}${graph ? ` of ${graph}` : ''} (${t.count.toLocaleString('en')} checkpoints)`
-    })
-    .join(', ')
 }
 
 /**

@@ -1,23 +1,14 @@
 import type { StoreApi } from 'zustand/vanilla'
-import { errorToPosted } from '../core/errorJson'
-import type { GraphIssue } from '../core/graph/issues'
-import type {
-  Json,
-  RunOutcome,
-  RunParams,
-  TimelineEntry,
-  WorkerError,
-  WorkerEvent,
-} from '../worker/protocol'
+import type { TimelineEntry, WorkerEvent } from '../worker/protocol'
 import type {
   AppActions,
   AppState,
-  GraphEntry,
   RunActions,
   RunSliceState,
   RunWarning,
   SliceContext,
 } from './appTypes'
+import type { StartActions } from './runActions'
 import { runConfigurable } from './settingsSlice'
 import { threadName } from './threadName'
 
@@ -33,114 +24,42 @@ export const INITIAL_RUN: RunSliceState = {
   liveInner: null,
 }
 
-/** Run, Step, Stop, Pause and the reply to an interrupt, over the runtime client. */
+/**
+ * Run, Step, Stop, Pause and the reply to an interrupt, over the runtime client. Starting a run
+ * is runActions.ts's (see `load`); calls made before it arrives run in their order.
+ */
 export function createRunSlice(ctx: SliceContext): RunActions {
   const { set, get } = ctx
   const { client } = ctx.deps
 
-  /** What the run's outcome means for the status (a pure read of what the worker said). */
-  const finish = async (outcome: RunOutcome, threadId: string, wasInside = false) => {
-    // A run stopped because the page left its thread: nothing of it is shown here.
-    if (get().threadId !== threadId) return
-    set({ liveInner: null })
-    if (outcome.status === 'done') set({ runState: 'done', resumable: false })
-    else if (outcome.status === 'failed')
-      set({ runState: 'failed', resumable: false, error: outcome.error })
-    else if (outcome.status === 'stopped') set({ runState: 'stopped', resumable: false })
-    else {
-      const inPlace = outcome.reason === 'step' || outcome.reason === 'pause'
-      set({
-        pausedBy: {
-          reason: outcome.reason,
-          next: outcome.next,
-          ...(outcome.inner && { inner: outcome.inner }),
-        },
-        runState:
-          outcome.reason === 'interrupt' || outcome.reason === 'breakpoint'
-            ? 'interrupted'
-            : 'paused',
-        resumable: inPlace,
-        interrupts: outcome.interrupts,
-      })
-      // Inside a subgraph: its checkpoints shown under the step, its latest on its canvas.
-      if (outcome.inner) {
-        await get().refreshHistory()
-        return get().showInner(outcome.inner)
-      }
-      // Out of one: back to the canvas the run is paused on.
-      if (wasInside) get().openLevel([])
-    }
-    await get().refreshHistory()
-    await get().refreshThreads()
-  }
-
-  const start = async (mode: RunParams['mode'], extra: Partial<RunParams> = {}) => {
-    if (!ctx.compiled()) await ctx.compile()
-    const { graphId, threadId, input, timeline, recursionLimit, timeoutMs, spec } = get()
-    const configurable = runConfigurable(spec, get().configurable)
-    // A replay or a resume starts a new run; only a plain Run/Step continues in place.
-    const resumable = get().resumable && extra.checkpointId === undefined && !extra.command
-    const inside = get().pausedBy?.inner !== undefined
-    if (!graphId) return set({ error: cannotRun(get().current, get().issues) })
-    // A finished thread runs again from the input: say so, or Step seems to go backwards.
-    // (A chat message is new input on purpose: no word about restarting.)
-    const restarts =
-      !resumable &&
-      !extra.command &&
-      extra.checkpointId === undefined &&
-      extra.input === undefined &&
-      timeline.length > 0
-    const finished = restarts && (timeline[0]?.next.length ?? 0) === 0
-    set({
-      runState: 'running',
-      pausedBy: null,
-      error: null,
-      message: finished
-        ? `The thread had finished, so ${mode === 'step' ? 'Step' : 'Run'} starts a new run from the input.`
-        : null,
-      selectedCheckpointId: null,
-    })
-    try {
-      if (resumable)
-        return await finish(await client.request('continue', { threadId, mode }), threadId, inside)
-      // A thread with history continues (resume, retry); a fresh one starts from the input.
-      const fresh = timeline.length === 0 || (timeline[0]?.next.length ?? 0) === 0
-      const value = fresh ? (JSON.parse(input || '{}') as Json) : null
-      const params: RunParams = {
-        graphId,
-        threadId,
-        input: value,
-        mode,
-        recursionLimit,
-        ...(timeoutMs > 0 && { timeoutMs }),
-        ...(Object.keys(configurable).length > 0 && { configurable }),
-        ...extra,
-      }
-      await finish(await client.request('run', params), threadId)
-    } catch (e) {
-      if (get().threadId !== threadId) return
-      set({ runState: 'failed', resumable: false, error: errorToPosted(e) })
-      await get().refreshHistory()
-    }
-  }
+  let loaded: Promise<StartActions | null> | null = null
+  /**
+   * Starting a run (runActions.ts): its code is a chunk of its own, fetched as the store is
+   * made (not with the page's script), so a first Run does not wait for it: Run sets the
+   * status to running at once, which keeps a double click from starting two runs.
+   */
+  void import('./runActions').catch(() => undefined) // a failure is said when Run is pressed
+  const load = () =>
+    (loaded ??= import('./runActions').then(
+      (m) => m.startActions(ctx, runConfigurable),
+      (e: unknown) => {
+        loaded = null // offline: the next call tries again
+        set({
+          message: `The run could not start: its code did not load (${(e as Error).message}).`,
+        })
+        return null
+      },
+    ))
 
   return {
-    run: () => start('toEnd'),
-    async sendChat(field, content, checkpointId) {
-      // A run paused in place ends first: the message is new input for the thread.
-      if (get().resumable) {
-        await get().leaveRun()
-        set({ resumable: false })
-      }
-      await start('toEnd', {
-        input: { [field]: [{ type: 'human', content }] },
-        ...(checkpointId !== undefined && { checkpointId }),
-      })
-    },
-    step: () => start('step'),
-    stepInto: () => start('stepInto'),
-    stepOut: () => start(get().pausedBy?.inner ? 'stepOut' : 'step'),
-    startRun: (mode, extra) => start(mode, extra),
+    run: async () => await (await load())?.run(),
+    sendChat: async (field, content, checkpointId) =>
+      await (await load())?.sendChat(field, content, checkpointId),
+    step: async () => await (await load())?.step(),
+    stepInto: async () => await (await load())?.stepInto(),
+    stepOut: async () => await (await load())?.stepOut(),
+    startRun: async (mode, extra) => await (await load())?.startRun(mode, extra),
+    resume: async (valueText) => await (await load())?.resume(valueText),
 
     resetRun() {
       set(INITIAL_RUN)
@@ -165,17 +84,6 @@ export function createRunSlice(ctx: SliceContext): RunActions {
 
     async pause() {
       if (get().runState === 'running') await client.request('pause', { threadId: get().threadId })
-    },
-
-    async resume(valueText) {
-      let value: Json
-      try {
-        value = JSON.parse(valueText) as Json
-      } catch (e) {
-        return set({ message: `The reply is not JSON: ${(e as Error).message}` })
-      }
-      set({ resumable: false })
-      await start('toEnd', { input: null, command: { resume: value } })
     },
   }
 }
@@ -250,26 +158,4 @@ export function selectCanRun(
   s: Pick<AppState, 'current' | 'runState'> & Partial<Pick<AppState, 'runningElsewhere'>>,
 ): boolean {
   return s.current?.trusted === true && s.runState !== 'running' && s.runningElsewhere !== true
-}
-
-/**
- * Why Run or Step did nothing, said where the run's errors stand: the first problem that
- * stops the graph from compiling (its node and line, so Open code goes there). Null for an
- * untrusted graph, whose banner already says why.
- */
-function cannotRun(g: GraphEntry | null, issues: GraphIssue[]): WorkerError | null {
-  if (!g?.trusted) return null
-  const errors = issues.filter((i) => i.severity === 'error')
-  const first = errors[0]
-  const count = errors.length === 1 ? 'a problem' : `${errors.length} problems`
-  return {
-    name: 'GraphProblemsError',
-    code: 'GRAPH_HAS_PROBLEMS',
-    message: first
-      ? `The graph has ${count}, so it cannot run: ${first.message}. Fix it; the Problems list shows each one.`
-      : 'The graph could not be compiled, so it cannot run.',
-    ...(first?.nodeId !== undefined && { node: first.nodeId }),
-    ...(first?.line !== undefined && { line: first.line }),
-    ...(first?.column !== undefined && { column: first.column }),
-  }
 }

@@ -1,5 +1,5 @@
 import './damage.css'
-import { selectThreadDamage, type ThreadDamage } from '../../store/debugSlice'
+import { selectThreadDamage, type ThreadDamage } from '../../store/threadDamage'
 import { useApp } from '../storeContext'
 import { BidiText, Name } from '../Name'
 
