@@ -411,7 +411,7 @@ export function prepareTasks(
   return tasks
 }
 
-const NO_NODES: readonly string[] = Object.freeze([])
+const NO_NODES: readonly string[] = []
 
 function candidateNodes(
   graph: CompiledGraph,
