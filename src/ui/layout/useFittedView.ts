@@ -100,8 +100,9 @@ async function fitFrom(
   const fits = bounds.width * least <= width && bounds.height * least <= height
   let viewport = fitted
   if (!fits && start) {
-    // At the least zoom, each axis the graph overflows shows the end START is at, START a
-    // margin in from the view's edge; an axis it fits in shows it centred.
+    // At the least zoom, START as near the view's centre as the graph allows: along an axis
+    // the graph overflows, its near end stays no further in than a margin (a chain laid out
+    // left to right starts at the left); along an axis it fits in, it is centred.
     const box = flow.getNodesBounds([start])
     const along = (
       lo: number,
@@ -110,12 +111,13 @@ async function fitFrom(
       own: number,
       room: number,
       margin: number,
-    ) =>
-      size * least <= room
-        ? room / 2 - (lo + size / 2) * least
-        : at + own / 2 <= lo + size / 2
-          ? margin - at * least
-          : room - margin - (at + own) * least
+    ) => {
+      if (size * least <= room) return room / 2 - (lo + size / 2) * least
+      const centred = room / 2 - (at + own / 2) * least
+      const first = margin - lo * least
+      const last = room - margin - (lo + size) * least
+      return Math.min(first, Math.max(last, centred))
+    }
     viewport = {
       zoom: least,
       x: along(bounds.x, bounds.width, box.x, box.width, width, 56),
