@@ -9,6 +9,7 @@ import type { RareDebugActions } from './debugActions'
 import { suffixOf } from './threadName'
 import { createTransferSlice, INITIAL_TRANSFER } from './transferSlice'
 import type { DebugActions, DebugHost, DebugState } from './debugTypes'
+import { loadOnce } from '../lib/loadOnce'
 
 export type { DebugActions, DebugHost, DebugState } from './debugTypes'
 
@@ -97,33 +98,30 @@ export function createDebugSlice(
     set({ diff: { from, to, changes } })
   }
 
-  let loaded: Promise<RareDebugActions | null> | null = null
   /** The less used actions' code (`debugActions.ts`), fetched when one is first called. */
-  const loadRare = () =>
-    (loaded ??= import('./debugActions').then(
-      (m) =>
-        m.debugActions({
-          set,
-          get,
-          client,
-          newId,
-          threadsChanged,
-          actions,
-          shownId,
-          loadDiff,
-          pageSize: TIMELINE_PAGE,
-          levelAt(spec, ns) {
-            const path = ns ? levelPathOfNodes(spec, nsNodes(ns)) : []
-            return path && levelOf(spec, path)
-          },
-          parseStateUpdate: (spec, text) => graphTools().parseStateUpdate(spec, text),
-        }),
-      (e: unknown) => {
-        loaded = null // offline: the next call tries again
-        set({ message: `The debugger's actions could not load: ${(e as Error).message}` })
-        return null
-      },
-    ))
+  const loadRare = loadOnce(
+    async (): Promise<RareDebugActions> =>
+      (await import('./debugActions')).debugActions({
+        set,
+        get,
+        client,
+        newId,
+        threadsChanged,
+        actions,
+        shownId,
+        loadDiff,
+        pageSize: TIMELINE_PAGE,
+        levelAt(spec, ns) {
+          const path = ns ? levelPathOfNodes(spec, nsNodes(ns)) : []
+          return path && levelOf(spec, path)
+        },
+        parseStateUpdate: (spec, text) => graphTools().parseStateUpdate(spec, text),
+      }),
+    (e) => {
+      set({ message: `The debugger's actions could not load: ${(e as Error).message}` })
+      return null
+    },
+  )
 
   const actions: DebugActions = {
     toggleInner: async (ns) => await (await loadRare())?.toggleInner(ns),

@@ -1,6 +1,7 @@
 import type { LibraryActions, LibraryState, SliceContext } from './appTypes'
 import { exportFileName, exportText } from './documents'
 import type { LoadedLibraryActions } from './libraryActions'
+import { loadOnce } from '../lib/loadOnce'
 
 export const INITIAL_LIBRARY: LibraryState = {
   graphs: [],
@@ -19,16 +20,14 @@ export const INITIAL_LIBRARY: LibraryState = {
  */
 export function createLibrarySlice(ctx: SliceContext): LibraryActions {
   const { set, get } = ctx
-  let loaded: Promise<LoadedLibraryActions | null> | null = null
-  const load = () =>
-    (loaded ??= import('./libraryActions').then(
-      (m) => m.libraryActions(ctx),
-      (e: unknown) => {
-        loaded = null // offline: the next call tries again
-        set({ message: `The library's actions could not load: ${(e as Error).message}` })
-        return null
-      },
-    ))
+  const load = loadOnce(
+    async (): Promise<LoadedLibraryActions> =>
+      (await import('./libraryActions')).libraryActions(ctx),
+    (e) => {
+      set({ message: `The library's actions could not load: ${(e as Error).message}` })
+      return null
+    },
+  )
   return {
     importDocument: async (text, fileName) => await (await load())?.importDocument(text, fileName),
     importThread: async (text, fileName) => await (await load())?.importThread(text, fileName),

@@ -11,6 +11,7 @@ import type {
 import type { StartActions } from './runActions'
 import { runConfigurable } from './settingsSlice'
 import { threadName } from './threadName'
+import { loadOnce } from '../lib/loadOnce'
 
 /** The run status of a thread nothing has run on yet; opening a graph or a thread resets to it. */
 export const INITIAL_RUN: RunSliceState = {
@@ -32,24 +33,22 @@ export function createRunSlice(ctx: SliceContext): RunActions {
   const { set, get } = ctx
   const { client } = ctx.deps
 
-  let loaded: Promise<StartActions | null> | null = null
   /**
    * Starting a run (runActions.ts): its code is a chunk of its own, fetched as the store is
    * made (not with the page's script), so a first Run does not wait for it: Run sets the
    * status to running at once, which keeps a double click from starting two runs.
    */
   void import('./runActions').catch(() => undefined) // a failure is said when Run is pressed
-  const load = () =>
-    (loaded ??= import('./runActions').then(
-      (m) => m.startActions(ctx, runConfigurable),
-      (e: unknown) => {
-        loaded = null // offline: the next call tries again
-        set({
-          message: `The run could not start: its code did not load (${(e as Error).message}).`,
-        })
-        return null
-      },
-    ))
+  const load = loadOnce(
+    async (): Promise<StartActions> =>
+      (await import('./runActions')).startActions(ctx, runConfigurable),
+    (e) => {
+      set({
+        message: `The run could not start: its code did not load (${(e as Error).message}).`,
+      })
+      return null
+    },
+  )
 
   return {
     run: async () => await (await load())?.run(),

@@ -1,6 +1,7 @@
 import type { RuntimeRequests } from '../worker/client'
 import type { WorkerEvent } from '../worker/protocol'
 import type { TransferActions, TransferHost, TransferState } from './transferTypes'
+import { loadOnce } from '../lib/loadOnce'
 
 export type { ThreadTransfer, TransferActions, TransferHost, TransferState } from './transferTypes'
 
@@ -16,18 +17,14 @@ type Get = () => TransferHost
  */
 export function createTransferSlice(set: Set, get: Get, client: RuntimeRequests): TransferActions {
   client.on((e) => onTransferEvent(set, get, e))
-  let loaded: Promise<TransferActions> | null = null
-  const load = () => {
-    loaded ??= import('./transferActions').then(
-      (m) => m.transferActions(set, get, client),
-      (e: unknown) => {
-        loaded = null // offline: the next call tries again
-        set({ message: `The thread transfer could not load: ${(e as Error).message}` })
-        return null
-      },
-    ) as Promise<TransferActions>
-    return loaded
-  }
+  const load = loadOnce(
+    async (): Promise<TransferActions> =>
+      (await import('./transferActions')).transferActions(set, get, client),
+    (e) => {
+      set({ message: `The thread transfer could not load: ${(e as Error).message}` })
+      return null
+    },
+  )
   return {
     exportThreadFile: async () => (await load())?.exportThreadFile() ?? null,
     importThreadFile: async (file, fileName) =>

@@ -1,3 +1,4 @@
+import { loadOnce } from '../../lib/loadOnce'
 import type * as EdgeRoutesModule from './edgeRoutes'
 
 type EdgeRoutes = typeof EdgeRoutesModule
@@ -6,7 +7,6 @@ type EdgeRoutes = typeof EdgeRoutesModule
 export type FlowRouter = ReturnType<EdgeRoutes['createFlowRouter']>
 
 let routes: EdgeRoutes | null = null
-let loading: Promise<EdgeRoutes | null> | null = null
 let failed = false
 
 /**
@@ -17,21 +17,20 @@ let failed = false
  * routes, as zoomed out, and the next canvas tries again.
  */
 export function loadEdgeRouter(): Promise<EdgeRoutes | null> {
-  loading ??= routes
-    ? Promise.resolve(routes)
-    : import('./edgeRoutes').then(
-        (m) => {
-          failed = false
-          return (routes = m)
-        },
-        () => {
-          failed = true
-          loading = null
-          return null
-        },
-      )
-  return loading
+  return routes ? Promise.resolve(routes) : fetchRouter()
 }
+
+const fetchRouter = loadOnce(
+  async () => {
+    routes = await import('./edgeRoutes')
+    failed = false
+    return routes
+  },
+  () => {
+    failed = true
+    return null
+  },
+)
 
 /** Whether a canvas can be drawn now: the router is loaded, or its load failed. */
 export const edgeRouterSettled = (): boolean => routes !== null || failed

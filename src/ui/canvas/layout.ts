@@ -1,6 +1,7 @@
 import type { GraphEdit, XY } from '../../core/graph/edits'
 import type { GraphSpec } from '../../core/graph/schema'
 import { branchTargets } from '../../core/graph/wiring'
+import { loadOnce } from '../../lib/loadOnce'
 import {
   LAYOUT_SPACING,
   elkGraph,
@@ -16,7 +17,6 @@ type Dagre = typeof DagreModule
 
 /** dagre, once loaded: it is a chunk of its own, fetched when a graph first needs it. */
 let dagre: Dagre | null = null
-let dagreLoading: Promise<Dagre | null> | null = null
 /** The last fetch failed (offline): nodes without a position go on a grid meanwhile. */
 let dagreFailed = false
 
@@ -25,18 +25,16 @@ let dagreFailed = false
  * (Auto layout then says so), and until one succeeds `layoutPositions` uses a grid.
  */
 export function loadDagre(): Promise<Dagre | null> {
-  dagreLoading ??= dagre
-    ? Promise.resolve(dagre)
-    : import('./dagreLayout').then(
-        (m) => (dagre = m),
-        () => {
-          dagreFailed = true
-          dagreLoading = null
-          return null
-        },
-      )
-  return dagreLoading
+  return dagre ? Promise.resolve(dagre) : fetchDagre()
 }
+
+const fetchDagre = loadOnce(
+  async () => (dagre = await import('./dagreLayout')),
+  () => {
+    dagreFailed = true
+    return null
+  },
+)
 
 /** Hands over dagre imported by other means (tests, the canvas test page). */
 export function provideDagre(given: Dagre): void {
