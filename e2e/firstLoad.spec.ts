@@ -21,14 +21,19 @@ async function scriptsLoaded(page: Page): Promise<string[]> {
     .map((u) => new URL(u).pathname.replace(/^.*\//, '').replace(/-[\w-]{8}\.js$/, ''))
 }
 
-test('a graph with its positions opens without dagre; one without them is laid out with it', async ({
-  page,
-}) => {
+/** Opens the app, waits for its canvas and Run, and returns the served index.html. */
+async function openApp(page: Page): Promise<string> {
   await page.goto('/')
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
   await expect(node(page, 'inc')).toBeVisible()
+  return (await page.request.get('/')).text()
+}
+
+test('a graph with its positions opens without dagre; one without them is laid out with it', async ({
+  page,
+}) => {
+  const html = await openApp(page)
   // The page script does not carry the validation; it came as a chunk of its own.
-  const html = await (await page.request.get('/')).text()
   expect(html).not.toMatch(/graphToolsImpl|dagreLayout/)
   let loaded = await scriptsLoaded(page)
   expect(loaded).toContain('graphToolsImpl')
@@ -90,9 +95,7 @@ test('the canvas is drawn while the runtime worker is still loading; a Run then 
 test('the conflict banner, the import problems and the Delete dialog are chunks of their own', async ({
   page,
 }) => {
-  await page.goto('/')
-  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
-  const html = await (await page.request.get('/')).text()
+  const html = await openApp(page)
   expect(html).not.toMatch(/ConflictBanner|ImportProblems|DeleteGraphDialog/)
   // The first two are fetched after the first render (they show nothing until needed), not
   // necessarily before Run is enabled...
@@ -115,23 +118,23 @@ test('the conflict banner, the import problems and the Delete dialog are chunks 
 test('the templates, the edge router, the Problems list, the saving’s merge and the run’s start are chunks fetched as the page starts; the debugger’s and the library’s actions load on first use', async ({
   page,
 }) => {
-  await page.goto('/')
-  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
-  await expect(node(page, 'inc')).toBeVisible()
-  const html = await (await page.request.get('/')).text()
+  const html = await openApp(page)
   expect(html).not.toMatch(
     /templates|edgeRoutes|ProblemsList|docSyncRare|runActions|debugActions|libraryActions/,
   )
+  // Fetched as the page starts, not necessarily all before Run is enabled.
+  await expect
+    .poll(() => scriptsLoaded(page))
+    .toEqual(
+      expect.arrayContaining([
+        'templates',
+        'edgeRoutes',
+        'ProblemsList',
+        'docSyncRare',
+        'runActions',
+      ]),
+    )
   let loaded = await scriptsLoaded(page)
-  expect(loaded).toEqual(
-    expect.arrayContaining([
-      'templates',
-      'edgeRoutes',
-      'ProblemsList',
-      'docSyncRare',
-      'runActions',
-    ]),
-  )
   expect(loaded).not.toContain('debugActions')
   expect(loaded).not.toContain('libraryActions')
   await expect(page.getByRole('heading', { name: 'Problems' })).toBeVisible()
