@@ -168,8 +168,11 @@ test('a runaway timer left by one graph is not blamed on the next', async ({ pag
   const code = '(s) => { setTimeout(() => { while (true) {} }, 0); return { x: 1 } }'
   await importGraph(page, graph('spinner', code))
   await run(page, 'done')
-  // At once, the innocent counter compiles and runs; its Run is never left disabled.
-  await expect.poll(() => runCounter(page)).toEqual(honest)
+  // At once, the innocent counter compiles and runs; its Run is never left disabled. (One
+  // attempt may wait for its run up to 20 s, see `run`: on a loaded 2-core CI machine, with
+  // the runaway loop holding a core until its sandbox goes, it took 11 s, past the poll's
+  // default 10 s for one call.)
+  await expect.poll(() => runCounter(page), { timeout: 30_000 }).toEqual(honest)
   await expect(page.getByLabel('Run error')).toHaveCount(0)
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
   // The spinner itself runs again too: its next run gets a fresh sandbox.
