@@ -25,6 +25,9 @@ export default defineConfig(({ mode }) => ({
     sourcemap: true,
     rollupOptions: {
       input: { main: 'index.html', ...(mode === 'test' ? TEST_PAGES : {}) },
+      // React's memo, forwardRef and createContext make nothing but their value: a component
+      // of a library nobody renders (React Flow's NodeResizer, say) goes with its call.
+      treeshake: { manualPureFunctions: ['memo', 'forwardRef', 'createContext'] },
     },
   },
   test: {

@@ -44,7 +44,6 @@ import { LowDetailEdges } from './LowDetailEdges'
 import { EdgeLayerContext, createRouteStore, type EdgeLayer } from './edgeContext'
 import type { EdgeRoute } from './edgeGeometry'
 import { loadEdgeRouter, newFlowRouter } from './edgeRouterLoad'
-import { runElkInWorker } from './elkLayout'
 import {
   GRID,
   type CanvasSelection,
@@ -424,7 +423,7 @@ function CanvasView(props: GraphCanvasProps) {
                       <CanvasToolbar
                         onAddNode={addNodeInView}
                         onAutoLayout={async (control) => {
-                          const edit = await autoLayoutEdit(doc, direction, runElkInWorker, control)
+                          const edit = await autoLayoutEdit(doc, direction, undefined, control)
                           if (latest.current.doc !== doc) throw new Error(LAYOUT_OUTDATED)
                           props.onEdit(edit)
                           refitAfterEdit()

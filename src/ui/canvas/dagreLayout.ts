@@ -1,6 +1,6 @@
 import dagre from '@dagrejs/dagre'
 import type { XY } from '../../core/graph/edits'
-import { LAYOUT_SPACING } from './elkLayout'
+import { LAYOUT_SPACING } from './flowTypes'
 import { NODE_H, NODE_W, snap, type Direction } from './flowTypes'
 
 /**

@@ -1,9 +1,6 @@
 import type { ElkNode } from 'elkjs/lib/elk-api'
 import type { XY } from '../../core/graph/edits'
-import { END_ID, NODE_H, NODE_W, START_ID, snap, type Direction } from './flowTypes'
-
-/** Space between ranks and between the nodes of one rank, for dagre and elk alike. */
-export const LAYOUT_SPACING = { rank: 90, node: 40 } as const
+import { END_ID, LAYOUT_SPACING, NODE_H, NODE_W, START_ID, snap, type Direction } from './flowTypes'
 
 /** A big layout that has not finished by then is stopped and reported as failed. */
 export const ELK_TIMEOUT_MS = 120_000

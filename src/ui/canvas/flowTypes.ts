@@ -95,6 +95,9 @@ export const HANDLE = 9
 export const MARKER = 18
 export const GRID = 15
 
+/** Space between ranks and between the nodes of one rank, for dagre and elk alike. */
+export const LAYOUT_SPACING = { rank: 90, node: 40 } as const
+
 export const joinNodeId = (i: number) => `join:${i}`
 export const anyNodeId = (i: number) => `any:${i}`
 export const missingNodeId = (name: string) => `missing:${name}`

@@ -2,16 +2,9 @@ import type { GraphEdit, XY } from '../../core/graph/edits'
 import type { GraphSpec } from '../../core/graph/schema'
 import { branchTargets } from '../../core/graph/wiring'
 import { loadOnce } from '../../lib/loadOnce'
-import {
-  LAYOUT_SPACING,
-  elkGraph,
-  elkPositions,
-  runElkInWorker,
-  type LayoutControl,
-  type RunElk,
-} from './elkLayout'
+import type { LayoutControl, RunElk } from './elkLayout'
 import type * as DagreModule from './dagreLayout'
-import { END_ID, NODE_H, NODE_W, START_ID, type Direction } from './flowTypes'
+import { END_ID, LAYOUT_SPACING, NODE_H, NODE_W, START_ID, type Direction } from './flowTypes'
 
 type Dagre = typeof DagreModule
 
@@ -34,6 +27,16 @@ const fetchDagre = loadOnce(
     dagreFailed = true
     return null
   },
+)
+
+/**
+ * elk's side of a big layout (the graph it is given, the positions it gives back, its worker):
+ * a chunk of its own, fetched by the first big Auto layout. Null when the fetch failed; the next
+ * call tries again.
+ */
+const loadElk = loadOnce(
+  () => import('./elkLayout'),
+  () => null,
 )
 
 /** Hands over dagre imported by other means (tests, the canvas test page). */
@@ -111,23 +114,25 @@ function gridPositions(ids: string[], direction: Direction): Map<string, XY> {
 
 /**
  * "Auto layout": every document node moved, as one `moveNodes` edit (one undo step). Small
- * graphs with dagre at once; big ones with elk through `runElk` (a worker by default), which
+ * graphs with dagre; big ones with elk through `runElk` (its worker when not given), which
  * reports its phases to `control` and stops when its signal aborts. Rejects with a message fit
  * to show when elk fails (or with `layoutCancelled()`); the document is left alone then.
  */
 export async function autoLayoutEdit(
   doc: GraphSpec,
   direction: Direction,
-  runElk: RunElk = runElkInWorker,
+  runElk?: RunElk,
   control: LayoutControl = {},
 ): Promise<GraphEdit> {
   const { ids, links, big } = layoutInput(doc)
-  if (!big) {
-    const loaded = await loadDagre()
-    if (!loaded) throw new Error('the layout could not be loaded (offline?); try again')
-    return movesEdit(doc, loaded.dagreLayout(ids, links, direction))
-  }
-  return movesEdit(doc, elkPositions(ids, await runElk(elkGraph(ids, links, direction), control)))
+  const loaded = big ? await loadElk() : await loadDagre()
+  if (!loaded) throw new Error('the layout could not be loaded (offline?); try again')
+  if ('dagreLayout' in loaded) return movesEdit(doc, loaded.dagreLayout(ids, links, direction))
+  const laidOut = await (runElk ?? loaded.runElkInWorker)(
+    loaded.elkGraph(ids, links, direction),
+    control,
+  )
+  return movesEdit(doc, loaded.elkPositions(ids, laidOut))
 }
 
 function movesEdit(doc: GraphSpec, positions: ReadonlyMap<string, XY>): GraphEdit {
