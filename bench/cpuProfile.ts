@@ -10,6 +10,7 @@ import type { CDPSession, Page } from 'playwright-core'
 
 interface ProfileNode {
   id: number
+  children?: number[]
   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }
 }
 interface Profile {
@@ -55,11 +56,17 @@ export async function topSelfTimes(profile: Profile, dist: string, top = 20) {
     const source = pos.source?.replace(/^.*node_modules\//, '~').replace(/^(\.\.\/)+/, '')
     return `${pos.name ?? (f.functionName || '(anonymous)')} ${source}:${pos.line}`
   }
+  // A built-in (postMessage, IndexedDB's put: no script of its own) is named with its caller.
+  const parent = new Map<number, ProfileNode>()
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n)
   const total = new Map<string, number>()
   for (const [id, ms] of self) {
     const node = byNode.get(id)
     if (!node) continue
-    const key = await where(node.callFrame)
+    let key = await where(node.callFrame)
+    const caller = parent.get(id)
+    if (!node.callFrame.url && node.callFrame.functionName && caller?.callFrame.url)
+      key += ` <- ${await where(caller.callFrame)}`
     total.set(key, (total.get(key) ?? 0) + ms)
   }
   return [...total].sort((a, b) => b[1] - a[1]).slice(0, top)

@@ -1,7 +1,11 @@
 /**
  * Time per super-step of Superstep's runtime and of LangGraph.js on the same graphs, both
- * with an in-memory checkpointer, measured in one process so the ratio means something on
- * a noisy machine.  Run: npm run bench
+ * with an in-memory checkpointer, measured in the same run so the ratio means something on
+ * a noisy machine. Each side of each graph runs in a fresh Node process of its own (this file,
+ * with BENCH_SIDE set), one after the other: neither side's timings include collecting the
+ * other's garbage or a JIT state the other left, which in one shared process moved our side's
+ * per-step time by up to 3x from run to run. BENCH_SHARED=1 measures in this process instead.
+ *   Run: npm run bench (or npx tsx bench/runtime.bench.ts)
  */
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -29,6 +33,8 @@ interface Case {
 }
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7)
+/** BENCH_SHARED=1: both sides in this one process, as before (see the file comment). */
+const SHARED = process.env.BENCH_SHARED === '1'
 const MIN_MS = 1500
 
 const cases: Case[] = [
@@ -188,7 +194,30 @@ function childCpuMs(): number {
   }
 }
 
+/** The side of one case that a child process measures: BENCH_SIDE=ours:0, langgraph:2, ... */
+const SIDE = /^(ours|langgraph):(\d+)$/.exec(process.env.BENCH_SIDE ?? '')
+
+/** One side of case `i` timed in a fresh process (see the file comment). */
+function timeInChild(side: 'ours' | 'langgraph', i: number): Timing {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+    env: { ...process.env, BENCH_SIDE: `${side}:${i}` },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  })
+  const last = r.stdout.trim().split('\n').pop() ?? ''
+  if (r.status !== 0 || !last.startsWith('{'))
+    throw new Error(`${side} of case ${i}: exit ${r.status}`)
+  return JSON.parse(last) as Timing
+}
+
 async function main() {
+  if (SIDE) {
+    const c = cases[Number(SIDE[2])]
+    if (!c) throw new Error(`no case ${SIDE[2]}`)
+    const t = SIDE[1] === 'ours' ? await benchSuperstep(c) : await benchLangGraph(c)
+    console.log(JSON.stringify(t))
+    return
+  }
   // BENCH_ONLY=cli: only the CLI's line, without (a)-(c).
   if (process.env.BENCH_ONLY !== 'cli') await benchCases()
   if (process.env.BENCH_CLI === '0') return
@@ -207,14 +236,14 @@ async function main() {
 /** The table of (a)-(c). */
 async function benchCases() {
   console.log(
-    `Per super-step: median of at least ${RUNS} runs (more for fast ones) after warm-up runs, MemorySaver on both sides; wall time, then this process's CPU time.\n`,
+    `Per super-step: median of at least ${RUNS} runs (more for fast ones) after warm-up runs, MemorySaver on both sides, ${SHARED ? 'both sides in this process' : 'each side in a fresh process'}; wall time, then the process's CPU time.\n`,
   )
   const rows: string[][] = [
     ['graph', 'Superstep', 'LangGraph.js', 'ratio', 'CPU time: Superstep', 'LangGraph.js', 'ratio'],
   ]
-  for (const c of cases) {
-    const ours = await benchSuperstep(c)
-    const theirs = await benchLangGraph(c)
+  for (const [i, c] of cases.entries()) {
+    const ours = SHARED ? await benchSuperstep(c) : timeInChild('ours', i)
+    const theirs = SHARED ? await benchLangGraph(c) : timeInChild('langgraph', i)
     const cells = (k: keyof Timing) => [
       fmt(ours[k] / c.steps),
       fmt(theirs[k] / c.steps),
