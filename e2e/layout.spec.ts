@@ -327,6 +327,9 @@ test('at 1280x800 the toolbars hold one line and a status appearing moves nothin
   const canvas = await box(page.getByRole('main', { name: 'Canvas' }))
   const right = await box(tools.getByRole('button', { name: 'Group' }))
   expect(right.x + right.width).toBeLessThanOrEqual(canvas.x + canvas.width)
+  // Every tool whole: none cut at the toolbar's own edge (its scroller) with room to spare.
+  for (const name of ['Add node', 'Auto layout', 'Fit view', 'Join', 'Group'])
+    await expect(tools.getByRole('button', { name, exact: true })).toBeInViewport({ ratio: 1 })
   const threadRow = page.locator('.drawer-bar')
   await oneLine(threadRow)
   for (const name of ['Stop', 'Import thread'])

@@ -418,7 +418,7 @@ function CanvasView(props: GraphCanvasProps) {
                   />
                 )}
                 {toolbar && (
-                  <Panel position="top-left">
+                  <Panel position="top-left" className="ss-toolbar-panel">
                     <Suspense fallback={null}>
                       <CanvasToolbar
                         onAddNode={addNodeInView}
