@@ -265,3 +265,31 @@ test('the chat fits at 1280x800', async ({ page }) => {
   }
   await page.screenshot({ path: test.info().outputPath('chat-1280.png') })
 })
+
+test('the chat opens at the end of the conversation and stays there as its view changes, unless scrolled up', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.goto('/')
+  await page
+    .getByRole('button', { name: 'New graph from template ReAct agent with a scripted model' })
+    .click()
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(page.getByLabel('Run status')).toHaveText('Done')
+  // A moment on the graph first: the tab then opens on a finished thread (the parts of a
+  // message drawn after it opened once left the last one cut off).
+  await page.waitForTimeout(1000)
+  await page.getByRole('tab', { name: 'Chat' }).click()
+  const log = page.getByRole('region', { name: 'Chat conversation' })
+  const below = () => log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)
+  await expect(conversation(page).locator('.chat-item').last()).toBeInViewport({ ratio: 0.99 })
+  await expect.poll(below).toBeLessThan(2)
+  // A smaller window: the end stays in view.
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await expect.poll(below).toBeLessThan(2)
+  // Scrolled up by the user: a change of the view leaves it where the user put it.
+  await log.evaluate((el) => el.scrollTo({ top: 0 }))
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.waitForTimeout(200)
+  expect(await log.evaluate((el) => el.scrollTop)).toBe(0)
+})

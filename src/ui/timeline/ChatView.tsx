@@ -96,14 +96,40 @@ export function ChatView({ onEditState }: { onEditState(): void }) {
   const log = useRef<HTMLElement>(null)
   const card = useRef<HTMLElement>(null)
   const waiting = s.runState === 'interrupted' && s.interrupts.length > 0
+  /** The view is at the end of the conversation (the user has not scrolled up from it). */
+  const atEnd = useRef(true)
   // The end of the conversation stays in view as it grows; an interrupt's card taller than
   // the view shows from its top (what is asked).
   useEffect(() => {
     const el = log.current
     if (!el) return
     const ask = card.current
-    el.scrollTop =
-      ask && ask.offsetHeight > el.clientHeight ? ask.offsetTop - el.offsetTop : el.scrollHeight
+    const tall = ask && ask.offsetHeight > el.clientHeight
+    el.scrollTop = tall ? ask.offsetTop - el.offsetTop : el.scrollHeight
+    atEnd.current = !tall
+    // What grows after this render (a message's parts laid out later, the view made smaller)
+    // keeps the end in view, unless the user scrolled up from where it was put.
+    let putAt = el.scrollTop
+    const onScroll = () => {
+      atEnd.current =
+        (atEnd.current && el.scrollTop >= putAt - 2) ||
+        el.scrollHeight - el.scrollTop - el.clientHeight < 8
+    }
+    const resized = new ResizeObserver(() => {
+      // Scrolled up since (its scroll event may not have come yet), not just clamped at the end.
+      const end = el.scrollHeight - el.scrollTop - el.clientHeight < 8
+      if (el.scrollTop < putAt - 2 && !end) atEnd.current = false
+      if (!atEnd.current) return
+      el.scrollTop = el.scrollHeight
+      putAt = el.scrollTop
+    })
+    resized.observe(el)
+    for (const child of el.children) resized.observe(child)
+    el.addEventListener('scroll', onScroll, { passive: true })
+    return () => {
+      resized.disconnect()
+      el.removeEventListener('scroll', onScroll)
+    }
   }, [messages.length, pending, waiting])
   if (!field)
     return (
