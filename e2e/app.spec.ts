@@ -66,3 +66,22 @@ test('the page follows a dark colour scheme', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' })
   expect(await background()).not.toBe(light)
 })
+
+test('a node added (the toolbar, a double click on the pane) is selected, shown in the inspector to be named', async ({
+  page,
+}) => {
+  await page.goto('/')
+  const canvas = page.getByRole('main', { name: 'Canvas' })
+  await canvas.locator('[data-node-id="inc"]').click()
+  const id = page.getByRole('textbox', { name: 'Node id' })
+  await expect(id).toHaveValue('inc')
+  await page.getByRole('button', { name: 'Add node', exact: true }).click()
+  await expect(canvas.locator('[data-node-id="node_1"]')).toBeVisible()
+  await expect(id).toHaveValue('node_1')
+  await expect(canvas.locator('.react-flow__node.selected')).toHaveAttribute('data-id', 'node_1')
+  const pane = await canvas.locator('.react-flow__pane').boundingBox()
+  if (!pane) throw new Error('no pane')
+  await page.mouse.dblclick(pane.x + pane.width * 0.75, pane.y + pane.height * 0.8)
+  await expect(canvas.locator('[data-node-id="node_2"]')).toBeVisible()
+  await expect(id).toHaveValue('node_2')
+})

@@ -310,7 +310,10 @@ function CanvasView(props: GraphCanvasProps) {
     (e: MouseEvent) => {
       if (!(e.target instanceof Element) || !e.target.classList.contains('react-flow__pane')) return
       const at = screenToFlowPosition({ x: e.clientX, y: e.clientY })
-      latest.current.onEdit(addNodeEdit(latest.current.doc, at))
+      const { doc: current, onEdit, onSelect } = latest.current
+      const edit = addNodeEdit(current, at)
+      onEdit(edit)
+      onSelect({ nodes: [edit.id], edges: [] }) // in the inspector, ready to be named
     },
     [screenToFlowPosition],
   )
@@ -333,7 +336,9 @@ function CanvasView(props: GraphCanvasProps) {
   )
 
   const addNodeInView = () => {
-    props.onEdit(addNodeEdit(doc, freeSpot(doc, screenToFlowPosition(centreOf(root.current)))))
+    const edit = addNodeEdit(doc, freeSpot(doc, screenToFlowPosition(centreOf(root.current))))
+    props.onEdit(edit)
+    props.onSelect({ nodes: [edit.id], edges: [] }) // in the inspector, ready to be named
   }
   const sources = joinSources(doc, selection)
   const deletion = deletionEdit(doc, selection)

@@ -162,7 +162,10 @@ export function freshNodeId(doc: GraphSpec, base = 'node'): string {
 }
 
 /** `addNode` at a flow position (snapped to the grid) with a fresh id. */
-export function addNodeEdit(doc: GraphSpec, at: XY): GraphEdit {
+export function addNodeEdit(
+  doc: GraphSpec,
+  at: XY,
+): Extract<GraphEdit, { type: 'addNode' }> & { id: string } {
   return { type: 'addNode', id: freshNodeId(doc), position: { x: snap(at.x), y: snap(at.y) } }
 }
 
