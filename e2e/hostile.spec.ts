@@ -60,6 +60,11 @@ async function openGraph(page: Page, name: string): Promise<void> {
 }
 
 /** Opens the bundled counter, runs it on a new thread and reads its end state. */
+/**
+ * Opens the counter, runs it on a new thread, reads its state. One call may take longer than a
+ * poll's default 10 s on a loaded 2-core machine (a run waits up to 20 s, see `run`; after a
+ * memory bomb or a runaway loop the machine is still busy): its polls allow 30 s.
+ */
 async function runCounter(page: Page): Promise<unknown> {
   await openGraph(page, 'counter')
   await expect(page.getByRole('heading', { level: 1, name: 'counter' })).toBeVisible()
@@ -102,7 +107,7 @@ test("a graph that hijacks its sandbox's port cannot see or forge another graph'
   }`
   await importGraph(page, graph('port thief', code))
   await run(page, 'done')
-  await expect.poll(() => runCounter(page)).toEqual(honest)
+  await expect.poll(() => runCounter(page), { timeout: 30_000 }).toEqual(honest)
   // The forged values are nowhere, not even after a reload.
   await page.reload()
   await openGraph(page, 'counter')
@@ -160,7 +165,7 @@ test('a memory bomb fails its node, not the tab; other graphs still run', async 
   await expect(error).toContainText('evil')
   await expect(error).toContainText('memory')
   expect(crashed).toBe(false)
-  await expect.poll(() => runCounter(page)).toEqual(honest)
+  await expect.poll(() => runCounter(page), { timeout: 30_000 }).toEqual(honest)
   expect(pageErrors).toEqual([])
 })
 
@@ -193,7 +198,7 @@ test('the page itself loads nothing from elsewhere, and the app breaks none of i
     )
   })
   // The app at work: a run, the Export dialog (Monaco), a fresh sandbox per run.
-  await expect.poll(() => runCounter(page)).toEqual(honest)
+  await expect.poll(() => runCounter(page), { timeout: 30_000 }).toEqual(honest)
   await page.getByRole('button', { name: 'Export', exact: true }).click()
   await expect(page.getByRole('dialog')).toBeVisible()
   await page.keyboard.press('Escape')
