@@ -95,10 +95,12 @@ test('run settings: a form per thread, sent with each run, kept across a reload'
   await expect(setting(page, 'greeting')).toHaveValue('yo')
   await expect(setting(page, 'times')).toHaveValue('')
   const picker = page.getByRole('combobox', { name: 'Thread' })
-  // Both threads listed (the list comes from the worker after the reload): the first is the
-  // one the settings were set on, not the open one alone.
+  // Both threads listed (the list comes from the worker after the reload); the one the
+  // settings were set on is `main`, chosen by its name (not by its place in the list).
   await expect(picker.locator('option')).toHaveCount(2)
-  await picker.selectOption({ label: await picker.locator('option').first().innerText() })
+  await picker.selectOption({
+    label: await picker.locator('option', { hasText: /^main \(/ }).innerText(),
+  })
   await tab(page, 'Input')
   await expect(setting(page, 'greeting')).toHaveValue('hi')
   await expect(setting(page, 'times')).toHaveValue('3')
