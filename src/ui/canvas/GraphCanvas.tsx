@@ -306,16 +306,19 @@ function CanvasView(props: GraphCanvasProps) {
       y: onNode ? e.clientY : box.bottom + 4,
     })
   }, [])
+  /** A new node at `at` (flow coordinates), selected: in the inspector, ready to be named. */
+  const addNodeAt = useCallback((at: XY) => {
+    const { doc: current, onEdit, onSelect } = latest.current
+    const edit = addNodeEdit(current, at)
+    onEdit(edit)
+    onSelect({ nodes: [edit.id], edges: [] })
+  }, [])
   const onDoubleClick = useCallback(
     (e: MouseEvent) => {
       if (!(e.target instanceof Element) || !e.target.classList.contains('react-flow__pane')) return
-      const at = screenToFlowPosition({ x: e.clientX, y: e.clientY })
-      const { doc: current, onEdit, onSelect } = latest.current
-      const edit = addNodeEdit(current, at)
-      onEdit(edit)
-      onSelect({ nodes: [edit.id], edges: [] }) // in the inspector, ready to be named
+      addNodeAt(screenToFlowPosition({ x: e.clientX, y: e.clientY }))
     },
-    [screenToFlowPosition],
+    [screenToFlowPosition, addNodeAt],
   )
   const actions = useMemo<CanvasActions>(
     () => ({
@@ -335,11 +338,7 @@ function CanvasView(props: GraphCanvasProps) {
     [],
   )
 
-  const addNodeInView = () => {
-    const edit = addNodeEdit(doc, freeSpot(doc, screenToFlowPosition(centreOf(root.current))))
-    props.onEdit(edit)
-    props.onSelect({ nodes: [edit.id], edges: [] }) // in the inspector, ready to be named
-  }
+  const addNodeInView = () => addNodeAt(freeSpot(doc, screenToFlowPosition(centreOf(root.current))))
   const sources = joinSources(doc, selection)
   const deletion = deletionEdit(doc, selection)
   const deleteSelection = () => {
