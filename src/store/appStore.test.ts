@@ -190,7 +190,7 @@ describe('opening graphs while others are still opening', () => {
     expect(store.getState().graphs.map((g) => g.name)).toEqual(['ex', 'from template'])
   })
 
-  it("a compile that ends after another graph opened is let go, not taken for the new graph's", async () => {
+  it('a graph opened while another still opens waits for it; the first compile is let go, not taken for the second', async () => {
     const slow = latch()
     const released: unknown[] = []
     const { store } = newStore(
@@ -202,11 +202,14 @@ describe('opening graphs while others are still opening', () => {
     )
     const starting = store.getState().init() // opens ex, whose compile is held
     await settle()
-    await store.getState().newGraph(undefined, 'second')
+    const opening = store.getState().newGraph(undefined, 'second')
+    await settle()
+    // Its opening is queued behind ex's (see navigation.ts).
+    expect((store.getState().doc as Doc).name).toBe('ex')
+    slow.open()
+    await Promise.all([starting, opening])
     const second = store.getState().graphId
     expect(second).not.toBeNull()
-    slow.open()
-    await starting
     expect((store.getState().doc as Doc).name).toBe('second')
     expect(store.getState().graphId).toBe(second)
     expect(released).toHaveLength(1)

@@ -28,6 +28,7 @@ import { createRunSlice, INITIAL_RUN, liveInnerOf, onRunEvent, threadWarnings } 
 import { createStreamSlice, INITIAL_STREAM, withStreamChunks } from './streamSlice'
 import { createSettingsSlice, followRunSettings, initialSettings } from './settingsSlice'
 import { loadView, withGraphView, saveView, type GraphView } from './viewMemory'
+import { createNavigation } from './navigation'
 
 export type {
   AppActions,
@@ -76,7 +77,7 @@ export function createAppStore(deps: AppDeps) {
     temporal(
       (set, get) => {
         const threadOf = (id: string) => `${id}:main`
-        let restoring = false
+        const navigation = createNavigation()
 
         const compile = async () => {
           const { current: g, doc } = get()
@@ -111,9 +112,23 @@ export function createAppStore(deps: AppDeps) {
           compiled: () => compiledDoc === get().doc,
           settleSaves: async () => await sync?.settled(),
           forgetGraph: (id) => sync?.forget(id),
+          navigation,
         }
 
-        /** Puts back the thread, checkpoint and selection the graph had before the reload. */
+        const debug = createDebugSlice(
+          (p) => set(p as Partial<AppState>),
+          () => get() as unknown as DebugHost,
+          client,
+          deps.newId,
+          (graph) => deps.bus?.post({ type: 'threadsChanged', graph }),
+          navigation,
+        )
+
+        /**
+         * Puts back the thread, checkpoint and selection the graph had before the reload: a
+         * move of its own (see `navigation.ts`), after the graph's opening; a move the user
+         * asked for before it has changed what it checks, and one asked after it comes next.
+         */
         const restoreView = async (id: string, view: GraphView | undefined) => {
           if (!view) return
           // Whatever the user did meanwhile (another thread, checkpoint or node) wins.
@@ -129,7 +144,7 @@ export function createAppStore(deps: AppDeps) {
             threads.some((t) => t.threadId === view.thread)
           ) {
             if (!untouched() || get().threadId !== opened) return
-            await get().switchThread(view.thread)
+            await debug.switchNow(view.thread)
           }
           const expected =
             view.thread && threads.some((t) => t.threadId === view.thread) ? view.thread : opened
@@ -154,6 +169,36 @@ export function createAppStore(deps: AppDeps) {
             set({ selection: { nodes: kept, edges: [] } })
         }
 
+        /** Opens a graph: the move itself, made by a move (see `navigation.ts`). */
+        const openGraph = async (id: string) => {
+          await get().leaveRun()
+          // The graph left is compiled no more: the worker lets it go.
+          const left = get().graphId
+          if (left) void client.request('releaseGraph', { graphId: left }).catch(() => undefined)
+          const g = get().graphs.find((x) => x.id === id) ?? null
+          history().pause() // opening a graph is not an edit
+          // Every slice but the library and the settings starts again from its initial value.
+          set({
+            ...INITIAL_DOCUMENT,
+            ...(g && { doc: g.doc, input: g.input ?? '{}', ...deriveDocument(g.doc) }),
+            ...RESET_VIEW,
+            threads: [],
+            ...INITIAL_RUN,
+            conflict: null,
+            runningElsewhere: false,
+            current: g,
+            graphId: null,
+            threadId: g ? threadOf(g.id) : '',
+          })
+          history().clear()
+          history().resume()
+          compiledDoc = undefined
+          await compile()
+          // The thread used last opens again.
+          await get().refreshThreads({ openLatest: true })
+          await get().refreshHistory()
+        }
+
         const shell: ShellActions = {
           async init() {
             // The worker keeps keys in memory only: send the saved ones before anything runs
@@ -170,46 +215,20 @@ export function createAppStore(deps: AppDeps) {
             if (get().current) return set({ graphs: (await graphs.library()).graphs })
             set({ graphs: list })
             // The graph open before the reload opens again; else the most recent.
-            const remembered = loadView().graph
-            const first = list.find((g) => g.id === remembered) ?? list[0]
+            const remembered = loadView()
+            const first = list.find((g) => g.id === remembered.graph) ?? list[0]
+            if (!first) return
             // Only the first graph of a page load gets its thread, checkpoint and selection
-            // back: later, the user's own clicks decide (a late restore would fight them).
-            restoring = true
-            try {
-              if (first) await get().select(first.id)
-            } finally {
-              restoring = false
-            }
+            // back (read before opening it resets the view): later, the user's own clicks
+            // decide (a late restore would fight them).
+            const view = remembered.graphs[first.id]
+            await get().select(first.id)
+            await navigation.go(async () => {
+              if (get().current?.id === first.id) await restoreView(first.id, view)
+            })
           },
 
-          async select(id) {
-            await get().leaveRun()
-            const g = get().graphs.find((x) => x.id === id) ?? null
-            // Where the user was in this graph, read before opening it resets the view.
-            const view = loadView().graphs[id]
-            history().pause() // opening a graph is not an edit
-            // Every slice but the library and the settings starts again from its initial value.
-            set({
-              ...INITIAL_DOCUMENT,
-              ...(g && { doc: g.doc, input: g.input ?? '{}', ...deriveDocument(g.doc) }),
-              ...RESET_VIEW,
-              threads: [],
-              ...INITIAL_RUN,
-              conflict: null,
-              runningElsewhere: false,
-              current: g,
-              graphId: null,
-              threadId: g ? threadOf(g.id) : '',
-            })
-            history().clear()
-            history().resume()
-            compiledDoc = undefined
-            await compile()
-            // The thread used last opens again.
-            await get().refreshThreads({ openLatest: true })
-            await get().refreshHistory()
-            if (restoring && get().current?.id === id) await restoreView(id, view)
-          },
+          select: (id) => navigation.go(() => openGraph(id)),
 
           async trustCurrent() {
             const g = get().current
@@ -286,14 +305,6 @@ export function createAppStore(deps: AppDeps) {
           },
         }
 
-        const debug = createDebugSlice(
-          (p) => set(p as Partial<AppState>),
-          () => get() as unknown as DebugHost,
-          client,
-          deps.newId,
-          (graph) => deps.bus?.post({ type: 'threadsChanged', graph }),
-        )
-
         return {
           ...INITIAL_LIBRARY,
           templates: deps.templates ?? [],
@@ -309,7 +320,7 @@ export function createAppStore(deps: AppDeps) {
           ...createRunSlice(ctx),
           ...createStreamSlice(set, get, client),
           ...createSettingsSlice(ctx),
-          ...debug,
+          ...debug.actions,
         }
       },
       {

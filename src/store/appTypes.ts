@@ -1,3 +1,4 @@
+import type { Navigation } from './navigation'
 import type { TaskLog } from '../core/compile/host'
 import type { GraphEdit } from '../core/graph/edits'
 import type { GraphIssue } from '../core/graph/issues'
@@ -358,4 +359,6 @@ export interface SliceContext {
   settleSaves(): Promise<void>
   /** Forgets what this tab knew of a graph's saves (it was deleted for good). */
   forgetGraph(id: string): void
+  /** The page's moves between graphs and threads, one at a time (see `navigation.ts`). */
+  navigation: Navigation
 }

@@ -8,7 +8,10 @@ import type { graphTools } from './graphTools'
 import { threadName } from './threadName'
 
 /** The debugger's actions that load on first use (see `createDebugSlice`). */
-export type RareDebugActions = Pick<DebugActions, RareDebugAction>
+export type RareDebugActions = Pick<DebugActions, RareDebugAction> & {
+  /** Makes a thread of the open graph and says its id (`newThread` then opens it). */
+  createThread(name?: string): Promise<string | undefined>
+}
 
 export type RareDebugAction =
   | 'toggleInner'
@@ -16,7 +19,6 @@ export type RareDebugAction =
   | 'setCompareWith'
   | 'replayFrom'
   | 'forkFrom'
-  | 'newThread'
   | 'renameThread'
   | 'deleteThread'
   | 'repairThread'
@@ -138,13 +140,13 @@ export function debugActions(ctx: DebugActionsContext): RareDebugActions {
       }
     },
 
-    async newThread(name) {
+    async createThread(name) {
       const g = get().current
-      if (!g) return
+      if (!g) return undefined
       const threadId = `${g.id}:${newId()}`
       const label = name?.trim() || `thread ${get().threads.length + 1}`
       await client.request('createThread', { threadId, graph: g.id, name: label })
-      await actions.switchThread(threadId)
+      return threadId
     },
 
     async renameThread(threadId, name) {

@@ -10,6 +10,7 @@ import { suffixOf } from './threadName'
 import { createTransferSlice, INITIAL_TRANSFER } from './transferSlice'
 import type { DebugActions, DebugHost, DebugState } from './debugTypes'
 import { loadOnce } from '../lib/loadOnce'
+import type { Navigation } from './navigation'
 
 export type { DebugActions, DebugHost, DebugState } from './debugTypes'
 
@@ -48,7 +49,9 @@ export function createDebugSlice(
   client: RuntimeRequests,
   newId: () => string,
   /** Tells the other tabs that a graph's threads changed (a thread deleted). */
-  threadsChanged: (graph: string) => void = () => undefined,
+  threadsChanged: (graph: string) => void,
+  /** The page's moves between graphs and threads, one at a time (see `navigation.ts`). */
+  navigation: Navigation,
 ) {
   const shownId = () => get().selectedCheckpointId ?? get().timeline[0]?.checkpointId
   const messageFields = () => {
@@ -123,6 +126,15 @@ export function createDebugSlice(
     },
   )
 
+  /** Opens a thread of the open graph: the move itself, made by a move (see `navigation.ts`). */
+  const switchNow = async (threadId: string) => {
+    await get().leaveRun()
+    set({ threadId, ...RESET_VIEW })
+    get().resetRun()
+    await get().refreshHistory()
+    await actions.refreshThreads()
+  }
+
   const actions: DebugActions = {
     toggleInner: async (ns) => await (await loadRare())?.toggleInner(ns),
     showInner: async (at) => await (await loadRare())?.showInner(at),
@@ -134,7 +146,12 @@ export function createDebugSlice(
         ? await rare.forkFrom(id, valuesText, asNode, ns)
         : "The debugger's actions could not load."
     },
-    newThread: async (name) => await (await loadRare())?.newThread(name),
+    // Queued as soon as it is asked: a Run pressed while the thread is being made runs on it.
+    newThread: (name) =>
+      navigation.go(async () => {
+        const threadId = await (await loadRare())?.createThread(name)
+        if (threadId) await switchNow(threadId)
+      }),
     renameThread: async (threadId, name) => await (await loadRare())?.renameThread(threadId, name),
     deleteThread: async (threadId) => await (await loadRare())?.deleteThread(threadId),
     repairThread: async () => await (await loadRare())?.repairThread(),
@@ -231,13 +248,7 @@ export function createDebugSlice(
       set({ threads, threadsRead: asked })
     },
 
-    async switchThread(threadId) {
-      await get().leaveRun()
-      set({ threadId, ...RESET_VIEW })
-      get().resetRun()
-      await get().refreshHistory()
-      await actions.refreshThreads()
-    },
+    switchThread: (threadId) => navigation.go(() => switchNow(threadId)),
 
     openCode(node, line, column) {
       get().setSelection({ nodes: [node], edges: [] })
@@ -253,7 +264,7 @@ export function createDebugSlice(
     },
   }
 
-  return actions
+  return { actions, switchNow }
 }
 
 /** What a switch of thread or graph clears. */

@@ -59,6 +59,10 @@ export function startActions(
   }
 
   const start = async (mode: RunParams['mode'], extra: Partial<RunParams> = {}) => {
+    // A graph or thread still opening (Run pressed right after New thread): the run is the
+    // thread's the user went to. Two presses while it opened start one run.
+    await ctx.navigation.settled()
+    if (get().runState === 'running') return
     if (!ctx.compiled()) await ctx.compile()
     const { graphId, threadId, input, timeline, recursionLimit, timeoutMs, spec } = get()
     const configurable = configurableOf(spec, get().configurable)
