@@ -186,6 +186,11 @@ export class SuperstepDb extends Dexie {
 
   constructor(name: string = DEFAULT_DB_NAME, options?: DexieOptions) {
     super(name, options)
+    // Nothing reads this database through liveQuery: Dexie's change tracking (the key ranges
+    // each write touched, then a broadcast to every context per transaction) and its query
+    // cache would only add to the cost of every write of a run.
+    this.unuse({ stack: 'dbcore', name: 'Observability' })
+    this.unuse({ stack: 'dbcore', name: 'Cache' })
     this.version(1).stores({
       // By id; latest / history pages through [threadId+seq] (.last(), reverse().limit(n)).
       checkpoints: '[threadId+checkpointId], [threadId+seq]',
