@@ -150,6 +150,28 @@ test('at 1280x800 no panel can be squeezed unusable', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeInViewport()
 })
 
+test('at 1280x800 the State tab shows Fork from here and Replay from here without a scroll', async ({
+  page,
+}) => {
+  await open(page)
+  const rows = page.getByRole('listbox', { name: 'Checkpoints' }).getByRole('option')
+  for (const count of [2, 3, 4]) {
+    await page.keyboard.press('F10')
+    await expect(rows).toHaveCount(count)
+  }
+  await rows.filter({ hasText: 'step 1' }).click()
+  await page.getByRole('tab', { name: 'State', exact: true }).click()
+  const panel = await box(drawer(page))
+  for (const name of ['Fork from here', 'Replay from here']) {
+    const button = page.getByRole('button', { name, exact: true })
+    await expect(button).toBeVisible()
+    const b = await box(button)
+    expect(inside(b, panel), `${name} ${JSON.stringify(b)} in ${JSON.stringify(panel)}`).toBe(true)
+  }
+  const update = await box(page.getByLabel('State update'))
+  expect(update.height).toBeGreaterThanOrEqual(60)
+})
+
 test('the code editor takes the window or the drawer, and Escape brings it back', async ({
   page,
 }) => {

@@ -106,14 +106,14 @@ export function ForkPanel() {
           fork(asNode)
         }}
       >
-        <label className="stack">
+        <label className="stack fork-update">
           <span>
-            Update (JSON; each field goes through its reducer, as if the node below wrote it)
+            Update (JSON). Each field goes through its reducer, as if written by “As node”.
           </span>
           <textarea
             aria-label="State update"
             value={update}
-            rows={6}
+            rows={5}
             spellCheck={false}
             onChange={(e) => {
               setText(e.target.value)
@@ -121,32 +121,11 @@ export function ForkPanel() {
             }}
           />
         </label>
-        {error && !(ambiguous && error.includes('Ambiguous update')) && (
-          <p className="error-text" role="alert" aria-label="Fork error">
-            {error}
-          </p>
-        )}
-        {ambiguous && !asNode && (
-          <div className="fork-as" role="group" aria-label="Write the update as">
-            <p>
-              {ran.length > 1
-                ? `Step ${inspection.step} ran ${ran.length} nodes in parallel, so the update needs a node to come from (it decides what runs next):`
-                : 'Which node does the update come from? It decides what runs next:'}
-            </p>
-            {choices.map((n) => (
-              <button key={n} type="button" disabled={busy} onClick={() => fork(n)}>
-                Fork as {showBidiControls(n)}
-              </button>
-            ))}
-          </div>
-        )}
-        <div className="row">
-          <label>
-            <span>As node </span>
+        <div className="fork-actions">
+          <label className="stack">
+            <span>As node</span>
             <select aria-label="As node" value={asNode} onChange={(e) => setAsNode(e.target.value)}>
-              <option value="">
-                {ambiguous ? '(choose a node)' : '(the last node that wrote)'}
-              </option>
+              <option value="">{ambiguous ? '(choose a node)' : '(last node to write)'}</option>
               {at.nodes.map((n) => (
                 <option key={n.id} value={n.id}>
                   {showBidiControls(n.id)}
@@ -168,6 +147,25 @@ export function ForkPanel() {
             </button>
           )}
         </div>
+        {error && !(ambiguous && error.includes('Ambiguous update')) && (
+          <p className="error-text" role="alert" aria-label="Fork error">
+            {error}
+          </p>
+        )}
+        {ambiguous && !asNode && (
+          <div className="fork-as" role="group" aria-label="Write the update as">
+            <p>
+              {ran.length > 1
+                ? `Step ${inspection.step} ran ${ran.length} nodes in parallel, so the update needs a node to come from (it decides what runs next):`
+                : 'Which node does the update come from? It decides what runs next:'}
+            </p>
+            {choices.map((n) => (
+              <button key={n} type="button" disabled={busy} onClick={() => fork(n)}>
+                Fork as {showBidiControls(n)}
+              </button>
+            ))}
+          </div>
+        )}
       </form>
     </div>
   )
