@@ -172,6 +172,30 @@ test('at 1280x800 the State tab shows Fork from here and Replay from here withou
   expect(update.height).toBeGreaterThanOrEqual(60)
 })
 
+test('at 1280x800 the Interrupt tab shows what is asked, the reply and every answer button without a scroll', async ({
+  page,
+}) => {
+  await open(page)
+  await page.getByRole('button', { name: 'New graph from template human approval gate' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: /human approval gate/ })).toBeAttached()
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'waiting')
+  await page.getByRole('tab', { name: 'Interrupt', exact: true }).click()
+  const panel = await box(drawer(page))
+  const shown = [
+    page.getByLabel('What review asks'),
+    page.getByRole('textbox', { name: 'Reply' }),
+    ...['Resume', 'Approve', 'Reject', 'Edit', 'Edit state first'].map((name) =>
+      page.getByRole('button', { name, exact: true }),
+    ),
+  ]
+  for (const item of shown) {
+    await expect(item).toBeVisible()
+    const b = await box(item)
+    expect(inside(b, panel), `${item} ${JSON.stringify(b)} in ${JSON.stringify(panel)}`).toBe(true)
+  }
+})
+
 test('the code editor takes the window or the drawer, and Escape brings it back', async ({
   page,
 }) => {

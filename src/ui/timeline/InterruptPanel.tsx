@@ -59,82 +59,86 @@ export function InterruptPanel({ onEditState }: { onEditState(): void }) {
         if (!problem) void resume(reply)
       }}
     >
-      {interrupts.map((i) => {
-        // Raised inside a subgraph: the node that called interrupt(), and the subgraphs down to it.
-        const inner = i.path && i.path.length > 1 ? i.path : null
-        const asker = inner ? (inner.at(-1) as string) : i.node
-        const graphs = inner?.slice(0, -1) ?? (subgraphOf(i.node) !== undefined ? [i.node] : [])
-        const level = graphs.length && spec ? levelPathOfNodes(spec, graphs) : null
-        return (
-          <div key={i.id} className="interrupt-ask">
-            <code>
-              <Name>{asker}</Name>
-            </code>{' '}
-            {graphs.length > 0 && (
-              <>
-                (inside{' '}
-                <button
-                  type="button"
-                  className="link"
-                  title="Open the subgraph on the canvas"
-                  disabled={!level}
-                  onClick={() => level && openLevel(level)}
-                >
-                  <Name>{graphs.join(' › ')}</Name>
-                </button>
-                ){' '}
-              </>
-            )}
-            asks:
-            <JsonValue value={i.value} label={`What ${asker} asks`} />
-          </div>
-        )
-      })}
-      <label className="interrupt-reply">
-        <span>Reply (JSON: what interrupt() returns)</span>
-        <textarea
-          aria-label="Reply"
-          aria-invalid={problem !== null}
-          aria-describedby={problem ? problemId : undefined}
-          rows={Math.min(8, Math.max(2, reply.split('\n').length))}
-          spellCheck={false}
-          value={reply}
-          onChange={(e) => setReply(e.target.value)}
-          onKeyDown={(e) => {
-            // Ctrl+Enter sends, as in a chat box; Enter makes a new line.
-            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !problem) {
-              e.preventDefault()
-              void resume(reply)
-            }
-          }}
-        />
-      </label>
-      {problem && (
-        <p id={problemId} className="field-problem" role="status">
-          Not JSON: {problem}. A text reply needs quotes: {JSON.stringify(reply.trim() || 'yes')}
-        </p>
-      )}
-      <div className="row">
-        <button type="submit" disabled={problem !== null} title="Resume (Ctrl+Enter)">
-          Resume
-        </button>
-        <span className="muted">or</span>
-        <button type="button" onClick={() => void resume('true')} title="Resume with true">
-          Approve
-        </button>
-        <button type="button" onClick={() => void resume('false')} title="Resume with false">
-          Reject
-        </button>
-        <button
-          type="button"
-          title="Put the shown value in the reply, to edit and send back"
-          onClick={() => setReply(JSON.stringify(interrupts[0]?.value ?? null, null, 2))}
-        >
-          Edit
-        </button>
-        <button type="button" onClick={onEditState}>
-          Edit state first
-        </button>
+      <div className="interrupt-asks">
+        {interrupts.map((i) => {
+          // Raised inside a subgraph: the node that called interrupt(), and the subgraphs down to it.
+          const inner = i.path && i.path.length > 1 ? i.path : null
+          const asker = inner ? (inner.at(-1) as string) : i.node
+          const graphs = inner?.slice(0, -1) ?? (subgraphOf(i.node) !== undefined ? [i.node] : [])
+          const level = graphs.length && spec ? levelPathOfNodes(spec, graphs) : null
+          return (
+            <div key={i.id} className="interrupt-ask">
+              <code>
+                <Name>{asker}</Name>
+              </code>{' '}
+              {graphs.length > 0 && (
+                <>
+                  (inside{' '}
+                  <button
+                    type="button"
+                    className="link"
+                    title="Open the subgraph on the canvas"
+                    disabled={!level}
+                    onClick={() => level && openLevel(level)}
+                  >
+                    <Name>{graphs.join(' › ')}</Name>
+                  </button>
+                  ){' '}
+                </>
+              )}
+              asks:
+              <JsonValue value={i.value} label={`What ${asker} asks`} />
+            </div>
+          )
+        })}
+      </div>
+      <div className="interrupt-answer">
+        <label className="interrupt-reply">
+          <span>Reply (JSON: what interrupt() returns)</span>
+          <textarea
+            aria-label="Reply"
+            aria-invalid={problem !== null}
+            aria-describedby={problem ? problemId : undefined}
+            rows={Math.min(8, Math.max(2, reply.split('\n').length))}
+            spellCheck={false}
+            value={reply}
+            onChange={(e) => setReply(e.target.value)}
+            onKeyDown={(e) => {
+              // Ctrl+Enter sends, as in a chat box; Enter makes a new line.
+              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !problem) {
+                e.preventDefault()
+                void resume(reply)
+              }
+            }}
+          />
+        </label>
+        {problem && (
+          <p id={problemId} className="field-problem" role="status">
+            Not JSON: {problem}. A text reply needs quotes: {JSON.stringify(reply.trim() || 'yes')}
+          </p>
+        )}
+        <div className="row">
+          <button type="submit" disabled={problem !== null} title="Resume (Ctrl+Enter)">
+            Resume
+          </button>
+          <span className="muted">or</span>
+          <button type="button" onClick={() => void resume('true')} title="Resume with true">
+            Approve
+          </button>
+          <button type="button" onClick={() => void resume('false')} title="Resume with false">
+            Reject
+          </button>
+          <button
+            type="button"
+            title="Put the shown value in the reply, to edit and send back"
+            onClick={() => setReply(JSON.stringify(interrupts[0]?.value ?? null, null, 2))}
+          >
+            Edit
+          </button>
+          <button type="button" onClick={onEditState}>
+            Edit state first
+          </button>
+        </div>
       </div>
     </form>
   )
