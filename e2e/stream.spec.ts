@@ -27,6 +27,7 @@ test('the Stream tab lists every chunk of the run, filters by mode and node, and
   await importGraph(page, WRITER)
   await page.getByRole('tab', { name: 'Stream' }).click()
   await expect(page.getByRole('tabpanel')).toContainText('Run the graph (F5)')
+  await expect(page.getByRole('tabpanel')).not.toContainText('recorded while this tab is open')
   await page.keyboard.press('F5')
   await expect(page.getByLabel('Run status')).toHaveText('Done')
   const rows = page.getByRole('list', { name: 'Stream chunks' }).getByRole('listitem')
@@ -59,4 +60,22 @@ test('the Stream tab lists every chunk of the run, filters by mode and node, and
   await expect(
     page.getByRole('listbox', { name: 'Checkpoints' }).locator('[aria-selected="true"]'),
   ).toContainText(/step \d+/)
+})
+
+test('a run made while the Stream tab was closed: the tab says why it lists nothing', async ({
+  page,
+}) => {
+  await page.goto('/')
+  await importGraph(page, WRITER)
+  await page.keyboard.press('F5')
+  await expect(page.getByLabel('Run status')).toHaveText('Done')
+  await page.getByRole('tab', { name: 'Stream' }).click()
+  await expect(page.getByRole('tabpanel')).toContainText(
+    'The stream is recorded while this tab is open: this thread’s runs so far came before it.',
+  )
+  await page.keyboard.press('F5')
+  await expect(page.getByLabel('Run status')).toHaveText('Done')
+  await expect(
+    page.getByRole('list', { name: 'Stream chunks' }).getByRole('listitem'),
+  ).not.toHaveCount(0)
 })

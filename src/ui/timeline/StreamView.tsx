@@ -96,6 +96,8 @@ export function StreamView() {
       </div>
       {s.chunks.length === 0 ? (
         <p className="muted">
+          {s.timeline.length > 0 &&
+            'The stream is recorded while this tab is open: this thread’s runs so far came before it. '}
           Run the graph (F5): each chunk of LangGraph&rsquo;s <code>stream()</code> shows here as it
           comes, in every mode and from inside subgraphs too.
         </p>
