@@ -241,8 +241,9 @@ test('a failed model call loses no checkpoint; after a reload, Run resumes from 
       .getByRole('navigation', { name: 'Graphs and problems' })
       .getByRole('button', { name: 'flaky agent', exact: true })
       .click()
+    // (The click opens the graph again, after the reload's opening of it: polled.)
+    await expect.poll(() => checkpointIds(page)).toEqual(before)
     await expect(options.first()).toContainText('next: agent')
-    expect(await checkpointIds(page)).toEqual(before)
 
     // The endpoint answers again: Run goes on from the last checkpoint to the end.
     mock.failFrom(null)
