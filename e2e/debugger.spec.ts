@@ -297,6 +297,27 @@ test('Run pressed at once after New thread runs on the new thread; a thread pick
   await expect(value(page, 'count')).toHaveText('3')
 })
 
+test("a click on the open graph's own row in the library keeps its paused run and the checkpoint picked", async ({
+  page,
+}) => {
+  await page.keyboard.press('F10')
+  await expect(rows(page)).toHaveCount(2)
+  await page.keyboard.press('F10')
+  await expect(rows(page)).toHaveCount(3)
+  await expect(status(page)).toHaveAttribute('data-phase', 'paused')
+  await rows(page).filter({ hasText: 'step 0' }).click()
+  await expect(selectedRow(page)).toHaveAttribute('data-step', '0')
+  await page
+    .getByRole('navigation', { name: 'Graphs and problems' })
+    .getByRole('button', { name: 'counter', exact: true })
+    .click()
+  await page.waitForTimeout(500) // an opening, were it to come, would have reset them by now
+  await expect(status(page)).toHaveAttribute('data-phase', 'paused')
+  await expect(selectedRow(page)).toHaveAttribute('data-step', '0')
+  await page.keyboard.press('F10')
+  await expect(rows(page)).toHaveCount(4)
+})
+
 test('a run error names the node and the line; Open code shows it in the editor', async ({
   page,
 }) => {

@@ -283,7 +283,9 @@ function LeftColumn({ graph }: { graph: GraphSpec | null }) {
               type="button"
               className="link graph-name"
               title={showBidiControls(g.name)}
-              onClick={() => void select(g.id)}
+              // The open graph's own row does nothing: opening it again would stop its run and
+              // drop the checkpoint and node the user has selected.
+              onClick={() => g.id !== currentId && void select(g.id)}
             >
               <Name>{g.name}</Name>
               {!g.trusted && (
