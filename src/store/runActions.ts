@@ -148,7 +148,7 @@ export function startActions(
  * stops the graph from compiling (its node and line, so Open code goes there). Null for an
  * untrusted graph, whose banner already says why.
  */
-function cannotRun(g: GraphEntry | null, issues: GraphIssue[]): WorkerError | null {
+export function cannotRun(g: GraphEntry | null, issues: GraphIssue[]): WorkerError | null {
   if (!g?.trusted) return null
   const errors = issues.filter((i) => i.severity === 'error')
   const first = errors[0]
@@ -157,7 +157,7 @@ function cannotRun(g: GraphEntry | null, issues: GraphIssue[]): WorkerError | nu
     name: 'GraphProblemsError',
     code: 'GRAPH_HAS_PROBLEMS',
     message: first
-      ? `The graph has ${count}, so it cannot run: ${first.message}. Fix it; the Problems list shows each one.`
+      ? `The graph has ${count}, so it cannot run: ${first.message.replace(/\.+$/, '')}. Fix it; the Problems list shows each one.`
       : 'The graph could not be compiled, so it cannot run.',
     ...(first?.nodeId !== undefined && { node: first.nodeId }),
     ...(first?.line !== undefined && { line: first.line }),
