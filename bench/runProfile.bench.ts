@@ -9,7 +9,10 @@
  * Sandbox calls and saver writes are awaited one after another by the step; `saver.flush` is
  * the commit of the checkpoints still batched in memory, awaited at the run's end (and at each
  * pause); task-run writes overlap the next steps (shown, not counted in the sum; with batched
- * commits they last until their batch commits and overlap each other); "rest" is the worker's span minus
+ * commits they last until their batch commits and overlap each other); so do the batches'
+ * IndexedDB commits (`batch.commit`, one at a time beside the steps: while they keep pace, the
+ * run cannot be faster than their sum, and on a loaded 2-core machine that sum is most of
+ * the run); "rest" is the worker's span minus
  * the awaited parts (the runtime itself, its events, waits between them). Two more lines split
  * the page's time outside that span: from the click to the worker's first hooked part
  * (compile, sandbox lease), and from its last to "done" in the page (the last events drawn).
@@ -158,10 +161,11 @@ async function profiledRun(page: Page, dist: string, cpu = false): Promise<RunSa
 const HOPS: [string, string, string][] = [
   ['host posts the request', 'host.send', 'host.posted'],
   ['-> sandbox receives it', 'host.posted', 'sb.recv'],
-  ['sandbox posts `started`', 'sb.recv', 'sb.started'],
+  ['sandbox begins it (`started` only if it must)', 'sb.recv', 'sb.started'],
   ['node code', 'sb.started', 'sb.node'],
   ['posts `routing`', 'sb.node', 'sb.routing'],
   ['router code', 'sb.routing', 'sb.routed'],
+  ['  (routers, from the end of the node)', 'sb.node', 'sb.routed'],
   ['builds the reply', 'sb.routed', 'sb.reply'],
   ['-> host receives the reply', 'sb.reply', 'host.ok'],
   ['  (started arrives, from send)', 'host.send', 'host.started'],
@@ -267,7 +271,7 @@ const AWAITED = [
   'saver.flush',
   'events.post',
 ]
-const OVERLAPPED = ['taskRuns.write']
+const OVERLAPPED = ['taskRuns.write', 'batch.commit']
 
 function table(samples: RunSample[], reference: number): void {
   const perStep = (ms: number) => ms / SUPERSTEPS

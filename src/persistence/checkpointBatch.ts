@@ -73,6 +73,8 @@ export class CheckpointBatches implements CommitStatus {
     private readonly db: SuperstepDb,
     private readonly delayMs: number,
     private readonly maxCheckpoints = 200,
+    /** Wraps each batch's commit (a bench's timing hook; see DexieSaverOptions.timeCommit). */
+    private readonly timeCommit: (commit: () => Promise<void>) => Promise<void> = (c) => c(),
   ) {}
 
   /** Resolves once fewer than two full batches of checkpoints wait for their commit. */
@@ -172,7 +174,7 @@ export class CheckpointBatches implements CommitStatus {
       try {
         // Behind a lost batch, this one may build on its checkpoints: lost too.
         if (before) await before
-        await this.store(b)
+        await this.timeCommit(() => this.store(b))
         for (const r of b.rows) this.pending.delete(r.checkpointId)
         b.resolve()
       } catch (e) {

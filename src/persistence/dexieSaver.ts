@@ -69,6 +69,8 @@ export interface DexieSaverOptions {
    * the batch's first row at the latest (see ./checkpointBatch). Absent: no `batched()`.
    */
   batchMs?: number
+  /** Wraps the commit of each batch (the worker's bench timing hook); default: none. */
+  timeCommit?: (commit: () => Promise<void>) => Promise<void>
 }
 
 /**
@@ -111,7 +113,9 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     this.deferred =
       ms === undefined ? undefined : new DeferredWrites(ms, (b) => this.storeBatches(b))
     this.batches =
-      options.batchMs === undefined ? undefined : new CheckpointBatches(db, options.batchMs)
+      options.batchMs === undefined
+        ? undefined
+        : new CheckpointBatches(db, options.batchMs, undefined, options.timeCommit)
   }
 
   /** A run's view whose puts commit in batches (undefined without the batchMs option). */

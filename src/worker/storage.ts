@@ -10,6 +10,7 @@ import { ThreadImportWriter } from '../persistence/threadImport'
 import { ThreadDirectory } from '../persistence/threadDirectory'
 import { ThreadRepair } from '../persistence/threadRepair'
 import { TimelineSource } from '../persistence/timelineSource'
+import { profiled } from './stepProfile'
 
 /** The saver the worker needs: a CheckpointSaver that can list and summarise its threads. */
 export type WorkerSaver = CheckpointSaver & {
@@ -99,7 +100,10 @@ export interface WorkerStorage {
 export function openDexieStorage(db: SuperstepDb | string): WorkerStorage {
   const database = typeof db === 'string' ? new SuperstepDb(db) : db
   // A run's checkpoints, pending writes and task runs: one transaction per batch.
-  const saver = new DexieCheckpointSaver(database, { batchMs: CHECKPOINT_BATCH_MS })
+  const saver = new DexieCheckpointSaver(database, {
+    batchMs: CHECKPOINT_BATCH_MS,
+    timeCommit: (commit) => profiled('batch.commit', commit),
+  })
   return {
     saver,
     threads: new ThreadDirectory(database),

@@ -317,16 +317,41 @@ describe('SandboxCodeHost against a fake sandbox', () => {
     expect([await a, await b]).toMatchObject([{ output: 1 }, { output: 2 }])
   })
 
-  it('restarts a sandbox that begins nothing while no call runs', async () => {
+  it('times a call on an idle sandbox from its send; after a reply that left a timer, waits for `started`', async () => {
     const hung: unknown[] = []
-    const sandbox = fakeSandbox({ autoStart: false })
-    const host = new SandboxCodeHost(sandbox.port, { timeoutMs: 40, onHung: (r) => hung.push(r) })
+    const first = fakeSandbox({ autoStart: false })
+    const host = new SandboxCodeHost(first.port, { timeoutMs: 40, onHung: (r) => hung.push(r) })
+    // Idle: the call begins as it arrives, unannounced; its silence is its own hang.
     const e = await expectRejection(host.runRouter('r', '() => 1', {}))
     expect([e.name, e.message]).toEqual([
       'NodeTimeoutError',
+      'The router of `r` did not finish within 0.04 s: it ran too long or used memory without bound, so its sandbox was stopped (the page and other graphs are unaffected).',
+    ])
+    // A fresh sandbox; a node leaves a timer behind, and says so.
+    const second = fakeSandbox({ autoStart: false })
+    host.replacePort(second.port)
+    const left = host.runNode('n', '() => 1', {}, { resume: [] })
+    const req = await second.next()
+    second.reply({ id: req.id, kind: 'ok', output: 1, resume: null, logs: [], leftover: true })
+    expect(await left).toMatchObject({ output: 1 })
+    // The next call may be held by that timer: it counts as begun only when the sandbox says.
+    const late = host.runRouter('r', '() => 2', {})
+    const r2 = await second.next()
+    await sleep(30)
+    second.reply({ id: r2.id, kind: 'started' })
+    await sleep(30) // 60 ms since the send, 30 since it began
+    second.reply({ id: r2.id, kind: 'value', value: 2, logs: [], leftover: true })
+    expect(await late).toBe(2)
+    // One that never begins is worded as held by code left running.
+    const held = await expectRejection(host.runRouter('r', '() => 3', {}))
+    expect([held.name, held.message]).toEqual([
+      'NodeTimeoutError',
       'The router of `r` did not start within 0.04 s: code left running in its sandbox held it, so the sandbox was stopped.',
     ])
-    expect(hung).toEqual([{ kind: 'router', owner: 'r' }])
+    expect(hung).toEqual([
+      { kind: 'router', owner: 'r' },
+      { kind: 'router', owner: 'r' },
+    ])
   })
 
   it('ignores messages that answer no call and rejects malformed replies cleanly', async () => {

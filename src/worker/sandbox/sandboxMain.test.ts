@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { foldWrites } from '../../core/channels/binaryOperatorAggregate'
 import type { SandboxReply, SandboxRequest, SandboxStarted } from './sandboxProtocol'
 import { SANDBOX_STARTED_MESSAGE } from './sandboxProtocol'
-import { sandboxWorkerSource } from './sandboxWorkerSource'
+import { sandboxPrelude, sandboxWorkerSource } from './sandboxWorkerSource'
 import { fakeSelf, startSandboxInProcess } from './testSandbox'
 
 type Body<T> = T extends unknown ? Omit<T, 'id'> : never
@@ -12,29 +12,31 @@ afterEach(() => {
   for (const p of ports.splice(0)) p.close()
 })
 
-/** A raw client of the sandbox protocol (no host): one request, its reply. */
+/**
+ * A raw client of the sandbox protocol (no host): one request, its reply. `said` lists the
+ * `started` and `routing` messages in the order they came, as `started 3`, `routing 3`.
+ */
 function client(port: MessagePort) {
   ports.push(port)
   let nextId = 1
   const waiting = new Map<number, (r: SandboxReply) => void>()
-  const started = new Set<number>()
-  const routing = new Set<number>()
+  const said: string[] = []
   port.onmessage = (e: MessageEvent<SandboxReply | SandboxStarted>) => {
     const m = e.data
-    if (m.kind === 'started') started.add(m.id)
-    else if (m.kind === 'routing') routing.add(m.id)
-    else if (!started.has(m.id)) throw new Error(`reply ${m.id} came before its started message`)
+    if (m.kind === 'started' || m.kind === 'routing') said.push(`${m.kind} ${m.id}`)
     else waiting.get(m.id)?.(m as SandboxReply)
   }
-  return (req: Body<SandboxRequest>): Promise<SandboxReply> =>
+  const ask = (req: Body<SandboxRequest>): Promise<SandboxReply> =>
     new Promise((resolve) => {
       const id = nextId++
       waiting.set(id, resolve)
       port.postMessage({ ...req, id })
     })
+  return Object.assign(ask, { said })
 }
 
-const sandbox = () => client(startSandboxInProcess())
+const sandbox = (timersPending?: () => boolean) =>
+  client(startSandboxInProcess(timersPending))
 const node = (code: string, input: unknown = {}, pad: { resume: unknown[] } = { resume: [] }) =>
   ({ type: 'runNode', owner: 'n', code, input, pad }) as const
 
@@ -222,6 +224,80 @@ describe('sandboxMain', () => {
     expect(await check('(() => { throw new Error("boom") })()')).toMatchObject({
       value: 'Error: boom',
     })
+  })
+
+  it('says `started` only when the host cannot know: another call under way, or a timer left', async () => {
+    let timers = false
+    const ask = sandbox(() => timers)
+    // Alone on an idle sandbox: it begins as it arrives, unannounced.
+    expect(await ask(node('(s) => 1'))).toMatchObject({ kind: 'ok', output: 1 })
+    expect(ask.said).toEqual([])
+    // Two at once, the first awaiting a macrotask: the second begins while the first is out.
+    const slow = "async () => { await new Promise((r) => setImmediate(r)); return 'a' }"
+    const both = await Promise.all([ask(node(slow)), ask(node('() => "b"'))])
+    expect(both.map((r) => r.kind === 'ok' && r.output)).toEqual(['a', 'b'])
+    expect(ask.said).toEqual(['started 3'])
+    // Two at once, the first synchronous: it is answered before the second begins.
+    await Promise.all([ask(node('() => 1')), ask(node('() => 2'))])
+    expect(ask.said).toEqual(['started 3'])
+    // A call that leaves a timer: its reply says so, and the next call is announced.
+    timers = true
+    const left = await ask(node('() => 5'))
+    expect(left).toMatchObject({ kind: 'ok', output: 5, leftover: true })
+    timers = false
+    const next = await ask(node('() => 6'))
+    expect(next).not.toHaveProperty('leftover')
+    expect(ask.said).toEqual(['started 3', 'started 7'])
+    await ask(node('() => 7'))
+    expect(ask.said).toEqual(['started 3', 'started 7'])
+  })
+
+  it('says `routing` only where a router could hang: slow node, a loop in the code, an await', async () => {
+    const ask = sandbox()
+    const route = (routers: string[]) => ({ routers, fields: [['n', 'last']] })
+    const routed = (code: string, routers: string[]) =>
+      ask({ ...node(code, { n: 1 }), route: route(routers) } as Body<SandboxRequest>)
+    const answers = (r: SandboxReply) =>
+      r.kind === 'ok' ? r.routes?.map((x) => (x.ok ? x.value : x.error.name)) : r.kind
+    expect(answers(await routed('(s) => ({ n: 2 })', ["(s) => s.n > 1 ? 'end' : 'a'"]))).toEqual([
+      'end',
+    ])
+    expect(ask.said).toEqual([])
+    const loop = '(s) => { let i = 0; for (const x of [1, 2]) i += x; return i }'
+    expect(answers(await routed('(s) => ({ n: 2 })', ['() => 0', loop]))).toEqual([0, 3])
+    expect(ask.said).toEqual(['routing 2'])
+    expect(answers(await routed('(s) => ({ n: 2 })', ['async (s) => s.n']))).toEqual([2])
+    expect(ask.said).toEqual(['routing 2', 'routing 3'])
+    const busy = '(s) => { const end = Date.now() + 150; while (Date.now() < end) {} return { n: 3 } }'
+    expect(answers(await routed(busy, ['(s) => s.n']))).toEqual([3])
+    expect(ask.said).toEqual(['routing 2', 'routing 3', 'routing 4'])
+  })
+
+  it('the worker prelude counts pending timers: one-shot until it fires or is cleared, intervals until cleared', async () => {
+    const scope: Record<string, unknown> = {
+      setTimeout: globalThis.setTimeout,
+      setInterval: globalThis.setInterval,
+      clearTimeout: globalThis.clearTimeout,
+      clearInterval: globalThis.clearInterval,
+    }
+    const pending = sandboxPrelude(scope)
+    type Timer = (f: unknown, ms?: number, ...args: unknown[]) => ReturnType<typeof setTimeout>
+    const setT = scope.setTimeout as Timer
+    const setI = scope.setInterval as Timer
+    const clear = scope.clearTimeout as (id: unknown) => void
+    expect(pending()).toBe(false)
+    const got: unknown[] = []
+    setT((x: unknown) => got.push(x), 1, 'fired')
+    expect(pending()).toBe(true)
+    await new Promise((r) => setTimeout(r, 20))
+    expect([got, pending()]).toEqual([['fired'], false])
+    clear(setT(() => got.push('never'), 1))
+    expect(pending()).toBe(false)
+    const every = setI(() => {}, 1)
+    await new Promise((r) => setTimeout(r, 10))
+    expect(pending()).toBe(true)
+    ;(scope.clearInterval as (id: unknown) => void)(every)
+    expect([pending(), got]).toEqual([false, ['fired']])
   })
 
   it('runs from its source text alone and says when it started', async () => {

@@ -16,6 +16,11 @@ export interface SandboxLib {
   routerState: typeof RouterState
   /** The named reducers (reducers/named.ts's `namedReducers()`), for `routerState`. */
   reducers: Record<string, (a: unknown, b: unknown) => unknown>
+  /**
+   * Whether user code left a timer pending (the worker's prelude counts them; absent: never,
+   * as in Node's tests). See `serve` for what the host makes of it.
+   */
+  timersPending?: () => boolean
 }
 
 /** The port the sandbox serves on (a MessagePort, in a worker or in Node). */
@@ -40,6 +45,7 @@ export interface SandboxSelf {
  */
 export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
   const { Send, Command, nextAnswer, foldWrites, toLogValue, routerState, reducers } = lib
+  const timersPending = lib.timersPending ?? (() => false)
   // Captured now, so user code that replaces globals cannot break the replies.
   const FunctionCtor = Function
   const clone = structuredClone
@@ -54,6 +60,10 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
   const FRAME = /superstep-code:(\d+):(\d+)/
   const MAX_LOGS = 1000
   const MAX_CACHED = 256
+  // runRoutes: a node part this long (ms) has its routers timed apart; so has router code
+  // that could loop (a loop, a catch that retries, a generator).
+  const SLOW_NODE_MS = 100
+  const MAY_LOOP = /\b(?:while|for|do|catch|function)\b/
   type Factory = (...scope: unknown[]) => unknown
   type Call = {
     started: number
@@ -232,6 +242,7 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
         id: reply.id,
         kind: 'error',
         error: { ...cloneProblem(payload, what, verb, e), logs },
+        ...(reply.leftover && { leftover: true }),
       })
     }
   }
@@ -317,7 +328,7 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
       const output = await fn(req.input, config)
       call.marks?.push(['sb.node', epoch()])
       const logs = logsOf(call)
-      const routes = before ? await runRoutes(req, before, output, port, call.marks) : undefined
+      const routes = before ? await runRoutes(req, before, output, port, call) : undefined
       return {
         id: req.id,
         kind: 'ok',
@@ -346,13 +357,18 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
   /**
    * A node's routers on the state its output makes (fusedRoutes.ts), each as runRouter runs
    * one, in order up to the first that fails; undefined where only the runtime can route.
+   * The host gives routers a clock of their own once told `routing`; that message is a post
+   * and a wake of the host per step, so it is sent only where it can matter: the node took
+   * long (its clock is half spent, say), a router's code could loop (MAY_LOOP), or a router
+   * awaits (told then, before the wait). A hang of a router that was not told of counts as
+   * its node's (docs/runtime.md, "Sandbox calls").
    */
   const runRoutes = async (
     req: Extract<SandboxRequest, { type: 'runNode' }>,
     before: Record<string, unknown>,
     output: unknown,
     port: SandboxServePort,
-    marks: [string, number][] | undefined,
+    node: Call,
   ): Promise<RouteReply[] | undefined> => {
     const route = req.route
     let written: unknown
@@ -363,8 +379,14 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
     }
     const state = route && routerState(before, written, route.fields, reducers, foldWrites)
     if (!route || !state) return undefined
-    port.postMessage({ id: req.id, kind: 'routing' })
-    marks?.push(['sb.routing', epoch()])
+    let told = false
+    const tell = () => {
+      if (told) return
+      told = true
+      port.postMessage({ id: req.id, kind: 'routing' })
+      node.marks?.push(['sb.routing', epoch()])
+    }
+    if (now() - node.started > SLOW_NODE_MS || route.routers.some((r) => MAY_LOOP.test(r))) tell()
     const config = req.configurable
       ? Object.freeze({ configurable: req.configurable, writer: () => {} })
       : undefined
@@ -375,7 +397,9 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
       try {
         const fn = evaluate(code, `router code of \`${req.owner}\``, call, noInterrupt)
         // Each router gets a state of its own, as each of the runtime's calls would.
-        const value = await fn(i === 0 ? state : clone(state), config)
+        const answer = fn(i === 0 ? state : clone(state), config)
+        if (typeof (answer as { then?: unknown } | null)?.then === 'function') tell()
+        const value = await answer
         const uncloneable = cannotLeave(value, `The router of \`${req.owner}\``, 'returned')
         if (uncloneable) {
           out.push({ ok: false, error: { ...uncloneable, logs: logsOf(call) } })
@@ -387,7 +411,7 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
         break
       }
     }
-    marks?.push(['sb.routed', epoch()])
+    node.marks?.push(['sb.routed', epoch()])
     return out
   }
 
@@ -441,13 +465,25 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
           ? `The reducer of field \`${req.field}\``
           : `The code of \`${req.owner}\``
 
+  // Calls begun and not yet answered, and whether the last reply said a timer was left.
+  let inFlight = 0
+  let leftover = false
+
+  /**
+   * One request. The host starts a call's clock itself when it knows this sandbox idle: every
+   * earlier call answered, and the last reply said no timer of user code was left pending.
+   * Then the call begins as it arrives and nothing is said. Otherwise (another call is under
+   * way, or a timer left by one may hold this sandbox) `started` says when it began, so a call
+   * queued behind others keeps its own clock and a stray spinner is not blamed on it. Each
+   * reply says `leftover` when a timer is pending, and the host then waits for `started`.
+   */
   const serve = (port: SandboxServePort) => async (event: MessageEvent) => {
     const req = event.data as SandboxRequest | SubgraphDone
     if (typeof req !== 'object' || req === null || typeof req.id !== 'number') return
     if (req.type === 'subgraphDone') return subgraphDone(req)
     const marks: [string, number][] | undefined = req.trace ? [['sb.recv', epoch()]] : undefined
-    // The host's clock for this call starts now, not while it waited behind other calls.
-    port.postMessage({ id: req.id, kind: 'started' })
+    if (inFlight > 0 || leftover) port.postMessage({ id: req.id, kind: 'started' })
+    inFlight += 1
     const call = newCall()
     if (marks) {
       marks.push(['sb.started', epoch()])
@@ -463,6 +499,9 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
       marks.push(['sb.reply', epoch()])
       reply.at = marks
     }
+    inFlight -= 1
+    leftover = timersPending()
+    if (leftover) reply.leftover = true
     send(port, reply, label(req))
   }
 

@@ -83,8 +83,10 @@ export interface SandboxSubgraphCall {
 }
 
 /**
- * Sandbox -> host: the sandbox began request `id` (its timeout counts from here); `routing`:
- * the node of request `id` is done and its routers begin (the clock starts again, for them).
+ * Sandbox -> host: the sandbox began request `id` (its timeout counts from here), sent only
+ * when the host cannot know it (another call under way, or a timer left pending); `routing`:
+ * the node of request `id` is done and its routers begin (the clock starts again, for them),
+ * sent only where a router could hang (see sandboxMain's `runRoutes`).
  */
 export interface SandboxStarted {
   id: number
@@ -100,7 +102,14 @@ export type RouteReply =
  * whose routers run, its `routing`). `ok` and `interrupt` answer runNode;
  * `value` answers runRouter, foldReducer and check (a problem message or null).
  */
-export type SandboxReply = { at?: SandboxMarks } & (
+export type SandboxReply = {
+  at?: SandboxMarks
+  /**
+   * User code left a timer pending: the next call may not begin at once, so the host waits
+   * for its `started` (see sandboxMain's `serve`).
+   */
+  leftover?: true
+} & (
   | {
       id: number
       kind: 'ok'

@@ -11,9 +11,42 @@ import { SANDBOX_STARTED_MESSAGE } from './sandboxProtocol'
  * Adjusts the sandbox worker's global before any user code runs (shipped as source text, so
  * self-contained). Nested workers go: one would outlive its call and its timeout. The worker
  * is not a secure context (its origin is opaque), so `crypto.randomUUID` is missing; user
- * code often calls it, so it is rebuilt from `getRandomValues`.
+ * code often calls it, so it is rebuilt from `getRandomValues`. Timers are counted while
+ * pending: the function returned says whether one is (sandboxMain's `timersPending`), since a
+ * timer left by one call can hold the sandbox when the next should begin.
  */
-export function sandboxPrelude(self: Record<string, unknown>): void {
+export function sandboxPrelude(self: Record<string, unknown>): () => boolean {
+  type Timer = (handler: unknown, ms?: number, ...args: unknown[]) => number
+  const pending = new Set<number>()
+  const setTimer = self.setTimeout as Timer
+  const setRepeat = self.setInterval as Timer
+  const clear = self.clearTimeout as (id: number) => void
+  self.setTimeout = (handler: unknown, ms?: number, ...args: unknown[]): number => {
+    if (typeof handler !== 'function') {
+      const kept = setTimer(handler, ms, ...args)
+      pending.add(kept) // code as a string: counted until cleared
+      return kept
+    }
+    const id = setTimer(
+      (...a: unknown[]) => {
+        pending.delete(id)
+        ;(handler as (...a: unknown[]) => void)(...a)
+      },
+      ms,
+      ...args,
+    )
+    pending.add(id)
+    return id
+  }
+  self.setInterval = (handler: unknown, ms?: number, ...args: unknown[]): number => {
+    const id = setRepeat(handler, ms, ...args)
+    pending.add(id)
+    return id
+  }
+  self.clearTimeout = self.clearInterval = (id: number): void => {
+    pending.delete(id)
+    clear(id)
+  }
   for (const name of ['Worker', 'SharedWorker']) {
     try {
       delete self[name]
@@ -31,6 +64,7 @@ export function sandboxPrelude(self: Record<string, unknown>): void {
       return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
     }
   }
+  return () => pending.size > 0
 }
 
 /**
@@ -53,8 +87,8 @@ export function sandboxWorkerSource(): string {
     `const toLogValue = ${toLogValue.toString()};`,
     `const routerState = ${routerState.toString()};`,
     `const reducers = (${namedReducers.toString()})();`,
-    `(${sandboxPrelude.toString()})(self);`,
-    `(${sandboxMain.toString()})(self, { Send, Command, nextAnswer, foldWrites, toLogValue, routerState, reducers });`,
+    `const timersPending = (${sandboxPrelude.toString()})(self);`,
+    `(${sandboxMain.toString()})(self, { Send, Command, nextAnswer, foldWrites, toLogValue, routerState, reducers, timersPending });`,
     `self.postMessage({ type: ${JSON.stringify(SANDBOX_STARTED_MESSAGE)} });`,
   ].join('\n')
 }

@@ -37,11 +37,13 @@ export function fakeSelf(): SandboxSelf & {
 
 /**
  * sandboxMain running in this realm (Node), connected: returns the host's end of its port.
+ * `timersPending` stands in for the worker prelude's count of user timers (default: none).
  * Test-only; close the port when done.
  */
-export function startSandboxInProcess(): MessagePort {
+export function startSandboxInProcess(timersPending?: () => boolean): MessagePort {
   const self = fakeSelf()
   const reducers = namedReducers()
-  sandboxMain(self, { Send, Command, nextAnswer, foldWrites, toLogValue, routerState, reducers })
+  const lib = { Send, Command, nextAnswer, foldWrites, toLogValue, routerState, reducers }
+  sandboxMain(self, { ...lib, ...(timersPending && { timersPending }) })
   return self.connect()
 }
