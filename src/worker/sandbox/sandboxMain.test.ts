@@ -35,8 +35,7 @@ function client(port: MessagePort) {
   return Object.assign(ask, { said })
 }
 
-const sandbox = (timersPending?: () => boolean) =>
-  client(startSandboxInProcess(timersPending))
+const sandbox = (timersPending?: () => boolean) => client(startSandboxInProcess(timersPending))
 const node = (code: string, input: unknown = {}, pad: { resume: unknown[] } = { resume: [] }) =>
   ({ type: 'runNode', owner: 'n', code, input, pad }) as const
 
@@ -268,7 +267,8 @@ describe('sandboxMain', () => {
     expect(ask.said).toEqual(['routing 2'])
     expect(answers(await routed('(s) => ({ n: 2 })', ['async (s) => s.n']))).toEqual([2])
     expect(ask.said).toEqual(['routing 2', 'routing 3'])
-    const busy = '(s) => { const end = Date.now() + 150; while (Date.now() < end) {} return { n: 3 } }'
+    const busy =
+      '(s) => { const end = Date.now() + 150; while (Date.now() < end) {} return { n: 3 } }'
     expect(answers(await routed(busy, ['(s) => s.n']))).toEqual([3])
     expect(ask.said).toEqual(['routing 2', 'routing 3', 'routing 4'])
   })
