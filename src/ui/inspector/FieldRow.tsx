@@ -99,7 +99,7 @@ export function FieldRow(props: FieldRowProps) {
         <TypeSelect field={field} onType={update} />
       </div>
       <div role="cell" className={`field-preview preview-${preview.kind}`}>
-        <output aria-label={`Preview of ${name}`} title={preview.code}>
+        <output aria-label={`Preview of ${name}`} title={preview.note ?? preview.code}>
           {preview.text}
         </output>
       </div>

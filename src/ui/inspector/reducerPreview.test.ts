@@ -20,17 +20,19 @@ describe('reducerPreview', () => {
   it('reports the LastValue error for overwrite and for no reducer at all', () => {
     for (const field of [{}, { reducer: 'overwrite' as const }]) {
       expect(reducerPreview({ name: 'f', ...field })).toEqual({
-        kind: 'error',
-        text: '1, 2 → error: two writes in one step',
+        kind: 'refused',
+        text: '1, 2 → InvalidUpdateError',
         code: 'INVALID_CONCURRENT_GRAPH_UPDATE',
+        note: 'One write per super-step: two writes in one step fail it (INVALID_CONCURRENT_GRAPH_UPDATE). A reducer lets a field take several.',
       })
     }
   })
 
   it('reports the ephemeral channel refusing two writes (LangGraph gives that one no code)', () => {
     expect(reducerPreview({ name: 'f', channel: 'ephemeral' })).toEqual({
-      kind: 'error',
-      text: '1, 2 → error: two writes in one step',
+      kind: 'refused',
+      text: '1, 2 → InvalidUpdateError',
+      note: 'One write per super-step: two writes in one step fail it. A reducer lets a field take several.',
     })
   })
 

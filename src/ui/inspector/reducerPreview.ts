@@ -7,11 +7,17 @@ import { channelChoice, type ChannelChoice } from './fieldEdits'
 
 /** What a field's channel does with two writes in one super-step, as one line of text. */
 export interface ReducerPreview {
-  /** `value`: the real result; `error`: the channel refused; `code`: custom code, not run. */
-  kind: 'value' | 'error' | 'code'
+  /**
+   * `value`: the real result; `refused`: the channel allows one write per step, as designed
+   * (LastValue, EphemeralValue), so two fail the step; `error`: the channel failed otherwise;
+   * `code`: custom code, not run.
+   */
+  kind: 'value' | 'refused' | 'error' | 'code'
   text: string
   /** The error code LangGraph reports, when there is one. */
   code?: string
+  /** What the preview means, for its tooltip. */
+  note?: string
 }
 
 /**
@@ -93,9 +99,15 @@ function failure(e: unknown, writes: string): ReducerPreview {
   const err = e as { name?: string; message?: string; lc_error_code?: string }
   const concurrent =
     err.name === 'InvalidUpdateError' && /one value per step/.test(err.message ?? '')
-  const text = concurrent ? 'error: two writes in one step' : `error: ${firstLine(err.message)}`
-  const preview: ReducerPreview = { kind: 'error', text: `${writes} → ${text}` }
+  // One write per step is what the channel is for, not a fault of the graph: said plainly.
+  const preview: ReducerPreview = concurrent
+    ? { kind: 'refused', text: `${writes} → InvalidUpdateError` }
+    : { kind: 'error', text: `${writes} → error: ${firstLine(err.message)}` }
   if (err.lc_error_code) preview.code = err.lc_error_code
+  if (concurrent) {
+    const code = err.lc_error_code ? ` (${err.lc_error_code})` : ''
+    preview.note = `One write per super-step: two writes in one step fail it${code}. A reducer lets a field take several.`
+  }
   return preview
 }
 
