@@ -222,10 +222,17 @@ export function createAppStore(deps: AppDeps) {
             // back (read before opening it resets the view): later, the user's own clicks
             // decide (a late restore would fight them).
             const view = remembered.graphs[first.id]
-            await get().select(first.id)
-            await navigation.go(async () => {
+            // Queued together: a thread the user picks while the graph opens (the picker
+            // lists the threads before the opening ends) comes after the restore, and wins.
+            const opening = get().select(first.id)
+            const restoring = navigation.go(async () => {
               if (get().current?.id === first.id) await restoreView(first.id, view)
             })
+            try {
+              await opening
+            } finally {
+              await restoring
+            }
           },
 
           select: (id) => navigation.go(() => openGraph(id)),
