@@ -143,6 +143,20 @@ test('? lists the registered commands by group, with their keys', async ({ page 
   await expect(run.locator('tr[data-command="step"]')).toContainText('F10')
   await expect(run.locator('tr[data-command="pause"]')).toContainText('only while a run advances')
   await expect(dialog.getByRole('table', { name: 'Canvas shortcuts' })).toContainText('(canvas)')
+  // At 1280x800 it all shows at once: heading to Close, nothing cut at the right, and the
+  // descriptions in one column from group to group (it opens in the top bar, which does not
+  // wrap: the tables were each as wide as their longest line, past the dialog's edge).
+  const box = (await dialog.boundingBox()) as { y: number; height: number }
+  expect(box.y).toBeGreaterThanOrEqual(0)
+  expect(box.y + box.height).toBeLessThanOrEqual(800)
+  await expect(dialog.getByRole('heading', { name: 'Keyboard shortcuts' })).toBeInViewport()
+  expect(await dialog.evaluate((d) => d.scrollWidth <= d.clientWidth + 1)).toBe(true)
+  const lefts = await dialog
+    .locator('tr > td:first-of-type')
+    .evaluateAll((cells) => [
+      ...new Set(cells.map((c) => Math.round(c.getBoundingClientRect().left))),
+    ])
+  expect(lefts).toHaveLength(1)
   await page.keyboard.press('Escape')
   await expect(dialog).toBeHidden()
 })
