@@ -161,6 +161,24 @@ test('? lists the registered commands by group, with their keys', async ({ page 
   await expect(dialog).toBeHidden()
 })
 
+test('Settings is a dialog of its own width: its text wraps, its key fields fill their columns', async ({
+  page,
+}) => {
+  await page.getByRole('button', { name: 'Settings' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Settings' })
+  await expect(dialog).toBeVisible()
+  const box = (await dialog.boundingBox()) as { width: number }
+  // It opens in the top bar, whose lines do not wrap: it was 1132 px wide at 1280x800.
+  expect(box.width).toBeLessThanOrEqual(46 * 14 + 2)
+  expect(await dialog.evaluate((d) => d.scrollWidth <= d.clientWidth + 1)).toBe(true)
+  const url = (await dialog.getByRole('textbox', { name: 'Base URL 1' }).boundingBox()) as {
+    width: number
+  }
+  expect(url.width).toBeGreaterThan(box.width / 3)
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+})
+
 test('a library row holds one line: a long name ends in an ellipsis, the date fits', async ({
   page,
 }) => {
