@@ -90,13 +90,13 @@ const DEFAULT_MAX_REPLY = 32 * 1024 * 1024
  * Timeouts: a call's clock starts when the sandbox begins the call, so calls queued behind a
  * long synchronous one (parallel tasks) do not time out for it. When every earlier call is
  * answered and the last reply left no timer pending, the sandbox is idle and begins the next
- * call as it arrives: its clock starts then, with no message (one post and one wake fewer per
- * call, most of a super-step's cost). Otherwise the sandbox says `started`. A sent call that
- * does not begin while no call runs, after a reply that left a timer, is on a sandbox that is
- * stuck (that timer spinning) or gone; it gets the same timeout, worded as such. On a
- * timeout the call rejects with NodeTimeoutError,
- * the other calls on that port with SandboxRestartedError, and `onHung` asks the owner for a
- * fresh sandbox (`replacePort`); calls made meanwhile wait for it.
+ * call as it arrives: its clock starts then, with no message (a cross-process post and a wake
+ * of this worker fewer per call). Otherwise the sandbox says `started`. A sent call that does
+ * not begin while no call runs, after a reply that left a timer, is on a sandbox that is stuck
+ * (that timer spinning) or gone; it gets the same timeout, worded as such. On a timeout the
+ * call rejects with NodeTimeoutError, the other calls on that port with SandboxRestartedError,
+ * and `onHung` asks the owner for a fresh sandbox (`replacePort`); calls made meanwhile wait
+ * for it.
  */
 export class SandboxCodeHost implements CodeHost {
   private port: SandboxPort | null = null
