@@ -8,8 +8,15 @@
  * (they may build on its checkpoints); the failure is thrown by the run's next put or flush.
  */
 import { Dexie } from 'dexie'
-import type { BlobRow, CheckpointRow, SuperstepDb, TaskRunRow, WriteRow } from './db'
-import { mergeWrites, storeWrites, type WriteBatch } from './pendingWrites'
+import type {
+  BlobRow,
+  CheckpointRow,
+  StoredTaskRun,
+  StoredWrite,
+  SuperstepDb,
+  TaskRunRow,
+} from './db'
+import { mergeWrites, MissingCheckpointError, type WriteBatch } from './pendingWrites'
 import { toStorageError } from './storageError'
 
 /** What a run learns about the commits of its checkpoints. */
@@ -28,13 +35,17 @@ export interface CommitStatus {
 class Batch {
   readonly rows: CheckpointRow[] = []
   readonly blobs: BlobRow[] = []
-  /** Pending writes on this batch's checkpoints, merged in memory (in first-write order). */
-  readonly writes = new Map<string, WriteRow>()
-  /** The same rows by (checkpoint, task), then by key. */
-  readonly writesByTask = new Map<string, Map<string, WriteRow>>()
+  /**
+   * Pending writes on this batch's checkpoints, merged in memory (in first-write order), by
+   * `thread\0checkpoint`, with where each (task, key) is.
+   */
+  readonly writes = new Map<string, { list: StoredWrite[]; index: Map<string, number> }>()
   /** Pending writes on checkpoints committed before (merged with what is stored). */
   readonly earlierWrites: WriteBatch[] = []
-  readonly taskRuns: TaskRunRow[] = []
+  /** Task runs from this batch's checkpoints, by `thread\0checkpoint`. */
+  readonly runs = new Map<string, StoredTaskRun[]>()
+  /** Task runs from checkpoints committed before. */
+  readonly earlierRuns: TaskRunRow[] = []
   /** `thread\0checkpoint` of this batch's checkpoints. */
   readonly keys = new Set<string>()
   /** Settles with this batch's commit. */
@@ -52,7 +63,11 @@ class Batch {
 
   get empty(): boolean {
     return (
-      !this.rows.length && !this.writes.size && !this.earlierWrites.length && !this.taskRuns.length
+      !this.rows.length &&
+      !this.writes.size &&
+      !this.earlierWrites.length &&
+      !this.runs.size &&
+      !this.earlierRuns.length
     )
   }
 }
@@ -104,13 +119,10 @@ export class CheckpointBatches implements CommitStatus {
     const b = this.open
     if (!this.holds(w.threadId, w.checkpointId)) b.earlierWrites.push(w)
     else {
-      const task = `${keyOf(w.threadId, w.checkpointId)}\0${w.taskId}`
-      let stored = b.writesByTask.get(task)
-      if (!stored) b.writesByTask.set(task, (stored = new Map()))
-      for (const [key, row] of mergeWrites(w, stored)) {
-        stored.set(key, row)
-        b.writes.set(`${task}\0${key}`, row)
-      }
+      const key = keyOf(w.threadId, w.checkpointId)
+      let on = b.writes.get(key)
+      if (!on) b.writes.set(key, (on = { list: [], index: new Map() }))
+      mergeWrites(on.list, w, on.index)
     }
     this.schedule()
   }
@@ -118,7 +130,17 @@ export class CheckpointBatches implements CommitStatus {
   /** Task runs to store with the batch; resolves once they are committed. */
   addTaskRuns(rows: TaskRunRow[]): Promise<void> {
     const b = this.open
-    b.taskRuns.push(...rows)
+    for (const r of rows) {
+      if (!this.holds(r.threadId, r.checkpointId)) {
+        b.earlierRuns.push(r)
+        continue
+      }
+      const key = keyOf(r.threadId, r.checkpointId)
+      const { threadId: _t, checkpointId: _c, ...run } = r
+      const list = b.runs.get(key)
+      if (list) putRun(list, run)
+      else b.runs.set(key, [run])
+    }
     this.schedule()
     return b.settled
   }
@@ -195,36 +217,40 @@ export class CheckpointBatches implements CommitStatus {
   }
 
   private async store(b: Batch): Promise<void> {
-    const { checkpoints, blobs, writes, taskRuns } = this.db
+    const { checkpoints, blobs } = this.db
     const threads = [...new Set(b.rows.map((r) => r.threadId))]
     try {
       // Dexie calls only in here: anything else would end the transaction.
-      await this.db.transaction('rw', [checkpoints, blobs, writes, taskRuns], async () => {
-        const lasts = await Promise.all(
-          threads.map((t) =>
-            checkpoints
-              .where('[threadId+seq]')
-              .between([t, Dexie.minKey], [t, Dexie.maxKey])
-              .last(),
+      await this.db.transaction('rw', [checkpoints, blobs], async () => {
+        const [lasts, earlier] = await Promise.all([
+          Promise.all(
+            threads.map((t) =>
+              checkpoints
+                .where('[threadId+seq]')
+                .between([t, Dexie.minKey], [t, Dexie.maxKey])
+                .last(),
+            ),
           ),
-        )
+          this.withEarlier(b),
+        ])
         // Numbered after what is stored now (another tab may have added to the thread).
         const seq = new Map(threads.map((t, i) => [t, lasts[i]?.seq ?? 0]))
         for (const r of b.rows) {
           const s = (seq.get(r.threadId) ?? 0) + 1
           seq.set(r.threadId, s)
           r.seq = s
+          // The writes on it and the runs from it, put meanwhile, go in its row.
+          const key = keyOf(r.threadId, r.checkpointId)
+          const writes = b.writes.get(key)
+          if (writes) r.writes = writes.list
+          const runs = b.runs.get(key)
+          if (runs) r.runs = runs
         }
-        for (const w of b.earlierWrites) await storeWrites(this.db, w, `thread ${w.threadId}`)
-        await Promise.all([
-          blobs.bulkPut(b.blobs),
-          checkpoints.bulkPut(b.rows),
-          writes.bulkPut([...b.writes.values()]),
-          taskRuns.bulkPut(b.taskRuns),
-        ])
+        await Promise.all([blobs.bulkPut(b.blobs), checkpoints.bulkPut([...earlier, ...b.rows])])
       })
     } catch (e) {
-      const first = b.rows[0] ?? b.earlierWrites[0] ?? b.taskRuns[0]
+      if (e instanceof MissingCheckpointError) throw e
+      const first = b.rows[0] ?? b.earlierWrites[0] ?? b.earlierRuns[0]
       const threadId = first?.threadId ?? ''
       const n = b.rows.length
       throw toStorageError(e, `store ${n} checkpoint${n === 1 ? '' : 's'} of thread ${threadId}`, {
@@ -233,4 +259,52 @@ export class CheckpointBatches implements CommitStatus {
       })
     }
   }
+
+  /**
+   * The rows of checkpoints committed before, with the batch's writes on them and runs from
+   * them added. Dexie calls only. A write on a checkpoint that is not stored throws
+   * MissingCheckpointError; a run from one is dropped (nothing could show it).
+   */
+  private async withEarlier(b: Batch): Promise<CheckpointRow[]> {
+    if (!b.earlierWrites.length && !b.earlierRuns.length) return []
+    const keys = new Map<string, [string, string]>()
+    for (const r of [...b.earlierWrites, ...b.earlierRuns])
+      keys.set(keyOf(r.threadId, r.checkpointId), [r.threadId, r.checkpointId])
+    const found = await this.db.checkpoints.bulkGet([...keys.values()])
+    const rows = new Map<string, CheckpointRow>()
+    ;[...keys.keys()].forEach((k, i) => {
+      const r = found[i]
+      // A damaged list is left as it is for repair to see; new entries go to a list of their own.
+      if (r)
+        rows.set(k, {
+          ...r,
+          writes: Array.isArray(r.writes) ? [...r.writes] : undefined,
+          runs: Array.isArray(r.runs) ? [...r.runs] : undefined,
+        })
+    })
+    for (const w of b.earlierWrites) {
+      const row = rows.get(keyOf(w.threadId, w.checkpointId))
+      if (!row)
+        throw new MissingCheckpointError(`No checkpoint ${w.checkpointId} on thread ${w.threadId}.`)
+      mergeWrites((row.writes ??= []), w)
+    }
+    for (const r of b.earlierRuns) {
+      const row = rows.get(keyOf(r.threadId, r.checkpointId))
+      if (!row) continue
+      const { threadId: _t, checkpointId: _c, ...run } = r
+      putRun((row.runs ??= []), run)
+    }
+    for (const row of rows.values()) {
+      if (!row.writes) delete row.writes
+      if (!row.runs) delete row.runs
+    }
+    return [...rows.values()]
+  }
+}
+
+/** Adds `run` to a checkpoint's runs, replacing the run of the same task. */
+export function putRun(list: StoredTaskRun[], run: StoredTaskRun): void {
+  const at = list.findIndex((r) => r.taskId === run.taskId)
+  if (at >= 0) list[at] = run
+  else list.push(run)
 }

@@ -10,7 +10,14 @@ import type {
   CheckpointTuple,
   PendingWrite,
 } from '../core/checkpoint/types'
-import type { BlobRow, CheckpointRow, DeltaCheckpointRow, WholeCheckpointRow, WriteRow } from './db'
+import type {
+  BlobRow,
+  CheckpointRow,
+  DeltaCheckpointRow,
+  TaskRunRow,
+  WholeCheckpointRow,
+  WriteRow,
+} from './db'
 import type { RowState } from './rowStates'
 import {
   DamagedCheckpointError,
@@ -174,6 +181,95 @@ export function missingValue(
   for (const [ch, owner] of Object.entries(owners))
     if (!has(blobKey(owner, ch))) return missingValueDamage(r.threadId, r.checkpointId, ch, owner)
   return undefined
+}
+
+/**
+ * The pending writes held by checkpoint row `r`, as rows (`id`: the place in its list), with
+ * the first damaged one's damage; a damaged write is left out.
+ */
+export function writesOf(r: CheckpointRow): { rows: WriteRow[]; damage?: CheckpointDamage } {
+  const list: unknown = r.writes
+  if (list === undefined) return { rows: [] }
+  if (!Array.isArray(list)) return { rows: [], damage: listDamage(r, 'writes', list) }
+  const rows: WriteRow[] = []
+  let damage: CheckpointDamage | undefined
+  list.forEach((entry: unknown, id) => {
+    const w = { ...(entry as object), id, threadId: r.threadId, checkpointId: r.checkpointId }
+    const bad = isEntry(entry)
+      ? writeRowDamage(w as WriteRow)
+      : entryDamage(r, 'writes', `pending write ${id}`, entry)
+    if (bad) damage ??= bad
+    else rows.push(w as WriteRow)
+  })
+  return damage ? { rows, damage } : { rows }
+}
+
+/**
+ * The task runs held by checkpoint row `r` (the tasks that ran from it), with the first
+ * damaged one's damage; a damaged run is left out.
+ */
+export function taskRunsOf(r: CheckpointRow): { rows: TaskRunRow[]; damage?: CheckpointDamage } {
+  const list: unknown = r.runs
+  if (list === undefined) return { rows: [] }
+  if (!Array.isArray(list)) return { rows: [], damage: listDamage(r, 'taskRuns', list) }
+  const rows: TaskRunRow[] = []
+  let damage: CheckpointDamage | undefined
+  list.forEach((entry: unknown, i) => {
+    const run = { ...(entry as object), threadId: r.threadId, checkpointId: r.checkpointId }
+    const bad = isEntry(entry)
+      ? taskRunDamage(run as TaskRunRow)
+      : entryDamage(r, 'taskRuns', `task run ${i}`, entry)
+    if (bad) damage ??= bad
+    else rows.push(run as TaskRunRow)
+  })
+  return damage ? { rows, damage } : { rows }
+}
+
+/** Why task run `r` (as read from its checkpoint's row) cannot be read, or undefined. */
+export function taskRunDamage(r: TaskRunRow): CheckpointDamage | undefined {
+  const d = rowDamage('taskRuns', r)
+  return (
+    d && {
+      threadId: String(r.threadId),
+      checkpointId: String(r.checkpointId),
+      table: 'taskRuns',
+      field: d.field,
+      reason: `the task run of ${typeof r.taskId === 'string' ? r.taskId : '?'}: ${d.reason}`,
+    }
+  )
+}
+
+const isEntry = (v: unknown): v is object =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+function listDamage(
+  r: CheckpointRow,
+  table: 'writes' | 'taskRuns',
+  list: unknown,
+): CheckpointDamage {
+  const what = table === 'writes' ? 'pending writes' : 'task runs'
+  return {
+    threadId: String(r.threadId),
+    checkpointId: String(r.checkpointId),
+    table,
+    field: table === 'writes' ? 'writes' : 'runs',
+    reason: `its ${what} are ${list === null ? 'null' : `a ${typeof list}`} (expected a list)`,
+  }
+}
+
+function entryDamage(
+  r: CheckpointRow,
+  table: 'writes' | 'taskRuns',
+  what: string,
+  entry: unknown,
+): CheckpointDamage {
+  return {
+    threadId: String(r.threadId),
+    checkpointId: String(r.checkpointId),
+    table,
+    field: '',
+    reason: `${what} is ${entry === null ? 'null' : Array.isArray(entry) ? 'a list' : `a ${typeof entry}`} (expected an object)`,
+  }
 }
 
 /** Why pending write row `w` cannot be read, as the damage of its checkpoint, or undefined. */

@@ -1,18 +1,20 @@
 /**
  * Superstep's IndexedDB database. Checkpoints are stored the way MemorySaver keeps them: one
- * row per checkpoint (metadata, and versions and which checkpoint stored each channel's value,
- * whole or as the change on its parent), one row per channel value per version, and the
- * pending writes of each checkpoint.
+ * row per checkpoint (metadata, versions and which checkpoint stored each channel's value,
+ * whole or as the change on its parent; with the pending writes on it and the task runs from
+ * it) and one row per channel value per version. A run's step adds one checkpoint row and a
+ * value row per channel it changed: IndexedDB's cost is per row, far more than per byte.
  */
 import { Dexie } from 'dexie'
 import type { DexieOptions, Table } from 'dexie'
 import type { ChannelVersions, CheckpointMetadata } from '../core/checkpoint/types'
 import type { TaskLog } from '../core/compile/host'
+import { writesIntoCheckpoints } from './migrations'
 
 export const DEFAULT_DB_NAME = 'superstep'
 
 /** The newest schema version below (a database at a higher one is a newer app's). */
-export const SCHEMA_VERSION = 3
+export const SCHEMA_VERSION = 4
 
 /** What every checkpoint row holds, whole or delta. */
 interface CheckpointRowBase {
@@ -23,7 +25,23 @@ interface CheckpointRowBase {
   parentId?: string
   ts: string
   metadata: CheckpointMetadata
+  /** The pending writes on this checkpoint, in the order first stored (absent: none). */
+  writes?: StoredWrite[]
+  /** The runs of the tasks that ran from this checkpoint (absent: none). */
+  runs?: StoredTaskRun[]
 }
+
+/** A pending write as its checkpoint row holds it (see WriteRow). */
+export interface StoredWrite {
+  taskId: string
+  /** A special channel's name, or the write's index in its `putWrites` call (see writeKey). */
+  key: string
+  channel: string
+  value: unknown
+}
+
+/** A task run as the row of the checkpoint it ran from holds it (see TaskRunRow). */
+export type StoredTaskRun = Omit<TaskRunRow, 'threadId' | 'checkpointId'>
 
 /**
  * A checkpoint stored whole: every channel's version, every node's `versions_seen`, and which
@@ -72,8 +90,9 @@ export interface BlobRow {
   value?: unknown
 }
 
+/** A pending write read back: its checkpoint's row's entry, with the row's keys. */
 export interface WriteRow {
-  /** Auto-increment: the order writes were first stored; an upsert keeps its row and id. */
+  /** Its place in the checkpoint's writes: the order first stored (an upsert keeps it). */
   id?: number
   threadId: string
   checkpointId: string
@@ -146,7 +165,7 @@ export interface ThreadSettings {
 
 /**
  * What the worker saw of one task's run: how long it took, what its code logged, how it
- * failed. Keyed like the task's pending writes: by the checkpoint the task ran from (the
+ * failed. Stored, like the task's pending writes, with the checkpoint the task ran from (the
  * parent of the checkpoint its step produced).
  */
 export interface TaskRunRow {
@@ -174,15 +193,14 @@ export interface TaskWarning {
 /**
  * The database. Schema changes go in a new `version(n)` block, never by editing an old one.
  * version(1): checkpoints (written only by the runtime worker); version(2): graph documents;
- * version(3): named threads and task runs (durations and logs; runtime worker only).
+ * version(3): named threads and task runs (durations and logs; runtime worker only);
+ * version(4): pending writes and task runs move into their checkpoint's row (./migrations).
  */
 export class SuperstepDb extends Dexie {
   checkpoints!: Table<CheckpointRow, [string, string]>
   blobs!: Table<BlobRow, [string, string, string]>
-  writes!: Table<WriteRow, number>
   graphs!: Table<GraphRow, string>
   threads!: Table<ThreadRow, string>
-  taskRuns!: Table<TaskRunRow, [string, string, string]>
 
   constructor(name: string = DEFAULT_DB_NAME, options?: DexieOptions) {
     super(name, options)
@@ -207,5 +225,8 @@ export class SuperstepDb extends Dexie {
       // One step's runs by [threadId+checkpointId]; a thread's are a prefix range of the key.
       taskRuns: '[threadId+checkpointId+taskId], [threadId+checkpointId]',
     })
+    this.version(4)
+      .stores({ writes: null, taskRuns: null })
+      .upgrade((tx) => writesIntoCheckpoints(tx))
   }
 }

@@ -6,6 +6,7 @@ import type { Checkpoint, CheckpointConfig, CheckpointAddress } from '../core/ch
 import { collectList, describeSaverContract } from '../core/checkpoint/saverContract'
 import { SuperstepDb } from './db'
 import { DexieCheckpointSaver } from './dexieSaver'
+import { storedWrites } from './saverTestKit'
 import { CheckpointStorageError, isQuotaError, toStorageError } from './storageError'
 
 let dbCount = 0
@@ -196,7 +197,7 @@ describe('DexieCheckpointSaver: failed writes', () => {
     const saver = new DexieCheckpointSaver(db)
     const cfg = await putChain(saver, 't', 1)
     await saver.putWrites(cfg, [['a', 1]], 'task')
-    probe.failTable = 'writes'
+    probe.failTable = 'checkpoints'
     probe.error = new Dexie.QuotaExceededError('full')
     const err = await saver
       .putWrites(
@@ -375,17 +376,17 @@ describe('DexieCheckpointSaver: storage', () => {
     expect(await saver.storedBytes('none')).toBe(0)
   })
 
-  it('deleteThread removes the rows of all three tables', async () => {
+  it('deleteThread removes its checkpoints, with their writes, and their values', async () => {
     const saver = new DexieCheckpointSaver(freshDb())
     const cfg = await putChain(saver, 't', 3)
     await saver.putWrites(cfg, [['x', 1]], 'task')
     const kept = await putChain(saver, 'u', 2)
     await saver.putWrites(kept, [['y', 2]], 'task')
     await saver.deleteThread('t')
-    const { checkpoints, blobs, writes } = saver.db
+    const { checkpoints, blobs } = saver.db
     expect((await checkpoints.toArray()).map((r) => r.threadId)).toEqual(['u', 'u'])
     expect(new Set((await blobs.toArray()).map((r) => r.threadId))).toEqual(new Set(['u']))
-    expect((await writes.toArray()).map((r) => r.threadId)).toEqual(['u'])
+    expect((await storedWrites(saver.db)).map((r) => r.threadId)).toEqual(['u'])
   })
 
   it('survives reopening the database', async () => {
@@ -402,14 +403,12 @@ describe('DexieCheckpointSaver: storage', () => {
     expect(again.isOpen()).toBe(false)
     const saver = new DexieCheckpointSaver(again)
     const t = await saver.getTuple({ threadId: 't' })
-    expect(again.verno).toBe(3)
+    expect(again.verno).toBe(4)
     expect(again.tables.map((x) => x.name).sort()).toEqual([
       'blobs',
       'checkpoints',
       'graphs',
-      'taskRuns',
       'threads',
-      'writes',
     ])
     expect(t?.checkpoint.channel_values).toEqual({ n: 3, fixed: 'abc' })
     expect(t?.pendingWrites).toEqual([['task', '__interrupt__', [{ id: 'i', value: 'ask' }]]])

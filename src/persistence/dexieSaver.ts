@@ -10,7 +10,7 @@ import type {
   ListOptions,
 } from '../core/checkpoint/types'
 import { SuperstepDb } from './db'
-import type { BlobRow, CheckpointRow, TaskRunRow, WriteRow } from './db'
+import type { BlobRow, CheckpointRow, TaskRunRow } from './db'
 import {
   blobKey,
   buildDeltaRow,
@@ -20,9 +20,9 @@ import {
   toTuple,
   type ReadCheckpoint,
   valueRows,
-  writeRowDamage,
+  writesOf,
 } from './checkpointRows'
-import { DamagedCheckpointError, stateFieldsDamage, type CheckpointDamage } from './damage'
+import { DamagedCheckpointError, stateFieldsDamage } from './damage'
 import {
   depthOf,
   MAX_DELTA_DEPTH,
@@ -210,10 +210,10 @@ export class DexieCheckpointSaver implements CheckpointSaver {
 
   /** Stores deferred pending writes in a transaction of their own. */
   private async storeBatches(batches: WriteBatch[]): Promise<void> {
-    const { checkpoints, writes } = this.db
+    const { checkpoints } = this.db
     const first = batches[0] as WriteBatch
     try {
-      await this.db.transaction('rw', checkpoints, writes, async () => {
+      await this.db.transaction('rw', checkpoints, async () => {
         for (const b of batches) await storeWrites(this.db, b, `thread ${b.threadId}`)
       })
     } catch (e) {
@@ -249,7 +249,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     changedSeen?: ReadonlySet<string>,
   ): Promise<CheckpointAddress> {
     const threadId = storedThread(config)
-    const { checkpoints, blobs, writes } = this.db
+    const { checkpoints, blobs } = this.db
     await this.batches?.settle() // a batched parent is stored first
     await this.deferred?.takeError()
     // The pending writes waiting for this checkpoint (its parent's, usually) go in its transaction.
@@ -260,13 +260,15 @@ export class DexieCheckpointSaver implements CheckpointSaver {
       // Only Dexie calls are awaited in here: anything else would end the transaction.
       // Requests that do not depend on each other go out together: each await is a round
       // trip to the browser's IndexedDB, which costs more than the request itself.
-      row = await this.db.transaction('rw', checkpoints, blobs, writes, async () => {
-        const [, parent, last] = await Promise.all([
+      row = await this.db.transaction('rw', checkpoints, blobs, async () => {
+        const [, parent, last, own] = await Promise.all([
           (async () => {
             for (const b of waiting) await storeWrites(this.db, b, `thread ${b.threadId}`)
           })(),
           config.checkpointId ? checkpoints.get([threadId, config.checkpointId]) : undefined,
           this.threadRange(threadId).last(),
+          // A checkpoint put again keeps the pending writes and runs stored on it.
+          checkpoints.get([threadId, checkpoint.id]),
         ])
         const seq = (last?.seq ?? 0) + 1
         let parentState: RowState | undefined
@@ -303,6 +305,8 @@ export class DexieCheckpointSaver implements CheckpointSaver {
                 changed,
               )
         const blobRows = valueRows(threadId, checkpoint, changed)
+        if (own?.writes !== undefined) built.writes = own.writes
+        if (own?.runs !== undefined) built.runs = own.runs
         await Promise.all([blobs.bulkPut(blobRows), checkpoints.put(built)])
         if (this.batches) {
           // The state of what batched puts chain on: its owners (copied once per such put).
@@ -352,7 +356,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
       return
     }
     try {
-      await this.db.transaction('rw', this.db.checkpoints, this.db.writes, () =>
+      await this.db.transaction('rw', this.db.checkpoints, () =>
         storeWrites(this.db, batch, where(config)),
       )
     } catch (e) {
@@ -365,8 +369,8 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     await this.settleWrites()
     const threadId = storedThread(config)
     const { checkpointId } = config
-    const { checkpoints, blobs, writes } = this.db
-    const read = await this.db.transaction('r', checkpoints, blobs, writes, async () => {
+    const { checkpoints, blobs } = this.db
+    const read = await this.db.transaction('r', checkpoints, blobs, async () => {
       const row = checkpointId
         ? await checkpoints.get([threadId, checkpointId])
         : await this.threadRange(threadId).last()
@@ -388,8 +392,8 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     await this.settleWrites()
     const threadId = storedThread(config)
     const { checkpointId } = config
-    const { checkpoints, blobs, writes } = this.db
-    const read = await this.db.transaction('r', checkpoints, blobs, writes, async () => {
+    const { checkpoints, blobs } = this.db
+    const read = await this.db.transaction('r', checkpoints, blobs, async () => {
       const row = checkpointId
         ? await checkpoints.get([threadId, checkpointId])
         : await this.threadRange(threadId).last()
@@ -418,12 +422,12 @@ export class DexieCheckpointSaver implements CheckpointSaver {
       if (!before || typeof before.seq !== 'number') return
       below = before.seq
     }
-    const { checkpoints, blobs, writes } = this.db
+    const { checkpoints, blobs } = this.db
     while (remaining > 0) {
       const n = Math.min(remaining, LIST_PAGE)
       const bound = below
       // One read transaction per page; none stays open while the consumer runs.
-      const page = await this.db.transaction('r', checkpoints, blobs, writes, async () => {
+      const page = await this.db.transaction('r', checkpoints, blobs, async () => {
         const rows = await checkpoints
           .where('[threadId+seq]')
           .between([threadId, Dexie.minKey], [threadId, bound], true, false)
@@ -442,11 +446,11 @@ export class DexieCheckpointSaver implements CheckpointSaver {
   }
 
   /**
-   * Deletes everything stored under the thread: checkpoints (its subgraphs' too), values,
-   * writes, task runs, its row.
+   * Deletes everything stored under the thread: checkpoints (its subgraphs' too, with their
+   * pending writes and task runs), values, its row.
    */
   async deleteThread(threadId: string): Promise<void> {
-    const { checkpoints, blobs, writes, taskRuns, threads } = this.db
+    const { checkpoints, blobs, threads } = this.db
     await this.settleWrites()
     for (const stored of [...this.lastPut.keys()])
       if (threadOfStored(stored) === threadId) this.lastPut.delete(stored)
@@ -465,13 +469,11 @@ export class DexieCheckpointSaver implements CheckpointSaver {
       ],
     ] as const
     try {
-      await this.db.transaction('rw', [checkpoints, blobs, writes, taskRuns, threads], async () => {
+      await this.db.transaction('rw', [checkpoints, blobs, threads], async () => {
         for (const [lo, hi] of ranges) {
           // By primary key: a damaged row without a seq is not in the [threadId+seq] index.
           await checkpoints.where('[threadId+checkpointId]').between(lo, hi).delete()
           await blobs.where('[threadId+checkpointId+channel]').between(lo, hi).delete()
-          await writes.where('[threadId+checkpointId]').between(lo, hi).delete()
-          await taskRuns.where('[threadId+checkpointId+taskId]').between(lo, hi).delete()
         }
         await threads.delete(threadId)
       })
@@ -608,22 +610,6 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     const found = await this.db.blobs.bulkGet([...keys.values()])
     const blobs = new Map<string, BlobRow | undefined>()
     ;[...keys.keys()].forEach((k, i) => blobs.set(k, found[i]))
-    const writeRows = await this.db.writes
-      .where('[threadId+checkpointId]')
-      .anyOf(rows.map((r) => [r.threadId, r.checkpointId]))
-      .toArray()
-    const writes = new Map<string, WriteRow[]>()
-    const badWrites = new Map<string, CheckpointDamage>()
-    for (const w of writeRows) {
-      const bad = writeRowDamage(w)
-      if (bad) {
-        if (!badWrites.has(w.checkpointId)) badWrites.set(w.checkpointId, bad)
-        continue
-      }
-      const list = writes.get(w.checkpointId)
-      if (list) list.push(w)
-      else writes.set(w.checkpointId, [w])
-    }
     const used = new Set<string>()
     return rows.map((row, i): ReadCheckpoint => {
       const own = damage[i]
@@ -632,9 +618,9 @@ export class DexieCheckpointSaver implements CheckpointSaver {
       if ('damage' in s) return { row, damage: s.damage }
       const bad = missingValue(row, s.state.owner, (k) => !!blobs.get(k))
       if (bad) return { row, damage: bad }
-      const tuple = toTuple(row, s.state, blobs, used, writes.get(row.checkpointId) ?? [])
-      const badWrite = badWrites.get(row.checkpointId)
-      return badWrite ? { row, tuple, damage: badWrite } : { row, tuple }
+      const writes = writesOf(row)
+      const tuple = toTuple(row, s.state, blobs, used, writes.rows)
+      return writes.damage ? { row, tuple, damage: writes.damage } : { row, tuple }
     })
   }
 }

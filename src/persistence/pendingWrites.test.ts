@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { describeSaverContract } from '../core/checkpoint/saverContract'
-import { ck, countTransactions, failWritesTo, freshDb, meta } from './saverTestKit'
+import { ck, countTransactions, failWritesTo, freshDb, meta, storedWrites } from './saverTestKit'
 import { DexieCheckpointSaver } from './dexieSaver'
 
 // Everything a saver promises holds when a step's pending writes wait for its next checkpoint.
@@ -33,9 +33,9 @@ describe('deferred pending writes', () => {
     const saver = new DexieCheckpointSaver(db, { deferWritesMs: 10 })
     const cfg = await saver.put({ threadId: 't' }, ck('1', 1), meta(0), { n: 1 })
     await saver.putWrites(cfg, [['__error__', { message: 'boom' }]], 'task')
-    expect(await db.writes.count()).toBe(0) // not yet: it waits for a checkpoint
+    expect(await storedWrites(db)).toHaveLength(0) // not yet: it waits for a checkpoint
     await new Promise((r) => setTimeout(r, 60))
-    expect(await db.writes.count()).toBe(1) // read behind the saver's back, after the delay
+    expect(await storedWrites(db)).toHaveLength(1) // read behind the saver's back, after the delay
   })
 
   it('a read through the saver sees the writes it accepted at once', async () => {
@@ -67,7 +67,7 @@ describe('deferred pending writes', () => {
 
   it('a failed deferred store is thrown by the next write, not lost', async () => {
     const db = freshDb('deferred')
-    const fail = failWritesTo(db, 'writes')
+    const fail = failWritesTo(db, 'checkpoints')
     const saver = new DexieCheckpointSaver(db, { deferWritesMs: 5 })
     const cfg = await saver.put({ threadId: 't' }, ck('1', 1), meta(0), { n: 1 })
     fail.on = true

@@ -1,10 +1,9 @@
 /**
- * Pending writes (CheckpointSaver.putWrites) as database rows, and the queue that lets a run's
+ * Pending writes (CheckpointSaver.putWrites) as entries of their checkpoint's row, and the queue that lets a run's
  * writes ride in the transaction of its next checkpoint instead of one of their own.
  */
-import { Dexie } from 'dexie'
 import { SPECIAL_WRITE_CHANNELS } from '../core/checkpoint/types'
-import type { SuperstepDb, WriteRow } from './db'
+import type { StoredWrite, SuperstepDb } from './db'
 
 /** One putWrites call, on a stored thread id (namespace included). */
 export interface WriteBatch {
@@ -20,58 +19,46 @@ export class MissingCheckpointError extends Error {
 }
 
 /**
- * Stores one putWrites call; Dexie calls only, inside a transaction over `checkpoints` and
- * `writes`. Throws MissingCheckpointError when its checkpoint isn't stored. A regular write
- * already stored under (task, index) wins; a special one (error, interrupt…) replaces the
- * stored one in place.
+ * Stores one putWrites call in its checkpoint's row; Dexie calls only, inside a transaction
+ * over `checkpoints`. Throws MissingCheckpointError when its checkpoint isn't stored.
  */
 export async function storeWrites(db: SuperstepDb, b: WriteBatch, where: string): Promise<void> {
-  const { threadId, checkpointId, taskId } = b
-  // Both reads in one round trip: each await is a trip to the browser's IndexedDB.
-  const [target, existing] = await Promise.all([
-    db.checkpoints.get([threadId, checkpointId]),
-    db.writes
-      .where('[threadId+checkpointId+taskId+key]')
-      .between(
-        [threadId, checkpointId, taskId, Dexie.minKey],
-        [threadId, checkpointId, taskId, Dexie.maxKey],
-      )
-      .toArray(),
-  ])
-  if (!target) throw new MissingCheckpointError(`No checkpoint ${checkpointId} on ${where}.`)
-  const rows = mergeWrites(b, new Map(existing.map((w) => [w.key, w])))
-  if (rows.size) await db.writes.bulkPut([...rows.values()])
+  const row = await db.checkpoints.get([b.threadId, b.checkpointId])
+  if (!row) throw new MissingCheckpointError(`No checkpoint ${b.checkpointId} on ${where}.`)
+  // A damaged list is left as it is for repair to see; the writes go to a list of their own.
+  const list = Array.isArray(row.writes) ? [...row.writes] : []
+  if (mergeWrites(list, b)) await db.checkpoints.put({ ...row, writes: list })
 }
 
 /**
- * The rows one putWrites call adds or replaces, by key, given the rows already stored for its
- * (checkpoint, task) by key. A regular write already stored under (task, index) wins; a
- * special one (error, interrupt…) replaces the stored one in place (keeping its id).
+ * Adds one putWrites call to its checkpoint's writes (`list`, in the order first stored);
+ * says whether it changed. A regular write already stored under (task, index) wins; a
+ * special one (error, interrupt…) replaces the stored one in place, keeping its position.
  */
 export function mergeWrites(
+  list: StoredWrite[],
   b: WriteBatch,
-  stored: ReadonlyMap<string, WriteRow>,
-): Map<string, WriteRow> {
-  const { threadId, checkpointId, taskId } = b
-  // Insertion-ordered: a second special write of this call replaces the first in place.
-  const rows = new Map<string, WriteRow>()
+  /** Where each (task, key) of `list` is (`writeIndex`), kept up to date; built when absent. */
+  index: Map<string, number> = writeIndex(list),
+): boolean {
+  const { taskId } = b
+  let changed = false
   b.writes.forEach(([channel, value], i) => {
     const special = SPECIAL_WRITE_CHANNELS.has(channel)
     const key = special ? channel : String(i)
-    const prev = rows.get(key) ?? stored.get(key)
-    if (prev && !special) return // a regular write already stored under (task, index) wins
-    const id = prev?.id // an upsert keeps the row, hence its position
-    rows.set(key, {
-      ...(id !== undefined && { id }),
-      threadId,
-      checkpointId,
-      taskId,
-      key,
-      channel,
-      value,
-    })
+    const at = index.get(`${taskId}\0${key}`)
+    if (at !== undefined && !special) return // a regular write already stored under (task, index) wins
+    const entry: StoredWrite = { taskId, key, channel, value }
+    if (at !== undefined) list[at] = entry
+    else index.set(`${taskId}\0${key}`, list.push(entry) - 1)
+    changed = true
   })
-  return rows
+  return changed
+}
+
+/** Each write's place in `list`, by task and key. */
+export function writeIndex(list: readonly StoredWrite[]): Map<string, number> {
+  return new Map(list.map((w, i) => [`${w.taskId}\0${w.key}`, i]))
 }
 
 /**

@@ -2,10 +2,13 @@
  * What the Dexie saver's tests share: a fresh fake-indexeddb database, small checkpoints, and
  * a count of the read-write transactions a database starts. Test code only.
  */
+// Before Dexie loads: it takes the global IndexedDB when it does (worker tests use it).
+import 'fake-indexeddb/auto'
 import { indexedDB, IDBKeyRange } from 'fake-indexeddb'
 import { Dexie } from 'dexie'
 import type { Checkpoint } from '../core/checkpoint/types'
-import { SuperstepDb } from './db'
+import { taskRunsOf, writesOf } from './checkpointRows'
+import { SuperstepDb, type CheckpointRow, type TaskRunRow, type WriteRow } from './db'
 
 let dbCount = 0
 
@@ -64,4 +67,33 @@ export function failWritesTo(db: SuperstepDb, table: string): { on: boolean } {
     }),
   })
   return fail
+}
+
+/**
+ * The pending writes stored in the database (of one thread, or all), as rows, in checkpoint
+ * key order, then the order each checkpoint's were first stored.
+ */
+export async function storedWrites(db: SuperstepDb, threadId?: string): Promise<WriteRow[]> {
+  return (await rowsOf(db, threadId)).flatMap((r) => writesOf(r).rows)
+}
+
+/** The task runs stored in the database (of one thread, or all). */
+export async function storedRuns(db: SuperstepDb, threadId?: string): Promise<TaskRunRow[]> {
+  return (await rowsOf(db, threadId)).flatMap((r) => taskRunsOf(r).rows)
+}
+
+function rowsOf(db: SuperstepDb, threadId?: string): Promise<CheckpointRow[]> {
+  return threadId === undefined
+    ? db.checkpoints.toArray()
+    : db.checkpoints
+        .where('[threadId+checkpointId]')
+        .between([threadId, Dexie.minKey], [threadId, Dexie.maxKey])
+        .toArray()
+}
+
+/** Removes every recorded task run (as a database from before task runs were recorded). */
+export async function clearRuns(db: SuperstepDb): Promise<void> {
+  await db.checkpoints.toCollection().modify((r) => {
+    delete r.runs
+  })
 }

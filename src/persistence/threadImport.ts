@@ -3,14 +3,23 @@
  * tables, with the rows DexieCheckpointSaver's `put` and `putWrites` would have written one
  * call at a time (seq 1, 2, … in file order; each checkpoint owning the values of the channels
  * whose version differs from its parent's, stored as a delta of its parent as a run's would
- * be (./rowStates); write rows in call order). While it
+ * be (./rowStates); its pending writes and task runs in its row). While it
  * runs the thread's row carries `importing` (refreshed by every batch), so an import that
  * never finished (a killed browser) can be found and deleted.
  */
 import type { ChannelVersions, Checkpoint, CheckpointTuple } from '../core/checkpoint/types'
-import { SPECIAL_WRITE_CHANNELS } from '../core/checkpoint/types'
 import { buildDeltaRow, buildRows, valueRows } from './checkpointRows'
-import type { BlobRow, CheckpointRow, SuperstepDb, TaskRunRow, ThreadRow, WriteRow } from './db'
+import { putRun } from './checkpointBatch'
+import type {
+  BlobRow,
+  CheckpointRow,
+  StoredTaskRun,
+  StoredWrite,
+  SuperstepDb,
+  TaskRunRow,
+  ThreadRow,
+} from './db'
+import { mergeWrites } from './pendingWrites'
 import { depthOf, MAX_DELTA_DEPTH, type RowState } from './rowStates'
 import { toStorageError } from './storageError'
 
@@ -44,7 +53,13 @@ export class ThreadImportWriter {
     const { threadId } = cursor
     const checkpointRows: CheckpointRow[] = []
     const blobRows: BlobRow[] = []
-    const writeRows: WriteRow[] = []
+    // The runs from each checkpoint, stored in its row (the same task's last run wins).
+    const runsFrom = new Map<string, StoredTaskRun[]>()
+    for (const { threadId: _t, checkpointId, ...run } of taskRuns) {
+      const list = runsFrom.get(checkpointId)
+      if (list) putRun(list, run)
+      else runsFrom.set(checkpointId, [run])
+    }
     let seq = cursor.seq
     for (const t of tuples) {
       const parentId = t.parentConfig?.checkpointId
@@ -85,16 +100,17 @@ export class ThreadImportWriter {
         owner,
         depth: depthOf(row),
       })
-      writeRows.push(...writeRowsOf(threadId, t))
+      const writes = storedWritesOf(t)
+      if (writes.length) row.writes = writes
+      const runs = runsFrom.get(checkpoint.id)
+      if (runs) row.runs = runs
     }
-    const { checkpoints, blobs, writes, taskRuns: runs, threads } = this.db
+    const { checkpoints, blobs, threads } = this.db
     const first = tuples[0]?.checkpoint.id
     try {
-      await this.db.transaction('rw', [checkpoints, blobs, writes, runs, threads], async () => {
+      await this.db.transaction('rw', [checkpoints, blobs, threads], async () => {
         await blobs.bulkPut(blobRows)
         await checkpoints.bulkPut(checkpointRows)
-        if (writeRows.length) await writes.bulkAdd(writeRows)
-        if (taskRuns.length) await runs.bulkPut(taskRuns)
         await threads.put({ ...row, importing: now })
       })
     } catch (e) {
@@ -164,24 +180,16 @@ function changedVersions(versions: ChannelVersions, parent: ChannelVersions): Ch
  * call per task (in the order each task first wrote), a regular write keyed by its index in
  * its call, a special write by its channel (a later one replacing the earlier in place).
  */
-function writeRowsOf(threadId: string, t: CheckpointTuple): WriteRow[] {
-  const checkpointId = t.checkpoint.id
+function storedWritesOf(t: CheckpointTuple): StoredWrite[] {
   const byTask = new Map<string, [string, unknown][]>()
   for (const [taskId, channel, value] of t.pendingWrites) {
     const list = byTask.get(taskId)
     if (list) list.push([channel, value])
     else byTask.set(taskId, [[channel, value]])
   }
-  const out: WriteRow[] = []
-  for (const [taskId, writes] of byTask) {
-    const rows = new Map<string, WriteRow>()
-    writes.forEach(([channel, value], i) => {
-      const special = SPECIAL_WRITE_CHANNELS.has(channel)
-      const key = special ? channel : String(i)
-      if (rows.has(key) && !special) return
-      rows.set(key, { threadId, checkpointId, taskId, key, channel, value })
-    })
-    out.push(...rows.values())
-  }
+  const out: StoredWrite[] = []
+  const index = new Map<string, number>()
+  for (const [taskId, writes] of byTask)
+    mergeWrites(out, { threadId: '', checkpointId: '', taskId, writes }, index)
   return out
 }

@@ -1,6 +1,6 @@
 import { Dexie } from 'dexie'
 import type { CheckpointRow, SuperstepDb, ThreadRow } from './db'
-import { blobKey, checkpointRowDamage, missingValue, writeRowDamage } from './checkpointRows'
+import { blobKey, checkpointRowDamage, missingValue, taskRunsOf, writesOf } from './checkpointRows'
 import { rowDamage, type CheckpointDamage } from './damage'
 import { ownOwner } from './rowStates'
 import { toStorageError } from './storageError'
@@ -36,59 +36,82 @@ export class ThreadRepair {
 
   /** Repairs `threadId`; a damaged thread row falls back to `graph` and the time `now`. */
   async repair(threadId: string, o: { graph: string; now: string }): Promise<RepairOutcome> {
-    const { checkpoints, blobs, writes, taskRuns, threads } = this.db
+    const { checkpoints, blobs, threads } = this.db
     try {
-      return await this.db.transaction(
-        'rw',
-        [checkpoints, blobs, writes, taskRuns, threads],
-        async () => {
-          const lo = [threadId, Dexie.minKey]
-          const hi = [threadId, Dexie.maxKey]
-          // By primary key: a row without a seq is not in the [threadId+seq] index.
-          const rows = await checkpoints.where('[threadId+checkpointId]').between(lo, hi).toArray()
-          const sorted = rows.sort((a, b) => seqOf(a) - seqOf(b))
-          const keys = await blobs
-            .where('[threadId+checkpointId+channel]')
-            .between(lo, hi)
-            .primaryKeys()
-          const stored = new Set(keys.map((k) => blobKey(String(k[1]), String(k[2]))))
-          const cut = planCut(sorted, stored)
-          if (!cut.ok) return cut
-          const gone = new Set(cut.removed)
-          const writeRows = await writes.where('[threadId+checkpointId]').between(lo, hi).toArray()
-          const runRows = await taskRuns
-            .where('[threadId+checkpointId+taskId]')
-            .between(lo, hi)
-            .toArray()
-          const badWrites = writeRows.filter((w) => gone.has(w.checkpointId) || writeRowDamage(w))
-          const badRuns = runRows.filter(
-            (r) => gone.has(r.checkpointId) || rowDamage('taskRuns', r),
-          )
-          await checkpoints.bulkDelete(cut.removed.map((id) => [threadId, id]))
-          for (const id of cut.removed)
-            await blobs
-              .where('[threadId+checkpointId+channel]')
-              .between([threadId, id, Dexie.minKey], [threadId, id, Dexie.maxKey])
-              .delete()
-          await writes.bulkDelete(badWrites.flatMap((w) => (w.id === undefined ? [] : [w.id])))
-          await taskRuns.bulkDelete(badRuns.map((r) => [r.threadId, r.checkpointId, r.taskId]))
-          const row = await threads.get(threadId)
-          const firstTs = sorted.find((r) => typeof r.ts === 'string')?.ts
-          const fixed = row && repairedRow(row, threadId, o.graph, firstTs ?? o.now)
-          if (fixed) await threads.put(fixed)
-          return {
-            ...cut,
-            kept: rows.length - cut.removed.length,
-            writesRemoved: badWrites.length,
-            taskRunsRemoved: badRuns.length,
-            threadRowRepaired: fixed !== undefined,
+      return await this.db.transaction('rw', [checkpoints, blobs, threads], async () => {
+        const lo = [threadId, Dexie.minKey]
+        const hi = [threadId, Dexie.maxKey]
+        // By primary key: a row without a seq is not in the [threadId+seq] index.
+        const rows = await checkpoints.where('[threadId+checkpointId]').between(lo, hi).toArray()
+        const sorted = rows.sort((a, b) => seqOf(a) - seqOf(b))
+        const keys = await blobs
+          .where('[threadId+checkpointId+channel]')
+          .between(lo, hi)
+          .primaryKeys()
+        const stored = new Set(keys.map((k) => blobKey(String(k[1]), String(k[2]))))
+        const cut = planCut(sorted, stored)
+        if (!cut.ok) return cut
+        const gone = new Set(cut.removed)
+        // The pending writes and task runs the cut removes: all of a removed checkpoint's,
+        // the damaged ones of a kept checkpoint (whose row is written again without them).
+        let writesRemoved = 0
+        let taskRunsRemoved = 0
+        const rewritten: CheckpointRow[] = []
+        for (const r of rows) {
+          const writes = entries(r.writes)
+          const runs = entries(r.runs)
+          if (gone.has(r.checkpointId)) {
+            writesRemoved += writes
+            taskRunsRemoved += runs
+            continue
           }
-        },
-      )
+          const goodWrites = writesOf(r).rows
+          const goodRuns = taskRunsOf(r).rows
+          if (goodWrites.length === writes && goodRuns.length === runs) continue
+          writesRemoved += writes - goodWrites.length
+          taskRunsRemoved += runs - goodRuns.length
+          const fixed: CheckpointRow = { ...r }
+          delete fixed.writes
+          delete fixed.runs
+          if (goodWrites.length)
+            fixed.writes = goodWrites.map(({ taskId, key, channel, value }) => ({
+              taskId,
+              key,
+              channel,
+              value,
+            }))
+          if (goodRuns.length)
+            fixed.runs = goodRuns.map(({ threadId: _t, checkpointId: _c, ...run }) => run)
+          rewritten.push(fixed)
+        }
+        await checkpoints.bulkDelete(cut.removed.map((id) => [threadId, id]))
+        if (rewritten.length) await checkpoints.bulkPut(rewritten)
+        for (const id of cut.removed)
+          await blobs
+            .where('[threadId+checkpointId+channel]')
+            .between([threadId, id, Dexie.minKey], [threadId, id, Dexie.maxKey])
+            .delete()
+        const row = await threads.get(threadId)
+        const firstTs = sorted.find((r) => typeof r.ts === 'string')?.ts
+        const fixed = row && repairedRow(row, threadId, o.graph, firstTs ?? o.now)
+        if (fixed) await threads.put(fixed)
+        return {
+          ...cut,
+          kept: rows.length - cut.removed.length,
+          writesRemoved,
+          taskRunsRemoved,
+          threadRowRepaired: fixed !== undefined,
+        }
+      })
     } catch (e) {
       throw toStorageError(e, `repair thread ${threadId}`, { threadId })
     }
   }
+}
+
+/** How many entries a row's list of writes or runs holds (one, for a damaged non-list). */
+function entries(list: unknown): number {
+  return Array.isArray(list) ? list.length : list === undefined ? 0 : 1
 }
 
 /** Put order; a damaged row without a seq sorts last. */

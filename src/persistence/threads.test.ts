@@ -50,7 +50,7 @@ describe('named threads and task runs (version 3)', () => {
     v2.close()
     const db = new SuperstepDb(name, { indexedDB, IDBKeyRange })
     expect(await db.graphs.get('g')).toMatchObject({ name: 'G' })
-    expect(db.verno).toBe(3)
+    expect(db.verno).toBe(4)
     expect(await db.threads.count()).toBe(0)
     db.close()
   })
@@ -65,15 +65,25 @@ describe('named threads and task runs (version 3)', () => {
     expect(await threads.list()).toHaveLength(2)
     expect((await threads.getMany(['h:b', 'nope'])).map((r) => r?.name)).toEqual(['B', undefined])
 
+    const saver = new DexieCheckpointSaver(db)
+    for (const [t, id] of [
+      ['g:a', 'c1'],
+      ['g:a', 'c2'],
+      ['g:ab', 'c1'],
+    ] as const)
+      await putCheckpoint(saver, t, id)
     await runs.record([run('g:a', 'c1', 't1'), run('g:a', 'c1', 't2'), run('g:a', 'c2', 't1')])
     await runs.record([{ ...run('g:a', 'c1', 't1'), durationMs: 9 }]) // a retry replaces it
     await runs.record([run('g:ab', 'c1', 't1')])
+    // A run from a checkpoint that is not stored has nowhere to go: nothing could show it.
+    await runs.record([run('g:a', 'gone', 't1')])
     const fromC1 = await runs.ranFrom('g:a', ['c1'])
     expect(fromC1.map((r) => [r.taskId, r.durationMs])).toEqual([
       ['t1', 9],
       ['t2', 3],
     ])
     expect(await runs.ranFrom('g:a', [])).toEqual([])
+    expect(await runs.ranFrom('g:a', ['gone'])).toEqual([])
     expect(await runs.ofThread('g:a')).toHaveLength(3)
   })
 

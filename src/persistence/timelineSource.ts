@@ -1,15 +1,16 @@
-import { Dexie, type Table } from 'dexie'
+import { Dexie } from 'dexie'
 import type { CheckpointTuple } from '../core/checkpoint/types'
 import type { BlobRow, CheckpointRow, SuperstepDb, TaskRunRow, WriteRow } from './db'
 import {
   blobKey,
   checkpointRowDamage,
   missingValue,
+  taskRunsOf,
   toTuple,
-  writeRowDamage,
+  writesOf,
   type ReadCheckpoint,
 } from './checkpointRows'
-import { rowDamage, type CheckpointDamage } from './damage'
+import type { CheckpointDamage } from './damage'
 import { storedThreadId } from './namespaces'
 import { resolveStates, StateCache, type RowState } from './rowStates'
 
@@ -56,11 +57,10 @@ export class TimelineSource {
   ): Promise<TimelineRead> {
     // A subgraph's namespace is read as a thread of its own (namespaces.ts).
     const threadId = storedThreadId(thread, o.checkpointNs)
-    const { checkpoints, blobs, writes, taskRuns } = this.db
+    const { checkpoints, blobs } = this.db
     const entire = o.limit === undefined && o.before === undefined
     const lo = [threadId, Dexie.minKey]
-    const hi = [threadId, Dexie.maxKey]
-    return this.db.transaction('r', [checkpoints, blobs, writes, taskRuns], async () => {
+    return this.db.transaction('r', [checkpoints, blobs], async () => {
       let below = Infinity
       if (o.before !== undefined) {
         const before = await checkpoints.get([threadId, o.before])
@@ -96,40 +96,25 @@ export class TimelineSource {
         if ('state' in r) stateOf.set(id, r.state)
         else damage.set(id, r.damage)
       const whole = all.filter((r) => stateOf.has(r.checkpointId))
-      // A page reads each checkpoint's rows by its key, in parallel (one request each).
-      const each = <T>(table: Table<T>, list: Iterable<string>) =>
-        Promise.all(
-          [...list].map((id) =>
-            table.where('[threadId+checkpointId]').equals([threadId, id]).toArray(),
-          ),
-        ).then((lists) => lists.flat())
-      const [writeRows, runs] = await Promise.all([
-        entire
-          ? writes.where('[threadId+checkpointId]').between(lo, hi).toArray()
-          : each(writes, new Set(whole.map((r) => r.checkpointId))),
-        entire
-          ? taskRuns.where('[threadId+checkpointId+taskId]').between(lo, hi).toArray()
-          : each(taskRuns, parentIds),
-      ])
       // A damaged write or task run is left out; its checkpoint is marked (unless it is already).
-      const note = (d: CheckpointDamage) =>
-        !damage.has(d.checkpointId) && damage.set(d.checkpointId, d)
+      const note = (d: CheckpointDamage | undefined) =>
+        d && !damage.has(d.checkpointId) && damage.set(d.checkpointId, d)
       const byCheckpoint = new Map<string, WriteRow[]>()
-      for (const w of writeRows) {
-        const bad = writeRowDamage(w)
-        if (bad) {
-          note(bad)
-          continue
-        }
-        const list = byCheckpoint.get(w.checkpointId)
-        if (list) list.push(w)
-        else byCheckpoint.set(w.checkpointId, [w])
+      for (const r of whole) {
+        const writes = writesOf(r)
+        note(writes.damage)
+        byCheckpoint.set(r.checkpointId, writes.rows)
       }
-      const goodRuns = runs.filter((r) => {
-        const bad = taskRunDamage(r)
-        if (bad) note(bad)
-        return !bad
-      })
+      // The runs from the loop checkpoints' parents (read with the page, or just after it);
+      // a whole thread's damaged runs are all marked.
+      const goodRuns: TaskRunRow[] = []
+      for (const r of [...page, ...extra]) {
+        const parent = r !== undefined && parentIds.has(r.checkpointId)
+        if (!r || !(parent || entire)) continue
+        const runs = taskRunsOf(r)
+        note(runs.damage)
+        if (parent) goodRuns.push(...runs.rows)
+      }
       // Each checkpoint's channels to read (all asked for, or what `need` says it needs).
       const needs = new Map<string, ReadonlySet<string>>()
       for (const r of whole) {
@@ -162,7 +147,7 @@ export class TimelineSource {
           return { row, ...(tuple && { tuple }), ...(d && { damage: d }) }
         }),
         byId,
-        taskRuns: entire ? goodRuns.filter((r) => parentIds.has(r.checkpointId)) : goodRuns,
+        taskRuns: goodRuns,
       }
     })
   }
@@ -186,20 +171,6 @@ export class TimelineSource {
     ;[...keys.keys()].forEach((k, i) => out.set(k, found[i]))
     return out
   }
-}
-
-/** Why a task run row cannot be read, as the damage of the checkpoint it ran from. */
-function taskRunDamage(r: TaskRunRow): CheckpointDamage | undefined {
-  const d = rowDamage('taskRuns', r)
-  return (
-    d && {
-      threadId: r.threadId,
-      checkpointId: r.checkpointId,
-      table: 'taskRuns',
-      field: d.field,
-      reason: `the task run of ${r.taskId}: ${d.reason}`,
-    }
-  )
 }
 
 function pick(

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TaskRunRow } from '../persistence/db'
 import type { DexieCheckpointSaver } from '../persistence/dexieSaver'
+import { clearRuns } from '../persistence/saverTestKit'
 import { TEMPLATES } from '../templates'
 import type { Json } from './protocol'
 import { chain, closeAll, setup } from './serviceHarness'
@@ -207,7 +208,7 @@ describe('getTimeline', () => {
     const t = await setup()
     const graphId = await t.compile()
     await t.client.request('run', { graphId, threadId: 'old', input: { x: 'in' }, mode: 'toEnd' })
-    await (t.storage().saver as DexieCheckpointSaver).db.taskRuns.clear()
+    await clearRuns((t.storage().saver as DexieCheckpointSaver).db)
     const timeline = await t.client.request('getTimeline', { graphId, threadId: 'old' })
     expect(timeline.map((e) => e.ran)).toEqual([
       [{ name: 'b' }],

@@ -4,6 +4,7 @@ import { expect, it } from 'vitest'
 import type { Checkpoint } from '../core/checkpoint/types'
 import { SuperstepDb } from '../persistence/db'
 import type { DexieCheckpointSaver } from '../persistence/dexieSaver'
+import { storedRuns, storedWrites } from '../persistence/saverTestKit'
 import { closeAll, setup } from './serviceHarness'
 import { openDexieStorage } from './storage'
 
@@ -35,8 +36,8 @@ it("a run's checkpoints, pending writes and task runs commit together; the timel
   const read = await timeline.read('t', { channels: new Set(['n']) })
   expect(read.page.map((r) => r.row.checkpointId)).toEqual(['c2', 'c1'])
   await recorded
-  expect(await db.writes.count()).toBe(2)
-  expect(await db.taskRuns.count()).toBe(1)
+  expect(await storedWrites(db)).toHaveLength(2)
+  expect(await storedRuns(db)).toHaveLength(1)
 })
 
 it("a run's steps are stored as deltas of their parents (the saver is incremental through the run's gate)", async () => {

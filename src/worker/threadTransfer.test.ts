@@ -55,15 +55,17 @@ async function rowsOf(s: WorkerStorage, threadId: string) {
     table.where(index).between([threadId, Dexie.minKey], [threadId, Dexie.maxKey]).toArray()
   const strip = <T extends { threadId: string }>(rows: T[]) =>
     rows.map(({ threadId: _, ...r }) => r as Record<string, unknown>)
-  const writes = (await range(db.writes, '[threadId+checkpointId]')).sort(
-    (a, b) => (a.id ?? 0) - (b.id ?? 0),
-  )
   const row = await db.threads.get(threadId)
+  const byTask = (a: { taskId: string }, b: { taskId: string }) =>
+    a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0
   return {
-    checkpoints: strip(await range(db.checkpoints, '[threadId+seq]')),
+    // With their pending writes (in the order first stored) and task runs (by task).
+    checkpoints: strip(await range(db.checkpoints, '[threadId+seq]')).map((r) =>
+      Array.isArray(r.runs)
+        ? { ...r, runs: [...(r.runs as { taskId: string }[])].sort(byTask) }
+        : r,
+    ),
     blobs: strip(await range(db.blobs, '[threadId+checkpointId+channel]')),
-    writes: strip(writes).map(({ id: _, ...w }) => w),
-    taskRuns: strip(await range(db.taskRuns, '[threadId+checkpointId+taskId]')),
     row: row && { ...row, threadId: '', createdAt: '' },
   }
 }
@@ -112,9 +114,12 @@ describe('big thread files', () => {
       expect(batched.checkpoints.length).toBe(file.checkpoints.length)
       expect(batched).toEqual(old)
     }
-    expect((await rowsOf(t.storage(), 'g:forked-new')).writes.map((w) => w.channel)).toContain(
-      '__interrupt__',
-    )
+    const forkedRows = (await rowsOf(t.storage(), 'g:forked-new')).checkpoints
+    expect(
+      forkedRows
+        .flatMap((r) => (r.writes as { channel: string }[] | undefined) ?? [])
+        .map((w) => w.channel),
+    ).toContain('__interrupt__')
     // Progress: from 0, one event per batch, then done.
     const progress = transfers(t.events, 'g:long-new').map((e) => [e.done, e.state])
     expect(progress).toEqual([
@@ -175,8 +180,6 @@ describe('big thread files', () => {
     expect(await rowsOf(t.storage(), 'g:big')).toEqual({
       checkpoints: [],
       blobs: [],
-      writes: [],
-      taskRuns: [],
       row: undefined,
     })
   })

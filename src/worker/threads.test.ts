@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { DexieCheckpointSaver } from '../persistence/dexieSaver'
+import { clearRuns } from '../persistence/saverTestKit'
 import type { StateSnapshot } from './protocol'
 import { chain, closeAll, setup } from './serviceHarness'
 
@@ -182,7 +183,7 @@ describe('export and import', () => {
     const timeline = await t.client.request('getTimeline', { graphId, threadId: 'f2' })
     expect(timeline[0]?.ran.map((r) => r.name)).toEqual(['w', 'w'])
     // Without recorded runs, a PUSH task is named by the Send it came from.
-    await (t.storage().saver as DexieCheckpointSaver).db.taskRuns.clear()
+    await clearRuns((t.storage().saver as DexieCheckpointSaver).db)
     const bare = await t.client.request('getTimeline', { graphId, threadId: 'f2' })
     expect(bare[0]?.ran).toEqual([{ name: 'w' }, { name: 'w' }])
   })
