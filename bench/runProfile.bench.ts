@@ -23,7 +23,8 @@
  * share of the run spent in calls that overlap the page's reads (timeline, inspection).
  *   Run: npm run build:test && npx tsx bench/runProfile.bench.ts
  *   (BENCH_DIST picks the build, or builds to compare: BENCH_DIST=/tmp/before,/tmp/after;
- *   BENCH_STEPS the cycle's length, BENCH_RUNS the repeats.)
+ *   BENCH_STEPS the cycle's length, BENCH_RUNS the repeats; BENCH_GRAPH=chain a chain of
+ *   BENCH_STEPS nodes, one a step, in place of the cycle.)
  */
 import { performance } from 'node:perf_hooks'
 import { MemorySaver as LangGraphMemorySaver } from '@langchain/langgraph'
@@ -32,12 +33,14 @@ import { buildLangGraph } from '../src/differential/oracle'
 import type { StepProfile } from '../src/worker/stepProfile'
 import { launchChromium, startPreview } from './browser'
 import { startProfile, startWorkerProfile, topSelfTimes } from './cpuProfile'
-import { cycleGraph } from './graphs'
+import { chainGraph, cycleGraph } from './graphs'
 
 /** One build, or several (comma-separated: e.g. before and after a change), each profiled. */
 const DISTS = (process.env.BENCH_DIST ?? 'dist').split(',')
 const STEPS = Number(process.env.BENCH_STEPS ?? 1000)
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
+/** BENCH_GRAPH=chain profiles a chain of BENCH_STEPS nodes instead (as many super-steps). */
+const graphOf = process.env.BENCH_GRAPH === 'chain' ? chainGraph : cycleGraph
 /** BENCH_PROFILE=1: the runtime worker's top self times over the last run (source-mapped). */
 const PROFILE = process.env.BENCH_PROFILE === '1'
 /**
@@ -52,7 +55,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 /** LangGraph.js, MemorySaver, in Node: ms per super-step (median of 7 runs after warm-up). */
 async function langGraphPerStep(): Promise<number> {
-  const spec = cycleGraph(STEPS)
+  const spec = graphOf(STEPS)
   const { graph } = buildLangGraph(spec as Parameters<typeof buildLangGraph>[0])
   const times: number[] = []
   for (let i = -3; i < 7; i++) {
@@ -356,7 +359,7 @@ async function profileBuild(dist: string, reference: number) {
     await page.getByLabel('Import a graph file').setInputFiles({
       name: 'cycle.json',
       mimeType: 'application/json',
-      buffer: Buffer.from(JSON.stringify(cycleGraph(STEPS))),
+      buffer: Buffer.from(JSON.stringify(graphOf(STEPS))),
     })
     await page.getByRole('button', { name: 'Trust and allow running' }).click()
     const samples: RunSample[] = []

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { RuntimeClient } from '../worker/client'
 import { createAppStore, type GraphEntry } from './appStore'
 import { memoryGraphs } from './memoryGraphs'
@@ -273,5 +273,65 @@ describe('the run input belongs to its graph', () => {
     await s().select('ex')
     expect(s().input).toBe('{"x":"typed"}')
     expect(graphs.rows.get('ex')?.input).toBe('{"x":"typed"}')
+  })
+})
+
+describe('the timeline follows a run', () => {
+  /**
+   * A run that saves a checkpoint every 100 ms for `ms`, over a client whose live timeline
+   * reads (the newest 20) take `readMs`: when each read started and ended (fake time).
+   */
+  async function followed(readMs: number, ms: number) {
+    let listener: (events: unknown[]) => void = () => {}
+    const reads: [number, number][] = []
+    const client = fakeClient()
+    const request = client.request.bind(client)
+    client.onBatch = ((l: (events: unknown[]) => void) => {
+      listener = l
+      return () => {}
+    }) as RuntimeClient['onBatch']
+    client.request = (async (type: string, params: { limit?: number }) => {
+      if (type !== 'getTimeline' || params.limit !== 20)
+        return request(type as never, params as never)
+      const read: [number, number] = [performance.now(), NaN]
+      reads.push(read)
+      await new Promise((r) => setTimeout(r, readMs))
+      read[1] = performance.now()
+      return []
+    }) as RuntimeClient['request']
+    const { store } = newStore(client)
+    await store.getState().init()
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] })
+    try {
+      const threadId = store.getState().threadId
+      for (let t = 0; t < ms; t += 100) {
+        listener([{ type: 'checkpoint_saved', threadId, checkpointId: `c${t}`, step: t }])
+        await vi.advanceTimersByTimeAsync(100)
+      }
+      await vi.advanceTimersByTimeAsync(20 * readMs + 1000) // the last read and the one it missed
+    } finally {
+      vi.useRealTimers()
+    }
+    return reads
+  }
+
+  it('reads twice a second while reads are quick', async () => {
+    const reads = await followed(10, 3000)
+    const starts = reads.map(([a]) => a)
+    expect(reads.length).toBeGreaterThanOrEqual(5)
+    for (let i = 1; i < starts.length; i++)
+      expect((starts[i] as number) - (starts[i - 1] as number)).toBeLessThan(700)
+  })
+
+  it('one read at a time, each after five times what the last one took', async () => {
+    const reads = await followed(400, 8000)
+    expect(reads.length).toBeGreaterThanOrEqual(3)
+    for (let i = 1; i < reads.length; i++) {
+      const [start] = reads[i] as [number, number]
+      const [, lastEnd] = reads[i - 1] as [number, number]
+      expect(start).toBeGreaterThanOrEqual(lastEnd + 5 * 400)
+    }
+    // The run's last checkpoints were saved during a read (at 7.8 and 7.9 s): read after it.
+    expect((reads.at(-1) as [number, number])[0]).toBeGreaterThan(8000)
   })
 })
