@@ -37,6 +37,41 @@ test("a newer version's database is refused with one clear page, and left as it 
   expect(version).toBe(90)
 })
 
+test('a newer version opened in another tab: this one says so at once, and a reload goes on', async ({
+  page,
+  context,
+}) => {
+  await page.goto('/')
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
+  await expect(page.getByLabel('Save state')).toHaveText('Saved')
+  // The other tab: a newer Superstep upgrades the database (it waits for this tab to let go).
+  const other = await context.newPage()
+  await other.goto('/favicon.svg')
+  const upgraded = other.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const r = indexedDB.open('superstep', 90)
+        r.onupgradeneeded = () => r.result.createObjectStore('fromTheFuture')
+        r.onsuccess = () => {
+          const v = r.result.version
+          r.result.close()
+          resolve(v)
+        }
+        r.onerror = () => reject(r.error)
+      }),
+  )
+  expect(await upgraded).toBe(90)
+  const alert = page.getByRole('alert', { name: 'Superstep was updated in another tab' })
+  await expect(alert).toContainText('can no longer read or save it')
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toHaveCount(0)
+  await expect(alert.getByRole('button', { name: 'Reload' })).toBeFocused()
+  // This tab runs the older version still: after the reload, it refuses the newer data.
+  await alert.getByRole('button', { name: 'Reload' }).click()
+  await expect(page.getByRole('alert', { name: 'Superstep could not start' })).toContainText(
+    'from a newer version of Superstep',
+  )
+})
+
 /** Fills the origin's storage until even a 512-byte write is refused (random data: no compression). */
 async function fillStorage(page: Page): Promise<void> {
   const refused = await page.evaluate(async () => {

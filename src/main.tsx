@@ -93,13 +93,39 @@ async function main() {
     templates: TEMPLATES,
     newId: systemEnv.newId,
   })
-  createRoot(root).render(
+  const page = createRoot(root)
+  page.render(
     <StrictMode>
       <StoreContext.Provider value={store}>
         <App />
       </StoreContext.Provider>
     </StrictMode>,
   )
+  // Another tab opened a newer Superstep, which upgrades the database: this tab's connections
+  // (the page's and the worker's) close so that the upgrade can go on, and nothing here could
+  // read or save from then on. Said at once, whole page; a reload runs the newer version, and
+  // edits not saved yet come back from the tab's journal.
+  db.on('versionchange', (event: IDBVersionChangeEvent) => {
+    const deleted = !event.newVersion
+    const title = deleted
+      ? "Superstep's data in this browser was deleted"
+      : 'Superstep was updated in another tab'
+    page.render(
+      <StartupError
+        label={title}
+        title={title}
+        detail={
+          deleted
+            ? 'Another tab, or the browser, deleted the data this browser kept for Superstep, so this tab can no ' +
+              'longer read or save it. Reload to start again.'
+            : 'A newer version of Superstep opened in another tab and upgraded the data this browser keeps for it, ' +
+              'so this tab can no longer read or save it. Reload to go on with the newer version: your saved graphs ' +
+              'and threads are kept, and edits this tab had not saved yet come back.'
+        }
+        reload
+      />,
+    )
+  })
   await store.getState().init()
 }
 
