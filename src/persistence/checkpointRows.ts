@@ -188,20 +188,13 @@ export function missingValue(
  * the first damaged one's damage; a damaged write is left out.
  */
 export function writesOf(r: CheckpointRow): { rows: WriteRow[]; damage?: CheckpointDamage } {
-  const list: unknown = r.writes
-  if (list === undefined) return { rows: [] }
-  if (!Array.isArray(list)) return { rows: [], damage: listDamage(r, 'writes', list) }
-  const rows: WriteRow[] = []
-  let damage: CheckpointDamage | undefined
-  list.forEach((entry: unknown, id) => {
-    const w = { ...(entry as object), id, threadId: r.threadId, checkpointId: r.checkpointId }
-    const bad = isEntry(entry)
-      ? writeRowDamage(w as WriteRow)
-      : entryDamage(r, 'writes', `pending write ${id}`, entry)
-    if (bad) damage ??= bad
-    else rows.push(w as WriteRow)
-  })
-  return damage ? { rows, damage } : { rows }
+  return entriesOf(
+    r,
+    'writes',
+    r.writes,
+    (entry, id) => ({ ...entry, id }) as WriteRow,
+    writeRowDamage,
+  )
 }
 
 /**
@@ -209,18 +202,29 @@ export function writesOf(r: CheckpointRow): { rows: WriteRow[]; damage?: Checkpo
  * damaged one's damage; a damaged run is left out.
  */
 export function taskRunsOf(r: CheckpointRow): { rows: TaskRunRow[]; damage?: CheckpointDamage } {
-  const list: unknown = r.runs
+  return entriesOf(r, 'taskRuns', r.runs, (entry) => entry as TaskRunRow, taskRunDamage)
+}
+
+/** The entries of one of `r`'s lists, each with the row's keys, and the first damage. */
+function entriesOf<T>(
+  r: CheckpointRow,
+  table: 'writes' | 'taskRuns',
+  list: unknown,
+  expand: (entry: object, i: number) => T,
+  damageOf: (entry: T) => CheckpointDamage | undefined,
+): { rows: T[]; damage?: CheckpointDamage } {
   if (list === undefined) return { rows: [] }
-  if (!Array.isArray(list)) return { rows: [], damage: listDamage(r, 'taskRuns', list) }
-  const rows: TaskRunRow[] = []
+  if (!Array.isArray(list)) return { rows: [], damage: listDamage(r, table, list) }
+  const rows: T[] = []
   let damage: CheckpointDamage | undefined
   list.forEach((entry: unknown, i) => {
-    const run = { ...(entry as object), threadId: r.threadId, checkpointId: r.checkpointId }
-    const bad = isEntry(entry)
-      ? taskRunDamage(run as TaskRunRow)
-      : entryDamage(r, 'taskRuns', `task run ${i}`, entry)
+    const what = table === 'writes' ? `pending write ${i}` : `task run ${i}`
+    const row = isEntry(entry)
+      ? expand({ ...entry, threadId: r.threadId, checkpointId: r.checkpointId }, i)
+      : undefined
+    const bad = row === undefined ? entryDamage(r, table, what, entry) : damageOf(row)
     if (bad) damage ??= bad
-    else rows.push(run as TaskRunRow)
+    else rows.push(row as T)
   })
   return damage ? { rows, damage } : { rows }
 }
