@@ -3,7 +3,24 @@
  * transaction of the version that needs it, with Dexie calls only.
  */
 import type { Transaction } from 'dexie'
-import type { CheckpointRow, StoredTaskRun, StoredWrite, TaskRunRow, WriteRow } from './db'
+
+/**
+ * The rows these upgrades read and write, as far as they touch them (the tables of older
+ * versions are not declared any more; ./db's types describe the newest).
+ */
+interface KeyedRow {
+  threadId: string
+  checkpointId: string
+  [field: string]: unknown
+}
+interface OldWriteRow extends KeyedRow {
+  /** Auto-increment: the order the writes were first stored. */
+  id?: number
+}
+interface CheckpointRow extends KeyedRow {
+  writes?: object[]
+  runs?: object[]
+}
 
 /** Checkpoints moved per round of reads and writes (bounds the memory an upgrade takes). */
 const CHUNK = 200
@@ -14,8 +31,8 @@ const CHUNK = 200
  * `runs`). Rows whose checkpoint is not stored were unreadable before; they are dropped.
  */
 export async function writesIntoCheckpoints(tx: Transaction): Promise<void> {
-  const writes = tx.table<WriteRow>('writes')
-  const runs = tx.table<TaskRunRow>('taskRuns')
+  const writes = tx.table<OldWriteRow>('writes')
+  const runs = tx.table<KeyedRow>('taskRuns')
   const checkpoints = tx.table<CheckpointRow>('checkpoints')
   const keyed = new Map<string, [string, string]>()
   for (const key of [
@@ -40,13 +57,13 @@ export async function writesIntoCheckpoints(tx: Transaction): Promise<void> {
       const row = byKey.get(`${w.threadId}\0${w.checkpointId}`)
       if (!row) continue
       const { id: _id, threadId: _t, checkpointId: _c, ...entry } = w
-      ;(row.writes ??= []).push(entry as StoredWrite)
+      ;(row.writes ??= []).push(entry)
     }
     for (const r of runRows) {
       const row = byKey.get(`${r.threadId}\0${r.checkpointId}`)
       if (!row) continue
       const { threadId: _t, checkpointId: _c, ...entry } = r
-      ;(row.runs ??= []).push(entry as StoredTaskRun)
+      ;(row.runs ??= []).push(entry)
     }
     await checkpoints.bulkPut([...byKey.values()])
   }
