@@ -16,7 +16,8 @@ import type {
   SuperstepDb,
   TaskRunRow,
 } from './db'
-import { mergeWrites, MissingCheckpointError, type WriteBatch } from './pendingWrites'
+import { putRun } from './checkpointRows'
+import { mergeWrites, MissingCheckpointError, storeOnRows, type WriteBatch } from './pendingWrites'
 import { toStorageError } from './storageError'
 
 /** What a run learns about the commits of its checkpoints. */
@@ -222,7 +223,8 @@ export class CheckpointBatches implements CommitStatus {
     try {
       // Dexie calls only in here: anything else would end the transaction.
       await this.db.transaction('rw', [checkpoints, blobs], async () => {
-        const [lasts, earlier] = await Promise.all([
+        // Writes on, and runs from, checkpoints committed before go into their rows.
+        const [lasts] = await Promise.all([
           Promise.all(
             threads.map((t) =>
               checkpoints
@@ -231,7 +233,7 @@ export class CheckpointBatches implements CommitStatus {
                 .last(),
             ),
           ),
-          this.withEarlier(b),
+          storeOnRows(this.db, b.earlierWrites, b.earlierRuns),
         ])
         // Numbered after what is stored now (another tab may have added to the thread).
         const seq = new Map(threads.map((t, i) => [t, lasts[i]?.seq ?? 0]))
@@ -246,7 +248,7 @@ export class CheckpointBatches implements CommitStatus {
           const runs = b.runs.get(key)
           if (runs) r.runs = runs
         }
-        await Promise.all([blobs.bulkPut(b.blobs), checkpoints.bulkPut([...earlier, ...b.rows])])
+        await Promise.all([blobs.bulkPut(b.blobs), checkpoints.bulkPut(b.rows)])
       })
     } catch (e) {
       if (e instanceof MissingCheckpointError) throw e
@@ -259,52 +261,4 @@ export class CheckpointBatches implements CommitStatus {
       })
     }
   }
-
-  /**
-   * The rows of checkpoints committed before, with the batch's writes on them and runs from
-   * them added. Dexie calls only. A write on a checkpoint that is not stored throws
-   * MissingCheckpointError; a run from one is dropped (nothing could show it).
-   */
-  private async withEarlier(b: Batch): Promise<CheckpointRow[]> {
-    if (!b.earlierWrites.length && !b.earlierRuns.length) return []
-    const keys = new Map<string, [string, string]>()
-    for (const r of [...b.earlierWrites, ...b.earlierRuns])
-      keys.set(keyOf(r.threadId, r.checkpointId), [r.threadId, r.checkpointId])
-    const found = await this.db.checkpoints.bulkGet([...keys.values()])
-    const rows = new Map<string, CheckpointRow>()
-    ;[...keys.keys()].forEach((k, i) => {
-      const r = found[i]
-      // A damaged list is left as it is for repair to see; new entries go to a list of their own.
-      if (r)
-        rows.set(k, {
-          ...r,
-          writes: Array.isArray(r.writes) ? [...r.writes] : undefined,
-          runs: Array.isArray(r.runs) ? [...r.runs] : undefined,
-        })
-    })
-    for (const w of b.earlierWrites) {
-      const row = rows.get(keyOf(w.threadId, w.checkpointId))
-      if (!row)
-        throw new MissingCheckpointError(`No checkpoint ${w.checkpointId} on thread ${w.threadId}.`)
-      mergeWrites((row.writes ??= []), w)
-    }
-    for (const r of b.earlierRuns) {
-      const row = rows.get(keyOf(r.threadId, r.checkpointId))
-      if (!row) continue
-      const { threadId: _t, checkpointId: _c, ...run } = r
-      putRun((row.runs ??= []), run)
-    }
-    for (const row of rows.values()) {
-      if (!row.writes) delete row.writes
-      if (!row.runs) delete row.runs
-    }
-    return [...rows.values()]
-  }
-}
-
-/** Adds `run` to a checkpoint's runs, replacing the run of the same task. */
-export function putRun(list: StoredTaskRun[], run: StoredTaskRun): void {
-  const at = list.findIndex((r) => r.taskId === run.taskId)
-  if (at >= 0) list[at] = run
-  else list.push(run)
 }

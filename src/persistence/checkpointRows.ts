@@ -14,6 +14,7 @@ import type {
   BlobRow,
   CheckpointRow,
   DeltaCheckpointRow,
+  StoredTaskRun,
   TaskRunRow,
   WholeCheckpointRow,
   WriteRow,
@@ -159,14 +160,7 @@ export interface ReadCheckpoint {
 /** Why checkpoint row `r` cannot be read (see ./damage), or undefined. */
 export function checkpointRowDamage(r: CheckpointRow): CheckpointDamage | undefined {
   const d = rowDamage('checkpoints', r)
-  return (
-    d && {
-      threadId: String(r.threadId),
-      checkpointId: String(r.checkpointId),
-      table: 'checkpoints',
-      ...d,
-    }
-  )
+  return d && damageOn(r, 'checkpoints', d.field, d.reason)
 }
 
 /**
@@ -232,15 +226,8 @@ function entriesOf<T>(
 /** Why task run `r` (as read from its checkpoint's row) cannot be read, or undefined. */
 export function taskRunDamage(r: TaskRunRow): CheckpointDamage | undefined {
   const d = rowDamage('taskRuns', r)
-  return (
-    d && {
-      threadId: String(r.threadId),
-      checkpointId: String(r.checkpointId),
-      table: 'taskRuns',
-      field: d.field,
-      reason: `the task run of ${typeof r.taskId === 'string' ? r.taskId : '?'}: ${d.reason}`,
-    }
-  )
+  const task = typeof r.taskId === 'string' ? r.taskId : '?'
+  return d && damageOn(r, 'taskRuns', d.field, `the task run of ${task}: ${d.reason}`)
 }
 
 const isEntry = (v: unknown): v is object =>
@@ -252,13 +239,13 @@ function listDamage(
   list: unknown,
 ): CheckpointDamage {
   const what = table === 'writes' ? 'pending writes' : 'task runs'
-  return {
-    threadId: String(r.threadId),
-    checkpointId: String(r.checkpointId),
+  const is = list === null ? 'null' : `a ${typeof list}`
+  return damageOn(
+    r,
     table,
-    field: table === 'writes' ? 'writes' : 'runs',
-    reason: `its ${what} are ${list === null ? 'null' : `a ${typeof list}`} (expected a list)`,
-  }
+    table === 'writes' ? 'writes' : 'runs',
+    `its ${what} are ${is} (expected a list)`,
+  )
 }
 
 function entryDamage(
@@ -267,13 +254,8 @@ function entryDamage(
   what: string,
   entry: unknown,
 ): CheckpointDamage {
-  return {
-    threadId: String(r.threadId),
-    checkpointId: String(r.checkpointId),
-    table,
-    field: '',
-    reason: `${what} is ${entry === null ? 'null' : Array.isArray(entry) ? 'a list' : `a ${typeof entry}`} (expected an object)`,
-  }
+  const is = entry === null ? 'null' : Array.isArray(entry) ? 'a list' : `a ${typeof entry}`
+  return damageOn(r, table, '', `${what} is ${is} (expected an object)`)
 }
 
 /** Why pending write row `w` cannot be read, as the damage of its checkpoint, or undefined. */
@@ -281,16 +263,33 @@ export function writeRowDamage(w: WriteRow): CheckpointDamage | undefined {
   const d = rowDamage('writes', w)
   if (!d) return undefined
   const task = typeof w.taskId === 'string' ? ` of task ${w.taskId}` : ''
+  return damageOn(w, 'writes', d.field, `pending write ${w.id ?? '?'}${task}: ${d.reason}`)
+}
+
+/** The damage of checkpoint `r`'s own row (`checkpoints`) or of an entry it holds. */
+function damageOn(
+  r: { threadId: unknown; checkpointId: unknown },
+  table: CheckpointDamage['table'],
+  field: string,
+  reason: string,
+): CheckpointDamage {
   return {
-    threadId: String(w.threadId),
-    checkpointId: String(w.checkpointId),
-    table: 'writes',
-    field: d.field,
-    reason: `pending write ${w.id ?? '?'}${task}: ${d.reason}`,
+    threadId: String(r.threadId),
+    checkpointId: String(r.checkpointId),
+    table,
+    field,
+    reason,
   }
 }
 
 /** A value row's identity within one thread: its owner and channel. */
 export function blobKey(checkpointId: string, channel: string): string {
   return `${checkpointId}\u0000${channel}`
+}
+
+/** Adds `run` to a checkpoint's runs, replacing the run of the same task. */
+export function putRun(list: StoredTaskRun[], run: StoredTaskRun): void {
+  const at = list.findIndex((r) => r.taskId === run.taskId)
+  if (at >= 0) list[at] = run
+  else list.push(run)
 }

@@ -36,7 +36,7 @@ import { afterNamespaces, NS_SEPARATOR, storedThreadId, threadOfStored } from '.
 import {
   DeferredWrites,
   MissingCheckpointError,
-  storeWrites,
+  storeOnRows,
   type WriteBatch,
 } from './pendingWrites'
 import { toStorageError } from './storageError'
@@ -214,7 +214,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     const first = batches[0] as WriteBatch
     try {
       await this.db.transaction('rw', checkpoints, async () => {
-        for (const b of batches) await storeWrites(this.db, b, `thread ${b.threadId}`)
+        await storeOnRows(this.db, batches, [])
       })
     } catch (e) {
       const what = `store pending writes of task ${first.taskId} on checkpoint ${first.checkpointId} of thread ${first.threadId}`
@@ -262,9 +262,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
       // trip to the browser's IndexedDB, which costs more than the request itself.
       row = await this.db.transaction('rw', checkpoints, blobs, async () => {
         const [, parent, last, own] = await Promise.all([
-          (async () => {
-            for (const b of waiting) await storeWrites(this.db, b, `thread ${b.threadId}`)
-          })(),
+          storeOnRows(this.db, waiting, []),
           config.checkpointId ? checkpoints.get([threadId, config.checkpointId]) : undefined,
           this.threadRange(threadId).last(),
           // A checkpoint put again keeps the pending writes and runs stored on it.
@@ -357,7 +355,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     }
     try {
       await this.db.transaction('rw', this.db.checkpoints, () =>
-        storeWrites(this.db, batch, where(config)),
+        storeOnRows(this.db, [batch], [], () => where(config)),
       )
     } catch (e) {
       if (e instanceof MissingCheckpointError) throw e // the caller's mistake, not storage's

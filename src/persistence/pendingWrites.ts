@@ -1,9 +1,11 @@
 /**
- * Pending writes (CheckpointSaver.putWrites) as entries of their checkpoint's row, and the queue that lets a run's
- * writes ride in the transaction of its next checkpoint instead of one of their own.
+ * Pending writes (CheckpointSaver.putWrites) and task runs as entries of their checkpoint's
+ * row, and the queue that lets a run's writes ride in the transaction of its next checkpoint
+ * instead of one of their own.
  */
 import { SPECIAL_WRITE_CHANNELS } from '../core/checkpoint/types'
-import type { StoredWrite, SuperstepDb } from './db'
+import { putRun } from './checkpointRows'
+import type { CheckpointRow, StoredWrite, SuperstepDb, TaskRunRow } from './db'
 
 /** One putWrites call, on a stored thread id (namespace included). */
 export interface WriteBatch {
@@ -19,15 +21,42 @@ export class MissingCheckpointError extends Error {
 }
 
 /**
- * Stores one putWrites call in its checkpoint's row; Dexie calls only, inside a transaction
- * over `checkpoints`. Throws MissingCheckpointError when its checkpoint isn't stored.
+ * Adds pending writes (putWrites calls, in order) and task runs to the rows of the stored
+ * checkpoints they are on, and stores those rows; Dexie calls only, inside a transaction over
+ * `checkpoints`. A write on a checkpoint that isn't stored throws MissingCheckpointError
+ * (`where` names its thread); a run from one is dropped (nothing could show it). A damaged
+ * list (not a list) is replaced by the new entries.
  */
-export async function storeWrites(db: SuperstepDb, b: WriteBatch, where: string): Promise<void> {
-  const row = await db.checkpoints.get([b.threadId, b.checkpointId])
-  if (!row) throw new MissingCheckpointError(`No checkpoint ${b.checkpointId} on ${where}.`)
-  // A damaged list is left as it is for repair to see; the writes go to a list of their own.
-  const list = Array.isArray(row.writes) ? [...row.writes] : []
-  if (mergeWrites(list, b)) await db.checkpoints.put({ ...row, writes: list })
+export async function storeOnRows(
+  db: SuperstepDb,
+  writes: readonly WriteBatch[],
+  runs: readonly TaskRunRow[],
+  where: (threadId: string) => string = (t) => `thread ${t}`,
+): Promise<void> {
+  if (!writes.length && !runs.length) return
+  const keys = new Map<string, [string, string]>()
+  for (const r of [...writes, ...runs])
+    keys.set(`${r.threadId}\0${r.checkpointId}`, [r.threadId, r.checkpointId])
+  const found = await db.checkpoints.bulkGet([...keys.values()])
+  const rows = new Map<string, CheckpointRow>()
+  ;[...keys.keys()].forEach((k, i) => {
+    const r = found[i]
+    if (r) rows.set(k, { ...r })
+  })
+  for (const w of writes) {
+    const row = rows.get(`${w.threadId}\0${w.checkpointId}`)
+    if (!row)
+      throw new MissingCheckpointError(`No checkpoint ${w.checkpointId} on ${where(w.threadId)}.`)
+    row.writes = Array.isArray(row.writes) ? [...row.writes] : []
+    mergeWrites(row.writes, w)
+  }
+  for (const { threadId, checkpointId, ...run } of runs) {
+    const row = rows.get(`${threadId}\0${checkpointId}`)
+    if (!row) continue
+    row.runs = Array.isArray(row.runs) ? [...row.runs] : []
+    putRun(row.runs, run)
+  }
+  await db.checkpoints.bulkPut([...rows.values()])
 }
 
 /**

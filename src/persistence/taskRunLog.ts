@@ -1,7 +1,7 @@
 import { Dexie } from 'dexie'
-import { putRun } from './checkpointBatch'
 import { taskRunsOf } from './checkpointRows'
-import type { CheckpointRow, SuperstepDb, TaskRunRow } from './db'
+import type { SuperstepDb, TaskRunRow } from './db'
+import { storeOnRows } from './pendingWrites'
 import { toStorageError } from './storageError'
 
 /**
@@ -19,25 +19,8 @@ export class TaskRunLog {
   async record(rows: TaskRunRow[]): Promise<void> {
     if (!rows.length) return
     const first = rows[0] as TaskRunRow
-    const { checkpoints } = this.db
-    const keys = new Map<string, [string, string]>()
-    for (const r of rows) keys.set(`${r.threadId}\0${r.checkpointId}`, [r.threadId, r.checkpointId])
     try {
-      await this.db.transaction('rw', checkpoints, async () => {
-        const found = await checkpoints.bulkGet([...keys.values()])
-        const byKey = new Map<string, CheckpointRow>()
-        ;[...keys.keys()].forEach((k, i) => {
-          const r = found[i]
-          // A damaged list is left for repair to see; the runs go to a list of their own.
-          if (r) byKey.set(k, { ...r, runs: Array.isArray(r.runs) ? [...r.runs] : [] })
-        })
-        for (const r of rows) {
-          const row = byKey.get(`${r.threadId}\0${r.checkpointId}`)
-          const { threadId: _t, checkpointId: _c, ...run } = r
-          if (row) putRun(row.runs ?? [], run)
-        }
-        await checkpoints.bulkPut([...byKey.values()])
-      })
+      await this.db.transaction('rw', this.db.checkpoints, () => storeOnRows(this.db, [], rows))
     } catch (e) {
       throw toStorageError(e, `record task runs on checkpoint ${first.checkpointId}`, {
         threadId: first.threadId,

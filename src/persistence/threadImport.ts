@@ -8,8 +8,7 @@
  * never finished (a killed browser) can be found and deleted.
  */
 import type { ChannelVersions, Checkpoint, CheckpointTuple } from '../core/checkpoint/types'
-import { buildDeltaRow, buildRows, valueRows } from './checkpointRows'
-import { putRun } from './checkpointBatch'
+import { buildDeltaRow, buildRows, putRun, valueRows } from './checkpointRows'
 import type {
   BlobRow,
   CheckpointRow,
