@@ -213,9 +213,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     const { checkpoints } = this.db
     const first = batches[0] as WriteBatch
     try {
-      await this.db.transaction('rw', checkpoints, async () => {
-        await storeOnRows(this.db, batches, [])
-      })
+      await this.db.transaction('rw', checkpoints, () => storeOnRows(this.db, batches, []))
     } catch (e) {
       const what = `store pending writes of task ${first.taskId} on checkpoint ${first.checkpointId} of thread ${first.threadId}`
       throw toStorageError(e, what, { threadId: first.threadId, checkpointId: first.checkpointId })
