@@ -29,7 +29,7 @@ test("a newer version's database is refused with one clear page, and left as it 
   await page.reload()
   const alert = page.getByRole('alert', { name: 'Superstep could not start' })
   await expect(alert).toContainText('from a newer version of Superstep')
-  await expect(alert).toContainText('at version 9; this version of Superstep reads up to version 4')
+  await expect(alert).toContainText('at version 9; this version of Superstep reads up to version 5')
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toHaveCount(0)
   const version = await page.evaluate(
     async () => (await indexedDB.databases()).find((d) => d.name === 'superstep')?.version,

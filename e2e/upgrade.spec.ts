@@ -11,7 +11,8 @@ const rows = (page: Page) => page.getByRole('listbox', { name: 'Checkpoints' }).
 
 /**
  * Rewrites the app's database as version 3 stored it: the same rows, each checkpoint's
- * `writes` and `runs` back in tables of their own (writes numbered in their order).
+ * `writes` and `runs` back in tables of their own (writes numbered in their order), and the
+ * values a row holds as value rows.
  */
 async function asVersion3(page: Page): Promise<void> {
   await page.evaluate(async () => {
@@ -68,10 +69,13 @@ async function asVersion3(page: Page): Promise<void> {
       for (const row of all[name] ?? []) put.objectStore(name).put(row)
     // Oldest first, as a run stores them: write ids follow the order they were stored.
     const sorted = [...(all.checkpoints ?? [])].sort((a, b) => Number(a.seq) - Number(b.seq))
-    for (const { writes, runs, ...row } of sorted) {
+    for (const { writes, runs, values, ...row } of sorted) {
       const keys = { threadId: row.threadId, checkpointId: row.checkpointId }
       for (const w of (writes ?? []) as object[]) put.objectStore('writes').add({ ...w, ...keys })
       for (const r of (runs ?? []) as object[]) put.objectStore('taskRuns').put({ ...r, ...keys })
+      // Every value a value row (version 5 lets a delta row hold its small ones).
+      for (const [channel, v] of Object.entries((values ?? {}) as Record<string, object>))
+        put.objectStore('blobs').put({ ...v, ...keys, channel })
       put.objectStore('checkpoints').put(row)
     }
     await new Promise<void>((resolve, reject) => {
@@ -130,7 +134,7 @@ test('a version 3 database upgrades in place: the thread reads as before and its
     return out
   })
   expect(stored).toEqual({
-    version: 40,
+    version: 50,
     stores: ['blobs', 'checkpoints', 'graphs', 'threads'],
   })
 

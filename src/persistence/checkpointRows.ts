@@ -15,6 +15,7 @@ import type {
   CheckpointRow,
   DeltaCheckpointRow,
   StoredTaskRun,
+  StoredValue,
   TaskRunRow,
   WholeCheckpointRow,
   WriteRow,
@@ -28,8 +29,8 @@ import {
 } from './damage'
 
 /**
- * The whole row of `checkpoint` (owning, at first, what its parent owns: `parentOwner`) and a
- * builder for the value rows of the channels it introduces, which it then owns.
+ * The whole row of `checkpoint`, owning what its parent owns (`parentOwner`) and the `changed`
+ * channels: the channels with a new version, whose values it stores (see placeValues).
  */
 export function buildRows(
   threadId: string,
@@ -38,9 +39,11 @@ export function buildRows(
   seq: number,
   checkpoint: Checkpoint,
   metadata: CheckpointMetadata,
-) {
+  changed: readonly string[],
+): WholeCheckpointRow {
   // Every channel inherits its parent's stored value but those with a new version.
   const owner: Record<string, string> = parentOwner ? { ...parentOwner } : {}
+  for (const channel of changed) owner[channel] = checkpoint.id
   const row: WholeCheckpointRow = {
     threadId,
     checkpointId: checkpoint.id,
@@ -52,14 +55,7 @@ export function buildRows(
     owner,
   }
   if (parentId !== undefined) row.parentId = parentId
-  return {
-    row,
-    /** The value rows of `channels`, which this checkpoint now owns. */
-    blobsFor(channels: string[]): BlobRow[] {
-      for (const channel of channels) owner[channel] = checkpoint.id
-      return valueRows(threadId, checkpoint, channels)
-    },
-  }
+  return row
 }
 
 /**
@@ -93,14 +89,39 @@ export function buildDeltaRow(
   }
 }
 
-/** The value rows of `channels` of `checkpoint` (an empty marker where it has no value). */
-export function valueRows(threadId: string, checkpoint: Checkpoint, channels: string[]): BlobRow[] {
-  return channels.map((channel) => {
-    const base = { threadId, checkpointId: checkpoint.id, channel }
-    return channel in checkpoint.channel_values
-      ? { ...base, value: checkpoint.channel_values[channel] }
-      : { ...base, empty: true }
-  })
+/** Longest string a delta row holds itself (see placeValues). */
+export const INLINE_STRING_MAX = 256
+
+/** Whether a value is small enough for its checkpoint's own row: a primitive, a short string. */
+function inlinable(value: unknown): boolean {
+  return typeof value === 'string'
+    ? value.length <= INLINE_STRING_MAX
+    : value === null || (typeof value !== 'object' && typeof value !== 'function')
+}
+
+/**
+ * Stores the values of `channels` (those `checkpoint` gives a new version, which `row` owns):
+ * a delta row holds the small ones and empty marks itself (`values`: one IndexedDB row for a
+ * step that changes only counters, flags and triggers); the others, and all of a whole row's,
+ * are returned as value rows. A whole row holds none, so a reader looking for a value it does
+ * not find as a value row reads only delta rows, which are small (see ./valueReads).
+ */
+export function placeValues(
+  row: CheckpointRow,
+  checkpoint: Checkpoint,
+  channels: readonly string[],
+): BlobRow[] {
+  const blobs: BlobRow[] = []
+  let values: Record<string, StoredValue> | undefined
+  for (const channel of channels) {
+    const has = channel in checkpoint.channel_values
+    const value = checkpoint.channel_values[channel]
+    const stored: StoredValue = has ? { value } : { empty: true }
+    if (row.delta && (!has || inlinable(value))) (values ??= {})[channel] = stored
+    else blobs.push({ threadId: row.threadId, checkpointId: checkpoint.id, channel, ...stored })
+  }
+  if (values) row.values = values
+  return blobs
 }
 
 /**

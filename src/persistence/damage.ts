@@ -106,6 +106,13 @@ const CHECKPOINT_METADATA: Field[] = [
   { path: 'metadata.step', check: isInteger, expected: 'an integer' },
   { path: 'metadata.parents', check: recordOf(isString), expected: 'ids by namespace' },
 ]
+/** The small values a delta row holds itself (placeValues in ./checkpointRows). */
+const VALUES: Field = {
+  path: 'values',
+  check: recordOf(isObject),
+  expected: 'values by channel',
+  optional: true,
+}
 const VERSIONS: Field = {
   path: 'channel_versions',
   check: recordOf(isNumber),
@@ -126,7 +133,14 @@ const DELTA: Field[] = [
   { path: 'delta.depth', check: isInteger, expected: 'an integer' },
 ]
 /** A whole row's fields (in the order their damage is reported). */
-const CHECKPOINT: Field[] = [...CHECKPOINT_HEAD, VERSIONS, SEEN, ...CHECKPOINT_METADATA, OWNER]
+const CHECKPOINT: Field[] = [
+  ...CHECKPOINT_HEAD,
+  VERSIONS,
+  SEEN,
+  ...CHECKPOINT_METADATA,
+  OWNER,
+  VALUES,
+]
 /** A delta row holds no whole state: one that does is of neither form. */
 const NOT_WHOLE: Field[] = [VERSIONS, SEEN, OWNER].map((f) => ({
   path: f.path,
@@ -138,6 +152,7 @@ const DELTA_CHECKPOINT: Field[] = [
   ...DELTA,
   ...NOT_WHOLE,
   ...CHECKPOINT_METADATA,
+  VALUES,
 ]
 
 const WRITE: Field[] = [

@@ -2,8 +2,9 @@
  * Superstep's IndexedDB database. Checkpoints are stored the way MemorySaver keeps them: one
  * row per checkpoint (metadata, versions and which checkpoint stored each channel's value,
  * whole or as the change on its parent; with the pending writes on it and the task runs from
- * it) and one row per channel value per version. A run's step adds one checkpoint row and a
- * value row per channel it changed: IndexedDB's cost is per row, far more than per byte.
+ * it) and one row per channel value per version. IndexedDB's cost is per row, far more than
+ * per byte: a delta row holds its own small values (a number, a flag, a short string, an
+ * emptied channel), so a step that changes only such values adds one row.
  */
 import { Dexie } from 'dexie'
 import type { DexieOptions, Table } from 'dexie'
@@ -14,7 +15,7 @@ import { writesIntoCheckpoints } from './migrations'
 export const DEFAULT_DB_NAME = 'superstep'
 
 /** The newest schema version below (a database at a higher one is a newer app's). */
-export const SCHEMA_VERSION = 4
+export const SCHEMA_VERSION = 5
 
 /** What every checkpoint row holds, whole or delta. */
 interface CheckpointRowBase {
@@ -29,6 +30,18 @@ interface CheckpointRowBase {
   writes?: StoredWrite[]
   /** The runs of the tasks that ran from this checkpoint (absent: none). */
   runs?: StoredTaskRun[]
+  /**
+   * The small values this checkpoint owns, held in its own row rather than as value rows
+   * (delta rows only: see `placeValues` in ./checkpointRows). Absent: none.
+   */
+  values?: Record<string, StoredValue>
+}
+
+/** A channel's value at one version, or the mark that the version has none. */
+export interface StoredValue {
+  /** The version is empty (e.g. a cleared ephemeral channel): no value to restore. */
+  empty?: true
+  value?: unknown
 }
 
 /** A pending write as its checkpoint row holds it (see WriteRow). */
@@ -81,13 +94,10 @@ export interface CheckpointDelta {
 export type CheckpointRow = WholeCheckpointRow | DeltaCheckpointRow
 
 /** One channel's value at one version, keyed by the checkpoint that introduced the version. */
-export interface BlobRow {
+export interface BlobRow extends StoredValue {
   threadId: string
   checkpointId: string
   channel: string
-  /** The version is empty (e.g. a cleared ephemeral channel): no value to restore. */
-  empty?: true
-  value?: unknown
 }
 
 /** A pending write read back: its checkpoint's row's entry, with the row's keys. */
@@ -194,7 +204,9 @@ export interface TaskWarning {
  * The database. Schema changes go in a new `version(n)` block, never by editing an old one.
  * version(1): checkpoints (written only by the runtime worker); version(2): graph documents;
  * version(3): named threads and task runs (durations and logs; runtime worker only);
- * version(4): pending writes and task runs move into their checkpoint's row (./migrations).
+ * version(4): pending writes and task runs move into their checkpoint's row (./migrations);
+ * version(5): a delta row may hold its small values (`values`); no rows change, but an older
+ * app would not find those values, so it must not open the database.
  */
 export class SuperstepDb extends Dexie {
   checkpoints!: Table<CheckpointRow, [string, string]>
@@ -228,5 +240,6 @@ export class SuperstepDb extends Dexie {
     this.version(4)
       .stores({ writes: null, taskRuns: null })
       .upgrade((tx) => writesIntoCheckpoints(tx))
+    this.version(5).stores({})
   }
 }

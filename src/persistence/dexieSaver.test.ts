@@ -4,7 +4,7 @@ import type { DBCoreTable } from 'dexie'
 import { describe, expect, it } from 'vitest'
 import type { Checkpoint, CheckpointConfig, CheckpointAddress } from '../core/checkpoint/types'
 import { collectList, describeSaverContract } from '../core/checkpoint/saverContract'
-import { SuperstepDb } from './db'
+import { SCHEMA_VERSION, SuperstepDb } from './db'
 import { DexieCheckpointSaver } from './dexieSaver'
 import { storedWrites } from './saverTestKit'
 import { CheckpointStorageError, isQuotaError, toStorageError } from './storageError'
@@ -403,7 +403,7 @@ describe('DexieCheckpointSaver: storage', () => {
     expect(again.isOpen()).toBe(false)
     const saver = new DexieCheckpointSaver(again)
     const t = await saver.getTuple({ threadId: 't' })
-    expect(again.verno).toBe(4)
+    expect(again.verno).toBe(SCHEMA_VERSION)
     expect(again.tables.map((x) => x.name).sort()).toEqual([
       'blobs',
       'checkpoints',

@@ -10,7 +10,8 @@ import type {
   ListOptions,
 } from '../core/checkpoint/types'
 import { SuperstepDb } from './db'
-import type { BlobRow, CheckpointRow, TaskRunRow } from './db'
+import type { CheckpointRow, StoredValue, TaskRunRow } from './db'
+import { readValues, type ValueKey } from './valueReads'
 import {
   blobKey,
   buildDeltaRow,
@@ -19,7 +20,7 @@ import {
   missingValue,
   toTuple,
   type ReadCheckpoint,
-  valueRows,
+  placeValues,
   writesOf,
 } from './checkpointRows'
 import { DamagedCheckpointError, stateFieldsDamage } from './damage'
@@ -165,8 +166,8 @@ export class DexieCheckpointSaver implements CheckpointSaver {
           changedSeen,
           head.depth + 1,
         )
-      : wholeRow(threadId, head.checkpointId, head.owner, seq, checkpoint, metadata, changed)
-    const built = { row, blobs: valueRows(threadId, checkpoint, changed) }
+      : buildRows(threadId, head.checkpointId, head.owner, seq, checkpoint, metadata, changed)
+    const built = { row, blobs: placeValues(row, checkpoint, changed) }
     let copy: typeof built
     try {
       copy = structuredClone(built) // what IndexedDB would copy now; it fails as it would
@@ -291,7 +292,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
                 changedSeen,
                 depthOf(parent) + 1,
               )
-            : wholeRow(
+            : buildRows(
                 threadId,
                 config.checkpointId,
                 parentState?.owner,
@@ -300,7 +301,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
                 metadata,
                 changed,
               )
-        const blobRows = valueRows(threadId, checkpoint, changed)
+        const blobRows = placeValues(built, checkpoint, changed)
         if (own?.writes !== undefined) built.writes = own.writes
         if (own?.runs !== undefined) built.runs = own.runs
         await Promise.all([blobs.bulkPut(blobRows), checkpoints.put(built)])
@@ -567,17 +568,25 @@ export class DexieCheckpointSaver implements CheckpointSaver {
    */
   async storedBytes(threadId?: string): Promise<number> {
     await this.batches?.settle()
-    const { blobs } = this.db
-    const rows =
+    const { blobs, checkpoints } = this.db
+    const range = [
+      [threadId, Dexie.minKey],
+      [threadId, Dexie.maxKey],
+    ] as const
+    const [valueRows, rows] =
       threadId === undefined
-        ? blobs.toCollection()
-        : blobs
-            .where('[threadId+checkpointId+channel]')
-            .between([threadId, Dexie.minKey], [threadId, Dexie.maxKey])
+        ? [blobs.toCollection(), checkpoints.toCollection()]
+        : [
+            blobs.where('[threadId+checkpointId+channel]').between(...range),
+            checkpoints.where('[threadId+checkpointId]').between(...range),
+          ]
     let n = 0
-    await rows.each((b) => {
-      if (!b.empty) n += JSON.stringify(b.value)?.length ?? 0
-    })
+    const count = (v: StoredValue) => {
+      if (!v.empty) n += JSON.stringify(v.value)?.length ?? 0
+    }
+    await valueRows.each(count)
+    // The values delta rows hold themselves.
+    await rows.each((r) => Object.values(r.values ?? {}).forEach(count))
     return n
   }
 
@@ -595,7 +604,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     const readable = rows.filter((_, i) => !damage[i])
     // Delta rows are read from the rows before them (cached when read lately).
     const states = await resolveStates(this.db, first.threadId, readable, this.states)
-    const keys = new Map<string, [string, string, string]>()
+    const keys = new Map<string, ValueKey>()
     for (const [i, r] of rows.entries()) {
       const s = !damage[i] && states.get(r.checkpointId)
       if (s && 'state' in s)
@@ -603,9 +612,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
           keys.set(blobKey(owner, ch), [r.threadId, owner, ch])
     }
     // A value shared by many checkpoints of the page is read once.
-    const found = await this.db.blobs.bulkGet([...keys.values()])
-    const blobs = new Map<string, BlobRow | undefined>()
-    ;[...keys.keys()].forEach((k, i) => blobs.set(k, found[i]))
+    const blobs = await readValues(this.db, keys, readable)
     const used = new Set<string>()
     return rows.map((row, i): ReadCheckpoint => {
       const own = damage[i]
@@ -629,21 +636,6 @@ interface Head {
   depth: number
   /** Its state's owners, kept up to date by each put (the saver's own copy). */
   owner: Record<string, string>
-}
-
-/** A whole row (parent's owners plus the `changed` channels) for `checkpoint`. */
-function wholeRow(
-  threadId: string,
-  parentId: string | undefined,
-  parentOwner: Readonly<Record<string, string>> | undefined,
-  seq: number,
-  checkpoint: Checkpoint,
-  metadata: CheckpointMetadata,
-  changed: string[],
-): CheckpointRow {
-  const built = buildRows(threadId, parentId, parentOwner, seq, checkpoint, metadata)
-  built.blobsFor(changed)
-  return built.row
 }
 
 function cmp(a: string, b: string): number {

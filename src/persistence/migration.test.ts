@@ -170,7 +170,7 @@ describe("the previous release's database", () => {
     const db = new SuperstepDb('migration-2')
     const problem = await openProblem(db)
     expect(problem?.title).toMatch(/newer version of Superstep/)
-    expect(problem?.detail).toMatch(/at version 9; this version of Superstep reads up to version 4/)
+    expect(problem?.detail).toMatch(/at version 9; this version of Superstep reads up to version 5/)
     const again = new Dexie('migration-2')
     again.version(9).stores({ graphs: 'id, updatedAt', somethingNew: 'id' })
     expect(await again.table('graphs').get('x')).toMatchObject({ name: 'from the future' })

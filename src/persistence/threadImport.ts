@@ -8,7 +8,7 @@
  * never finished (a killed browser) can be found and deleted.
  */
 import type { ChannelVersions, Checkpoint, CheckpointTuple } from '../core/checkpoint/types'
-import { buildDeltaRow, buildRows, putRun, valueRows } from './checkpointRows'
+import { buildDeltaRow, buildRows, placeValues, putRun } from './checkpointRows'
 import type {
   BlobRow,
   CheckpointRow,
@@ -85,11 +85,9 @@ export class ThreadImportWriter {
           depth,
         )
       } else {
-        const built = buildRows(threadId, parentId, parent?.owner, ++seq, checkpoint, t.metadata)
-        built.blobsFor(changed)
-        row = built.row
+        row = buildRows(threadId, parentId, parent?.owner, ++seq, checkpoint, t.metadata, changed)
       }
-      blobRows.push(...valueRows(threadId, checkpoint, changed))
+      blobRows.push(...placeValues(row, checkpoint, changed))
       checkpointRows.push(row)
       const owner = { ...parent?.owner }
       for (const ch of changed) owner[ch] = checkpoint.id

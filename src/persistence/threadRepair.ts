@@ -49,6 +49,9 @@ export class ThreadRepair {
           .between(lo, hi)
           .primaryKeys()
         const stored = new Set(keys.map((k) => blobKey(String(k[1]), String(k[2]))))
+        // And the values delta rows hold themselves.
+        for (const r of rows)
+          for (const ch of Object.keys(r.values ?? {})) stored.add(blobKey(r.checkpointId, ch))
         const cut = planCut(sorted, stored)
         if (!cut.ok) return cut
         const gone = new Set(cut.removed)

@@ -1,7 +1,7 @@
 import { indexedDB, IDBKeyRange } from 'fake-indexeddb'
 import { Dexie } from 'dexie'
 import { describe, expect, it } from 'vitest'
-import { SuperstepDb, type TaskRunRow } from './db'
+import { SCHEMA_VERSION, SuperstepDb, type TaskRunRow } from './db'
 import { DexieCheckpointSaver } from './dexieSaver'
 import { TaskRunLog } from './taskRunLog'
 import { ThreadDirectory } from './threadDirectory'
@@ -50,7 +50,7 @@ describe('named threads and task runs (version 3)', () => {
     v2.close()
     const db = new SuperstepDb(name, { indexedDB, IDBKeyRange })
     expect(await db.graphs.get('g')).toMatchObject({ name: 'G' })
-    expect(db.verno).toBe(4)
+    expect(db.verno).toBe(SCHEMA_VERSION)
     expect(await db.threads.count()).toBe(0)
     db.close()
   })

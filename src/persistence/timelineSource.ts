@@ -13,6 +13,7 @@ import {
 import type { CheckpointDamage } from './damage'
 import { storedThreadId } from './namespaces'
 import { resolveStates, StateCache, type RowState } from './rowStates'
+import { readValues, type ValueKey } from './valueReads'
 
 /** What a timeline of a thread is drawn from, read in one transaction. */
 export interface TimelineRead {
@@ -158,7 +159,7 @@ export class TimelineSource {
     states: ReadonlyMap<string, RowState>,
     needs: ReadonlyMap<string, ReadonlySet<string>>,
   ): Promise<Map<string, BlobRow | undefined>> {
-    const keys = new Map<string, [string, string, string]>()
+    const keys = new Map<string, ValueKey>()
     for (const r of rows) {
       const owners = (states.get(r.checkpointId) as RowState).owner
       for (const ch of needs.get(r.checkpointId) as ReadonlySet<string>) {
@@ -166,10 +167,7 @@ export class TimelineSource {
         if (owner !== undefined) keys.set(blobKey(owner, ch), [r.threadId, owner, ch])
       }
     }
-    const found = await this.db.blobs.bulkGet([...keys.values()])
-    const out = new Map<string, BlobRow | undefined>()
-    ;[...keys.keys()].forEach((k, i) => out.set(k, found[i]))
-    return out
+    return readValues(this.db, keys, rows)
   }
 }
 

@@ -22,6 +22,18 @@ async function ranChain() {
 
 type Damage = (db: SuperstepDb, checkpointId: string) => Promise<unknown>
 
+/** Removes the value of `channel` that checkpoint `id` stored: a value row or held by its row. */
+async function dropValue(db: SuperstepDb, id: string, channel: string) {
+  const blob = await db.blobs.get([THREAD, id, channel])
+  const row = await db.checkpoints.get([THREAD, id])
+  const values = { ...row?.values }
+  // The damage must be real: the value was stored, in one place or the other.
+  expect(blob !== undefined || channel in values).toBe(true)
+  delete values[channel]
+  await db.blobs.delete([THREAD, id, channel])
+  await db.checkpoints.update([THREAD, id], { values })
+}
+
 /**
  * The ways a checkpoint's own rows break: its state can no longer be read. The field named,
  * or null where the timeline does not see it (a value it does not read: inspection does).
@@ -50,13 +62,21 @@ const ROW_DAMAGE: [string, string | null, Damage][] = [
     'versions_seen',
     (db, id) => db.checkpoints.update([THREAD, id], { versions_seen: null as never }),
   ],
-  ['a missing state value', null, (db, id) => db.blobs.delete([THREAD, id, 'x'])],
+  [
+    'held values that are not values',
+    'values',
+    (db, id) => db.checkpoints.update([THREAD, id], { values: 'x' as never }),
+  ],
+  ['a missing state value', null, (db, id) => dropValue(db, id, 'x')],
   [
     'a missing value the timeline reads',
     'owner.branch:to:b',
-    (db, id) => db.blobs.delete([THREAD, id, 'branch:to:b']),
+    (db, id) => dropValue(db, id, 'branch:to:b'),
   ],
 ]
+
+/** The damage that takes the small values the row held (./persistence placeValues) with it. */
+const LOSES_VALUES = new Set(['a bare row', 'held values that are not values'])
 
 describe('a damaged checkpoint row', () => {
   it.each(ROW_DAMAGE)(
@@ -78,16 +98,27 @@ describe('a damaged checkpoint row', () => {
           table: 'checkpoints',
           field,
         })
-        expect(timeline.filter((e) => e.damaged)).toHaveLength(1)
-        // The checkpoint after it is readable; the step that made it is not known.
-        expect(timeline.find((e) => e.checkpointId === b)).toMatchObject({ step: 2, ran: [] })
+        if (LOSES_VALUES.has(what)) {
+          // The small values it held are gone with it: the next checkpoint reads one of them.
+          expect(timeline.find((e) => e.checkpointId === b)?.damaged).toMatchObject({
+            checkpointId: b,
+            field: 'owner.branch:to:a',
+            reason: expect.stringContaining(`stored with checkpoint ${a}) is missing`),
+          })
+          expect(timeline.filter((e) => e.damaged)).toHaveLength(2)
+        } else {
+          expect(timeline.filter((e) => e.damaged)).toHaveLength(1)
+          // The checkpoint after it is readable; the step that made it is not known.
+          expect(timeline.find((e) => e.checkpointId === b)).toMatchObject({ step: 2, ran: [] })
+        }
       }
+      const readable = LOSES_VALUES.has(what) ? [ids[0], start] : [ids[0], start, b]
 
       // A history (and an export) holds the readable checkpoints.
       const history = await t.client.request('getHistory', { graphId, threadId: THREAD })
-      expect(history.map((h) => h.config.checkpointId)).toEqual([b, start, ids[0]])
+      expect(history.map((h) => h.config.checkpointId)).toEqual([...readable].reverse())
       const file = await t.client.request('exportThread', { threadId: THREAD })
-      expect(file.checkpoints.map((c) => c.config.checkpointId)).toEqual([ids[0], start, b])
+      expect(file.checkpoints.map((c) => c.config.checkpointId)).toEqual(readable)
 
       // Reading, running and forking from it fail with a message naming thread and checkpoint.
       const inspected = t.client.request('inspectCheckpoint', {
@@ -99,9 +130,14 @@ describe('a damaged checkpoint row', () => {
       await expect(inspected).rejects.toThrow(
         new RegExp(`checkpoint ${a} on thread ${THREAD} is damaged.*Repair thread`),
       )
-      await expect(
-        t.client.request('inspectCheckpoint', { graphId, threadId: THREAD, checkpointId: b }),
-      ).resolves.toMatchObject({ checkpointId: b, ran: [] })
+      const next = t.client.request('inspectCheckpoint', {
+        graphId,
+        threadId: THREAD,
+        checkpointId: b,
+      })
+      if (LOSES_VALUES.has(what))
+        await expect(next).rejects.toMatchObject({ code: 'DAMAGED_CHECKPOINT' })
+      else await expect(next).resolves.toMatchObject({ checkpointId: b, ran: [] })
       const replay = await t.client.request('run', {
         graphId,
         threadId: THREAD,

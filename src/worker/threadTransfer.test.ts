@@ -58,14 +58,26 @@ async function rowsOf(s: WorkerStorage, threadId: string) {
   const row = await db.threads.get(threadId)
   const byTask = (a: { taskId: string }, b: { taskId: string }) =>
     a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0
+  const checkpoints = strip(await range(db.checkpoints, '[threadId+seq]'))
+  // The stored values, as value rows or held by their delta rows alike (the same history may
+  // store a checkpoint whole in one thread, as a delta in another).
+  const held = checkpoints.flatMap(({ checkpointId, values }) =>
+    Object.entries((values ?? {}) as Record<string, object>).map(([channel, v]) => ({
+      checkpointId,
+      channel,
+      ...v,
+    })),
+  )
+  const blobs = [...strip(await range(db.blobs, '[threadId+checkpointId+channel]')), ...held]
+  const order = (r: Record<string, unknown>) => `${String(r.checkpointId)}\0${String(r.channel)}`
   return {
     // With their pending writes (in the order first stored) and task runs (by task).
-    checkpoints: strip(await range(db.checkpoints, '[threadId+seq]')).map((r) =>
+    checkpoints: checkpoints.map(({ values: _, ...r }) =>
       Array.isArray(r.runs)
         ? { ...r, runs: [...(r.runs as { taskId: string }[])].sort(byTask) }
         : r,
     ),
-    blobs: strip(await range(db.blobs, '[threadId+checkpointId+channel]')),
+    blobs: blobs.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0)),
     row: row && { ...row, threadId: '', createdAt: '' },
   }
 }
