@@ -41,6 +41,10 @@ const STEPS = Number(process.env.BENCH_STEPS ?? 1000)
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 /** BENCH_GRAPH=chain profiles a chain of BENCH_STEPS nodes instead (as many super-steps). */
 const graphOf = process.env.BENCH_GRAPH === 'chain' ? chainGraph : cycleGraph
+const GRAPH_NAME =
+  process.env.BENCH_GRAPH === 'chain'
+    ? `${STEPS.toLocaleString('en')}-node chain`
+    : `${STEPS.toLocaleString('en')}-step one-node cycle`
 /** BENCH_PROFILE=1: the runtime worker's top self times over the last run (source-mapped). */
 const PROFILE = process.env.BENCH_PROFILE === '1'
 /**
@@ -366,7 +370,7 @@ async function profileBuild(dist: string, reference: number) {
     for (let i = 0; i < RUNS; i++)
       samples.push(await profiledRun(page, dist, PROFILE && i === RUNS - 1))
     console.log(
-      `The ${STEPS.toLocaleString('en')}-step one-node cycle in the page (sandboxed code, IndexedDB), per super-step, median of ${RUNS} runs${DISTS.length > 1 ? ` (${dist})` : ''}:`,
+      `The ${GRAPH_NAME} in the page (sandboxed code, IndexedDB), per super-step, median of ${RUNS} runs${DISTS.length > 1 ? ` (${dist})` : ''}:`,
     )
     table(samples, reference)
     if (TRACE) hops(samples)
