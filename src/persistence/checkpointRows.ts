@@ -29,6 +29,21 @@ import {
 } from './damage'
 
 /**
+ * Makes `checkpoint` the owner of the `changed` channels in `owner` (a state's owners: see
+ * ./rowStates), but of those it emptied: a channel with a version and no owner has no value,
+ * so nothing is stored or read for it.
+ */
+export function takeOwnership(
+  owner: Record<string, string>,
+  checkpoint: Checkpoint,
+  changed: Iterable<string>,
+): void {
+  for (const channel of changed)
+    if (channel in checkpoint.channel_values) owner[channel] = checkpoint.id
+    else delete owner[channel]
+}
+
+/**
  * The whole row of `checkpoint`, owning what its parent owns (`parentOwner`) and the `changed`
  * channels: the channels with a new version, whose values it stores (see placeValues).
  */
@@ -43,7 +58,7 @@ export function buildRows(
 ): WholeCheckpointRow {
   // Every channel inherits its parent's stored value but those with a new version.
   const owner: Record<string, string> = parentOwner ? { ...parentOwner } : {}
-  for (const channel of changed) owner[channel] = checkpoint.id
+  takeOwnership(owner, checkpoint, changed)
   const row: WholeCheckpointRow = {
     threadId,
     checkpointId: checkpoint.id,
@@ -101,10 +116,12 @@ function inlinable(value: unknown): boolean {
 
 /**
  * Stores the values of `channels` (those `checkpoint` gives a new version, which `row` owns):
- * a delta row holds the small ones and empty marks itself (`values`: one IndexedDB row for a
- * step that changes only counters, flags and triggers); the others, and all of a whole row's,
- * are returned as value rows. A whole row holds none, so a reader looking for a value it does
- * not find as a value row reads only delta rows, which are small (see ./valueReads).
+ * a delta row holds the small ones itself (`values`: one IndexedDB row for a step that sets
+ * only counters, flags and triggers), and the mark of each channel it emptied, which its state
+ * then has no owner for (see takeOwnership); the others, and all of a whole row's, are
+ * returned as value rows. A whole row holds none, so a reader looking for a value it does not
+ * find as a value row reads only delta rows, which are small (see ./valueReads); a whole row's
+ * emptied channels have no owner in it, and nothing stored.
  */
 export function placeValues(
   row: CheckpointRow,
@@ -114,11 +131,13 @@ export function placeValues(
   const blobs: BlobRow[] = []
   let values: Record<string, StoredValue> | undefined
   for (const channel of channels) {
-    const has = channel in checkpoint.channel_values
+    if (!(channel in checkpoint.channel_values)) {
+      if (row.delta) (values ??= {})[channel] = { empty: true }
+      continue
+    }
     const value = checkpoint.channel_values[channel]
-    const stored: StoredValue = has ? { value } : { empty: true }
-    if (row.delta && (!has || inlinable(value))) (values ??= {})[channel] = stored
-    else blobs.push({ threadId: row.threadId, checkpointId: checkpoint.id, channel, ...stored })
+    if (row.delta && inlinable(value)) (values ??= {})[channel] = { value }
+    else blobs.push({ threadId: row.threadId, checkpointId: checkpoint.id, channel, value })
   }
   if (values) row.values = values
   return blobs

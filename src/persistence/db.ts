@@ -3,8 +3,9 @@
  * row per checkpoint (metadata, versions and which checkpoint stored each channel's value,
  * whole or as the change on its parent; with the pending writes on it and the task runs from
  * it) and one row per channel value per version. IndexedDB's cost is per row, far more than
- * per byte: a delta row holds its own small values (a number, a flag, a short string, an
- * emptied channel), so a step that changes only such values adds one row.
+ * per byte: a delta row holds its own small values (a number, a flag, a short string), so a
+ * step that sets only such values adds one row; a channel with no value (emptied) has no
+ * owner, and nothing is stored for it.
  */
 import { Dexie } from 'dexie'
 import type { DexieOptions, Table } from 'dexie'

@@ -21,6 +21,7 @@ import {
   toTuple,
   type ReadCheckpoint,
   placeValues,
+  takeOwnership,
   writesOf,
 } from './checkpointRows'
 import { DamagedCheckpointError, stateFieldsDamage } from './damage'
@@ -178,7 +179,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
       })
     }
     b.addCheckpoint(copy.row, copy.blobs)
-    for (const ch of changed) head.owner[ch] = checkpoint.id
+    takeOwnership(head.owner, checkpoint, changed)
     this.heads.set(threadId, {
       checkpointId: checkpoint.id,
       seq,
@@ -308,7 +309,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
         if (this.batches) {
           // The state of what batched puts chain on: its owners (copied once per such put).
           owner = { ...parentState?.owner }
-          for (const ch of changed) owner[ch] = checkpoint.id
+          takeOwnership(owner, checkpoint, changed)
         }
         return built
       })

@@ -1,6 +1,7 @@
 /**
  * Checkpoint rows whole or as deltas (see ./db): the state a row stands for (every channel's
- * version, every node's `versions_seen`, the owner of every channel's value row), rebuilt from
+ * version, every node's `versions_seen`, the owner of every channel's value: none for a
+ * channel that has no value, since storage version 5), rebuilt from
  * the nearest whole row up, with a cache of rebuilt states shared by the saver and the
  * timeline. A put then stores what its step changed, not the size of the graph; a read walks
  * at most MAX_DELTA_DEPTH rows.
@@ -36,11 +37,23 @@ export function depthOf(r: CheckpointRow): number {
   return isDelta(r) ? r.delta.depth : 0
 }
 
-/** The value rows `r` itself names: all of a whole row's, the changed channels of a delta. */
+/**
+ * Whether delta row `r` emptied `channel` (its held mark, see placeValues in ./checkpointRows):
+ * the state then has no owner for it, and no value.
+ */
+function emptied(r: DeltaCheckpointRow, channel: string): boolean {
+  const held: unknown = r.values?.[channel]
+  return typeof held === 'object' && held !== null && (held as { empty?: unknown }).empty === true
+}
+
+/**
+ * The values `r` itself names: all of a whole row's, the changed channels of a delta but
+ * those it emptied.
+ */
 export function ownOwner(r: CheckpointRow): Record<string, string> {
   if (!isDelta(r)) return r.owner
   const out: Record<string, string> = {}
-  for (const ch of Object.keys(r.delta.versions)) out[ch] = r.checkpointId
+  for (const ch of Object.keys(r.delta.versions)) if (!emptied(r, ch)) out[ch] = r.checkpointId
   return out
 }
 
@@ -53,7 +66,9 @@ export function applyDeltas(parent: RowState, deltas: readonly DeltaCheckpointRo
   const versions: ChannelVersions = { ...parent.versions }
   const seen: Record<string, ChannelVersions> = { ...parent.seen }
   for (const r of deltas) {
-    for (const ch of Object.keys(r.delta.versions)) owner[ch] = r.checkpointId
+    for (const ch of Object.keys(r.delta.versions))
+      if (emptied(r, ch)) delete owner[ch]
+      else owner[ch] = r.checkpointId
     Object.assign(versions, r.delta.versions)
     Object.assign(seen, r.delta.seen)
   }

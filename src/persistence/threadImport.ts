@@ -8,7 +8,7 @@
  * never finished (a killed browser) can be found and deleted.
  */
 import type { ChannelVersions, Checkpoint, CheckpointTuple } from '../core/checkpoint/types'
-import { buildDeltaRow, buildRows, placeValues, putRun } from './checkpointRows'
+import { buildDeltaRow, buildRows, placeValues, putRun, takeOwnership } from './checkpointRows'
 import type {
   BlobRow,
   CheckpointRow,
@@ -90,7 +90,7 @@ export class ThreadImportWriter {
       blobRows.push(...placeValues(row, checkpoint, changed))
       checkpointRows.push(row)
       const owner = { ...parent?.owner }
-      for (const ch of changed) owner[ch] = checkpoint.id
+      takeOwnership(owner, checkpoint, changed)
       cursor.rows.set(checkpoint.id, {
         versions: checkpoint.channel_versions,
         seen: checkpoint.versions_seen,

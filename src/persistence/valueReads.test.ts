@@ -6,6 +6,7 @@ import { collectList } from '../core/checkpoint/saverContract'
 import { INLINE_STRING_MAX } from './checkpointRows'
 import { SuperstepDb, type BlobRow } from './db'
 import { DexieCheckpointSaver } from './dexieSaver'
+import { resolveStates, StateCache } from './rowStates'
 import { TimelineSource } from './timelineSource'
 
 let dbCount = 0
@@ -28,8 +29,8 @@ function ck(id: number, values: Record<string, unknown>, versions: Record<string
 
 /**
  * A thread of `steps` checkpoints as a run stores them (whole first, then deltas on their
- * parent): step 1 sets every channel, step 2 sets the small `flag` and the big `doc`, every
- * later step only the counter `n`.
+ * parent): step 1 sets every channel (`none` to no value), step 2 sets the small `flag` and
+ * the big `doc` and empties `gone`, every later step only the counter `n`.
  */
 async function runLike(saver: DexieCheckpointSaver, steps: number) {
   const values: Record<string, unknown> = {}
@@ -38,15 +39,15 @@ async function runLike(saver: DexieCheckpointSaver, steps: number) {
   for (let i = 1; i <= steps; i++) {
     const changed: Record<string, unknown> =
       i === 1
-        ? { n: 1, text: SHORT, flag: false, doc: { a: 1 } }
+        ? { n: 1, text: SHORT, flag: false, doc: { a: 1 }, none: undefined, gone: 0 }
         : i === 2
           ? { n: 2, flag: true, doc: { a: 2 }, long: LONG, gone: undefined }
           : { n: i }
     const newVersions: Record<string, number> = {}
     for (const [ch, v] of Object.entries(changed)) {
       newVersions[ch] = i
-      if (ch === 'gone')
-        delete values[ch] // a version without a value: an emptied channel
+      // A version without a value: an empty channel.
+      if (v === undefined) delete values[ch]
       else values[ch] = v
     }
     Object.assign(versions, newVersions)
@@ -80,12 +81,15 @@ describe('values held by delta rows (storage version 5)', () => {
     const saver = new DexieCheckpointSaver(db)
     const { ids } = await runLike(saver, 3)
     const [first, second, third] = await db.checkpoints.bulkGet(ids.map((id) => ['t', id]))
-    // The first checkpoint is a whole row: every value is a value row.
+    // The first checkpoint is a whole row: every value is a value row; an empty channel has
+    // none, and no owner.
     expect(first?.delta).toBeUndefined()
     expect(first?.values).toBeUndefined()
-    expect((await blobsOf(db, ids[0]!)).sort()).toEqual(['doc', 'flag', 'n', 'text'])
-    // A delta row holds a number, a flag, an emptied channel; an object and a long string
-    // (one past INLINE_STRING_MAX) are value rows.
+    expect((await blobsOf(db, ids[0]!)).sort()).toEqual(['doc', 'flag', 'gone', 'n', 'text'])
+    expect(first?.owner).not.toHaveProperty('none')
+    expect(first?.channel_versions).toHaveProperty('none', 1)
+    // A delta row holds a number, a flag and the mark of the channel it emptied; an object and
+    // a long string (one past INLINE_STRING_MAX) are value rows.
     expect(second?.delta).toBeDefined()
     expect(second?.values).toEqual({
       n: { value: 2 },
@@ -108,6 +112,17 @@ describe('values held by delta rows (storage version 5)', () => {
     const latest = await saver.getTuple({ threadId: 't' })
     expect(latest?.checkpoint.channel_values).toEqual(expected)
     expect('gone' in (latest?.checkpoint.channel_values ?? {})).toBe(false)
+    expect(latest?.checkpoint.channel_versions).toMatchObject({ gone: 2, none: 1 })
+    // An empty channel has no owner in the state: nothing is read for it.
+    const newest = await db.checkpoints.get(['t', ids.at(-1)!])
+    const resolved = (await resolveStates(db, 't', [newest!], new StateCache())).get(ids.at(-1)!)
+    expect(resolved && 'state' in resolved && Object.keys(resolved.state.owner).sort()).toEqual([
+      'doc',
+      'flag',
+      'long',
+      'n',
+      'text',
+    ])
     // Every checkpoint reads back with the values it had.
     const all = await collectList(saver, { threadId: 't' })
     expect(all.map((t) => t.checkpoint.channel_values.n)).toEqual(
@@ -130,6 +145,23 @@ describe('values held by delta rows (storage version 5)', () => {
     // Nothing in between was stored as a value row.
     const middle = await Promise.all(ids.slice(2).map((id) => blobsOf(db, id)))
     expect(middle.flat()).toEqual(['n']) // the second whole row's (checkpoint 33) only
+  })
+
+  it('a row whose held values are damaged loses them: a later checkpoint that reads one says where it was', async () => {
+    const db = freshDb()
+    const saver = new DexieCheckpointSaver(db)
+    const { ids } = await runLike(saver, 5)
+    // Checkpoint 2 holds `flag`, which no later step sets; its held values are overwritten.
+    const [, second] = ids as [string, string]
+    const row = await db.checkpoints.get(['t', second])
+    expect(row?.values?.flag).toEqual({ value: true })
+    await db.checkpoints.update(['t', second], { values: 'x' as never })
+    const fresh = new DexieCheckpointSaver(db)
+    const { page } = await new TimelineSource(db).read('t', { channels: new Set() })
+    expect(page.find((c) => c.row.checkpointId === second)?.damage?.field).toBe('values')
+    await expect(fresh.getTuple({ threadId: 't' })).rejects.toThrow(
+      `the value of channel flag (stored with checkpoint ${second}) is missing`,
+    )
   })
 
   it('reads a database stored before version 5 (every value a value row) as before', async () => {
