@@ -6,7 +6,9 @@
  * one-node cycle with as many super-steps: a chain of BENCH_NODES nodes (one node a step, no
  * router) against it gives the ratio the issue asks to keep within 2×. The main thread's long
  * tasks during each run are counted, and the worker's share is read from its step profile
- * (src/worker/stepProfile.ts) when the build has it.
+ * (src/worker/stepProfile.ts) when the build has it. After each run, what the user does next
+ * is timed too: the timeline showing the last step, and clicks on older steps to their state
+ * (a state of the chain names 2,000 channels).
  *   Run: npm run build:test && npx tsx bench/bigGraphRun.bench.ts
  *   BENCH_NODES (2000) sets the chain's length and the cycle's steps.
  *   BENCH_DIST (dist): the build to run; several, comma-separated, compare builds in one run.
@@ -15,7 +17,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import type { GraphSpec } from '../src/core/graph/schema'
 import { startProfile, startWorkerProfile, topSelfTimes } from './cpuProfile'
 import { launchChromium, startPreview, takeLongTasks, watchLongTasks } from './browser'
@@ -64,8 +66,37 @@ async function perStep(
   const text = (await status.textContent()) ?? ''
   if ((await status.getAttribute('data-phase')) !== 'done')
     throw new Error(`${doc.name} did not run to its end: ${text}`)
+  const reads = await readsAfterRun(page, supersteps - 1)
   await context.close()
-  return { perStep: ms / supersteps, total: ms, long, text, profile, worker }
+  return { perStep: ms / supersteps, total: ms, long, text, profile, worker, reads }
+}
+
+/**
+ * Reading the run back, as the user does next: from "done" to the timeline's top row showing
+ * the last step, then clicks on older rows, each to its state shown (the State tab), in ms.
+ */
+async function readsAfterRun(page: Page, lastStep: number) {
+  const rows = page.getByRole('listbox', { name: 'Checkpoints' }).getByRole('option')
+  const t0 = Date.now()
+  await rows
+    .first()
+    .filter({ hasText: `step ${lastStep}` })
+    .waitFor({ timeout: 60_000 })
+  const timeline = Date.now() - t0
+  await page.waitForTimeout(500)
+  await page.getByRole('tab', { name: 'State', exact: true }).click()
+  const clicks: number[] = []
+  for (const i of [3, 6, 9, 12, 15]) {
+    const step = /step (\d+)/.exec(await rows.nth(i).innerText())?.[1]
+    const t1 = Date.now()
+    await rows.nth(i).click()
+    await page
+      .getByRole('tabpanel')
+      .filter({ hasText: new RegExp(`State at step ${step}\\b`) })
+      .waitFor({ timeout: 60_000 })
+    clicks.push(Date.now() - t1)
+  }
+  return { timeline, clicks }
 }
 
 for (const dist of DISTS) await benchBuild(dist)
@@ -82,6 +113,10 @@ async function benchBuild(dist: string) {
     const row = (name: string, r: typeof cycle) => {
       console.log(
         `${name.padEnd(28)} ${r.perStep.toFixed(2).padStart(8)} ms/step  ${(r.total / 1000).toFixed(1).padStart(6)} s   long tasks ${r.long.length}, longest ${Math.round(Math.max(0, ...r.long))} ms`,
+      )
+      const clicks = [...r.reads.clicks].sort((a, b) => a - b)
+      console.log(
+        `${''.padEnd(28)} then: the last step in the timeline ${r.reads.timeline} ms after "done"; a click on an older step to its state shown, median ${clicks[Math.floor(clicks.length / 2)]} ms (${r.reads.clicks.join(', ')})`,
       )
       for (const [part, top] of [
         ['page', r.profile],
