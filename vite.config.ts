@@ -18,6 +18,13 @@ const TEST_PAGES = {
   canvasTest: 'canvas-test.html',
 }
 
+/**
+ * React's memo, forwardRef and createContext make nothing but their value: a component of a
+ * library nobody renders (React Flow's NodeResizer, say) goes with its call. Shared with the
+ * first-load bench's floor build (bench/firstLoad.bench.ts).
+ */
+export const TREESHAKE = { manualPureFunctions: ['memo', 'forwardRef', 'createContext'] }
+
 export default defineConfig(({ mode }) => ({
   plugins: [react(), sandboxFramePlugin(), contentSecurityPolicyPlugin(), testPagesPlugin()],
   build: {
@@ -25,9 +32,7 @@ export default defineConfig(({ mode }) => ({
     sourcemap: true,
     rollupOptions: {
       input: { main: 'index.html', ...(mode === 'test' ? TEST_PAGES : {}) },
-      // React's memo, forwardRef and createContext make nothing but their value: a component
-      // of a library nobody renders (React Flow's NodeResizer, say) goes with its call.
-      treeshake: { manualPureFunctions: ['memo', 'forwardRef', 'createContext'] },
+      treeshake: TREESHAKE,
     },
   },
   test: {

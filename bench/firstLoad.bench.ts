@@ -10,6 +10,9 @@
  * same server (`/favicon.svg`, load event), so the ratio is what the app adds to any page.
  * With BASELINE_DIST set (another build, e.g. of the previous commit), it is measured too,
  * alternating with this one.
+ * The initial JavaScript's reference, built in the same run with the same target and
+ * tree-shaking: bench/floor, React and React Flow with the parts the canvas renders at once
+ * around a toy graph. What the build has over it is Superstep's own shell.
  *
  *   Run: npx tsx bench/firstLoad.bench.ts   (builds into the temp folder first)
  *   or:  BENCH_DIST=/tmp/dist-x [BASELINE_DIST=/tmp/dist-old] npx tsx bench/firstLoad.bench.ts
@@ -20,7 +23,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
+import react from '@vitejs/plugin-react'
 import type { Browser } from 'playwright-core'
+import { build } from 'vite'
+import { TREESHAKE } from '../vite.config'
 import { launchChromium, startPreview, watchLongTasksScript, type LongTask } from './browser'
 import { initialJs, kB } from './initialJs'
 
@@ -147,6 +153,19 @@ const median = (xs: number[]) => {
 }
 const ms = (v: number) => `${v.toFixed(0)} ms`
 
+/** bench/floor built like the app (see the header): its initial JavaScript, gzip bytes. */
+async function floorBytes(): Promise<number> {
+  const outDir = join(tmpdir(), 'superstep-floor')
+  await build({
+    configFile: false,
+    root: fileURLToPath(new URL('floor', import.meta.url)),
+    logLevel: 'warn',
+    plugins: [react()],
+    build: { outDir, emptyOutDir: true, target: 'es2022', rollupOptions: { treeshake: TREESHAKE } },
+  })
+  return initialJs(outDir).reduce((s, f) => s + f.gzip, 0)
+}
+
 const targets = [{ name: 'this build', dist: process.env.BENCH_DIST ?? productionBuild() }]
 if (process.env.BASELINE_DIST) targets.push({ name: 'baseline', dist: process.env.BASELINE_DIST })
 
@@ -159,6 +178,14 @@ for (const t of targets) {
     `  ${t.name.padEnd(11)} ${kB(total).padStart(6)} kB in ${files.length} files (goal ${GOAL_KB} kB: ${ok}, ${((total / 1024 / GOAL_KB) * 100).toFixed(0)}%)`,
   )
   for (const f of files.slice(0, 4)) console.log(`      ${kB(f.gzip).padStart(6)} kB  ${f.file}`)
+}
+{
+  const floor = await floorBytes()
+  const ours = initialJs(targets[0]!.dist).reduce((s, f) => s + f.gzip, 0)
+  console.log(
+    `  floor       ${kB(floor).padStart(6)} kB: React and React Flow with the canvas's parts (bench/floor)\n` +
+      `  this build adds ${kB(ours - floor)} kB to it; the goal leaves ${kB(GOAL_KB * 1024 - floor)} kB`,
+  )
 }
 
 const servers = await Promise.all(targets.map((t) => startPreview('/', t.dist)))
