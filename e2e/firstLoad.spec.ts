@@ -155,3 +155,34 @@ test('the templates, the edge router, the Problems list, the saving’s merge an
   expect(await scriptsLoaded(page)).toContain('libraryActions')
   await expect(node(page, 'inc')).toBeVisible()
 })
+
+test("the library's times are formatted after the first frame that draws its rows, not in it (Intl's first formatter costs a cold page about 25 ms)", async ({
+  page,
+}) => {
+  // Stamps the first Intl.DateTimeFormat made, and the first frame after the library's first
+  // row is in the document.
+  await page.addInitScript(`
+    window.__intlAt = null
+    window.__rowFrameAt = null
+    const Make = Intl.DateTimeFormat
+    Intl.DateTimeFormat = function (...args) {
+      window.__intlAt ??= performance.now()
+      return new Make(...args)
+    }
+    Intl.DateTimeFormat.prototype = Make.prototype
+    new MutationObserver((_, mo) => {
+      if (!document.querySelector('nav[aria-label="Graphs and problems"] li time')) return
+      mo.disconnect()
+      requestAnimationFrame(() => (window.__rowFrameAt = performance.now()))
+    }).observe(document, { subtree: true, childList: true })
+  `)
+  await openApp(page)
+  const time = page.getByRole('navigation', { name: 'Graphs and problems' }).locator('li time')
+  await expect(time.first()).toHaveText(/\d{1,2}:\d{2}/)
+  const { intlAt, rowFrameAt } = (await page.evaluate(
+    '({ intlAt: window.__intlAt, rowFrameAt: window.__rowFrameAt })',
+  )) as { intlAt: number | null; rowFrameAt: number | null }
+  expect(rowFrameAt).not.toBeNull()
+  expect(intlAt).not.toBeNull()
+  expect(intlAt!).toBeGreaterThan(rowFrameAt!)
+})

@@ -15,6 +15,7 @@ import type { RunOverlay } from './canvas/overlay'
 import { TopBar } from './panels/TopBar'
 import { useApp } from './storeContext'
 import { BinLink } from './library/BinLink'
+import { ShortWhen } from './library/ShortWhen'
 import { isThreadFile } from './library/isThreadFile'
 import { showBidiControls } from './bidi'
 import { BidiText, Name } from './Name'
@@ -294,15 +295,7 @@ function LeftColumn({ graph }: { graph: GraphSpec | null }) {
                 </span>
               )}
             </button>
-            {g.updatedAt && (
-              <time
-                className="muted when"
-                dateTime={g.updatedAt}
-                title={`Last change ${g.updatedAt}`}
-              >
-                {shortWhen(g.updatedAt)}
-              </time>
-            )}
+            {g.updatedAt && <ShortWhen iso={g.updatedAt} />}
           </li>
         ))}
       </ul>
@@ -328,16 +321,3 @@ function LeftColumn({ graph }: { graph: GraphSpec | null }) {
     </nav>
   )
 }
-
-/** A library row's date, short enough for one line: the time today, else the date. */
-function shortWhen(iso: string): string {
-  const d = new Date(iso)
-  if (new Date().toDateString() === d.toDateString())
-    return (timeFormat ??= new Intl.DateTimeFormat(undefined, { timeStyle: 'short' })).format(d)
-  return (dateFormat ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'short' })).format(d)
-}
-
-// Made once: `toLocaleTimeString` with options makes a new formatter at each call, that is for
-// every row at every render of the list (the first one costs a cold load about 20 ms).
-let timeFormat: Intl.DateTimeFormat | undefined
-let dateFormat: Intl.DateTimeFormat | undefined
