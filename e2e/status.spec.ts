@@ -200,3 +200,28 @@ test('a library row holds one line: a long name ends in an ellipsis, the date fi
   const time = row.locator('time')
   expect(await time.evaluate((t) => t.scrollWidth <= t.clientWidth + 1)).toBe(true)
 })
+
+test("a graph that no longer compiles says its thread's checkpoints are there, not that there are none", async ({
+  page,
+}) => {
+  await importGraph(page, {
+    superstep: 1,
+    name: 'breaks later',
+    state: [{ name: 'x' }],
+    nodes: [{ id: 'a', code: '() => ({ x: 1 })' }],
+    edges: [
+      { from: '__start__', to: 'a' },
+      { from: 'a', to: '__end__' },
+    ],
+  } as { name: string })
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
+  // A node nothing reaches: LangGraph.js refuses the graph, so it does not compile.
+  await page.getByRole('button', { name: 'Add node', exact: true }).click()
+  await expect(page.getByRole('button', { name: /^Problems: [1-9]/ })).toBeVisible()
+  await page.reload()
+  await expect(page.getByRole('button', { name: /^Problems: [1-9]/ })).toBeVisible()
+  await expect(page.locator('.timeline-empty')).toHaveText(
+    /^This thread has \d+ checkpoints: they show once the graph compiles/,
+  )
+})

@@ -31,6 +31,8 @@ export function Timeline() {
     inner,
     innerOpen,
     toggleInner,
+    unread,
+    trusted,
   } = useApp((s) => ({
     timeline: s.timeline,
     olderAvailable: s.olderAvailable,
@@ -42,6 +44,9 @@ export function Timeline() {
     inner: s.inner,
     innerOpen: s.innerOpen,
     toggleInner: s.toggleInner,
+    // A graph that does not compile (or is not trusted) has its thread's checkpoints unread.
+    unread: s.graphId ? 0 : (s.threads.find((t) => t.threadId === s.threadId)?.count ?? 0),
+    trusted: s.current?.trusted ?? true,
   }))
   const rows = useMemo(() => layoutHistoryTree(timeline), [timeline])
   // The list as shown: each checkpoint, and under a step whose graph node's subgraph is
@@ -118,7 +123,11 @@ export function Timeline() {
       <div className="timeline">
         <DamageNotice />
         <div className="timeline-scroll" ref={scroller}>
-          <p className="muted timeline-empty">No checkpoints yet. Press F10 to step.</p>
+          <p className="muted timeline-empty">
+            {unread > 0
+              ? `This thread has ${unread} checkpoint${unread === 1 ? '' : 's'}: they show once the graph ${trusted ? 'compiles (fix the errors in Problems)' : 'is trusted to run'}.`
+              : 'No checkpoints yet. Press F10 to step.'}
+          </p>
         </div>
       </div>
     )
