@@ -3,8 +3,8 @@ import { expect, test, type Page } from '@playwright/test'
 /**
  * What loads with the page and what waits: the document's validation (zod, acorn) is a chunk
  * of its own, fetched beside the storage before the first render; dagre is fetched only when a
- * graph has a node without a position; the runtime worker starts beside the first render, not
- * before it; the conflict banner, the import problems and the Delete graph dialog are chunks
+ * graph has a node without a position; the runtime worker starts once the first graph is
+ * drawn, not before it; the conflict banner, the import problems and the Delete graph dialog are chunks
  * of their own; so are the templates, the edge router, the Problems list, the saving's merge
  * and the start of a run (fetched as the page starts), and the debugger's and the library's
  * less used actions (fetched on first use).
@@ -83,12 +83,46 @@ test('the canvas is drawn while the runtime worker is still loading; a Run then 
   })
   await page.goto('/')
   await expect(node(page, 'inc')).toBeVisible()
-  expect(asked).toBe(true) // it was started, and is still loading
+  await expect.poll(() => asked).toBe(true) // it was started, and is still loading
   // A Run asked for now waits for the worker (the graph compiles first), then runs as ever.
   await page.getByRole('button', { name: 'Run', exact: true }).click()
   await page.waitForTimeout(300)
   await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'idle')
   release()
+  await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'done')
+})
+
+test('the runtime worker starts after the frame that first shows the graph, not beside its drawing', async ({
+  page,
+}) => {
+  // Stamps when the runtime worker is made, and the first frame that shows a graph node.
+  await page.addInitScript(`
+    window.__workerAt = null
+    window.__shownAt = null
+    const Made = Worker
+    window.Worker = class extends Made {
+      constructor(url, options) {
+        if (/runtime\\.worker/.test(String(url))) window.__workerAt ??= performance.now()
+        super(url, options)
+      }
+    }
+    const watch = () => {
+      const n = document.querySelector('.react-flow__node[data-id="inc"]')
+      if (n && n.getBoundingClientRect().width > 0 && getComputedStyle(n).visibility === 'visible')
+        window.__shownAt = performance.now()
+      else requestAnimationFrame(watch)
+    }
+    requestAnimationFrame(watch)
+  `)
+  await openApp(page)
+  const { workerAt, shownAt } = (await page.evaluate(
+    '({ workerAt: window.__workerAt, shownAt: window.__shownAt })',
+  )) as { workerAt: number | null; shownAt: number | null }
+  expect(shownAt).not.toBeNull()
+  expect(workerAt).not.toBeNull()
+  expect(workerAt!).toBeGreaterThan(shownAt!)
+  // And it runs as ever.
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
   await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'done')
 })
 

@@ -48,8 +48,14 @@ async function main() {
     return
   }
   const repo = new GraphRepository(db)
-  const started: Promise<RuntimeRequests> = runtimeStarter.then(async (r) => {
-    const runtime = await r.createRuntime()
+  // The runtime (its worker, then a sandbox frame: each a thread, the frame a process) starts
+  // once the first graph is drawn, not beside it: on two cores its start took the CPU that
+  // drawing needed. Nothing it answers is on those frames (the store's requests wait for it),
+  // and on a return visit the timeline shows as soon as before.
+  let startRuntime = () => {}
+  const graphDrawn = new Promise<void>((resolve) => (startRuntime = resolve))
+  const started: Promise<RuntimeRequests> = graphDrawn.then(async () => {
+    const runtime = await (await runtimeStarter).createRuntime()
     return runtime.client
   })
   // A runtime that cannot start is said as before: the page's error, and each request fails.
@@ -126,7 +132,24 @@ async function main() {
       />,
     )
   })
-  await store.getState().init()
+  // The frame that draws the graph, then the one that shows its measured nodes, then a task;
+  // or a second, in a tab opened in the background (it draws no frames).
+  const drawn = () => {
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(startRuntime)))
+    setTimeout(startRuntime, 1000)
+  }
+  const unsubscribe = store.subscribe((s) => {
+    if (!s.current) return
+    unsubscribe()
+    drawn()
+  })
+  try {
+    await store.getState().init()
+  } finally {
+    // No graph to open (or the start failed): the runtime starts all the same.
+    unsubscribe()
+    drawn()
+  }
 }
 
 void main()
