@@ -126,6 +126,36 @@ test('the runtime worker starts after the frame that first shows the graph, not 
   await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'done')
 })
 
+test('a graph opened again compiles without a sandbox: its timeline shows while none can start', async ({
+  page,
+}) => {
+  await openApp(page)
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'done')
+  const rows = page.getByRole('listbox', { name: 'Checkpoints' }).getByRole('option')
+  const count = await rows.count()
+  expect(count).toBeGreaterThan(1)
+  // From now on no sandbox frame can start: its page is held back.
+  let release!: () => void
+  const held = new Promise<void>((r) => (release = r))
+  let frames = 0
+  await page.route(/sandbox-frame[\w-]*\.html/, async (route) => {
+    frames += 1
+    await held
+    await route.continue()
+  })
+  await page.reload()
+  await expect(node(page, 'inc')).toBeVisible()
+  // The code was checked before this load: the compile asks no sandbox, and the history reads.
+  await expect(rows).toHaveCount(count)
+  expect(frames).toBeLessThanOrEqual(1) // at most the spare the runtime prepares for a run
+  release()
+  // A run then gets its sandbox as ever.
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'done')
+  await expect(rows).not.toHaveCount(count)
+})
+
 test('the conflict banner, the import problems and the Delete dialog are chunks of their own', async ({
   page,
 }) => {

@@ -3,6 +3,7 @@ import { errorToJson } from '../core/errorJson'
 import type { GraphSpec } from '../core/graph/schema'
 import { parseGraph } from '../core/graph/validate'
 import { nodeKind, prebuiltRouter } from '../core/graph/nodeKinds'
+import type { KnownChecks } from './codeChecks'
 import { WorkerRequestError } from './errors'
 import type { CompileIssue } from './protocol'
 
@@ -11,13 +12,17 @@ export type CheckDocumentResult =
 
 /**
  * Validates a graph document (`parseGraph`) and asks `host` to `check` every piece of code
- * (a failure is a `CODE_NOT_A_FUNCTION` issue at that node or field): the spec, when it may
- * be compiled (the worker binds it to a sandbox per use).
+ * `known` has no answer for (a failure is a `CODE_NOT_A_FUNCTION` issue at that node or
+ * field): the spec, when it may be compiled (the worker binds it to a sandbox per use).
  */
-export async function checkDocument(doc: unknown, host: CodeHost): Promise<CheckDocumentResult> {
+export async function checkDocument(
+  doc: unknown,
+  host: CodeHost,
+  known?: KnownChecks,
+): Promise<CheckDocumentResult> {
   const parsed = parseGraph(doc)
   if (!parsed.ok) return { ok: false, issues: parsed.issues }
-  const issues: CompileIssue[] = [...parsed.issues, ...(await checkCode(parsed.spec, host))]
+  const issues: CompileIssue[] = [...parsed.issues, ...(await checkCode(parsed.spec, host, known))]
   if (issues.some((i) => i.severity === 'error')) return { ok: false, issues }
   return { ok: true, spec: parsed.spec, issues }
 }
@@ -77,13 +82,21 @@ function codeSites(spec: GraphSpec): CodeSite[] {
   return sites
 }
 
-async function checkCode(spec: GraphSpec, host: CodeHost): Promise<CompileIssue[]> {
+async function checkCode(
+  spec: GraphSpec,
+  host: CodeHost,
+  known?: KnownChecks,
+): Promise<CompileIssue[]> {
+  const answered: [CodeSite, string | null][] = []
   const found = await Promise.all(
     codeSites(spec).map(async (site): Promise<CompileIssue | null> => {
-      let problem: string | null
+      let problem: string | null | undefined = known?.get(site)
       let at: { line?: number; column?: number } = {}
       try {
-        problem = await host.check(site.owner, site.kind, site.code)
+        if (problem === undefined) {
+          problem = await host.check(site.owner, site.kind, site.code)
+          answered.push([site, problem])
+        }
       } catch (e) {
         // No sandbox at all is not the graph's fault; anything else its code did is.
         const { name, message, line, column } = errorToJson(e)
@@ -102,5 +115,6 @@ async function checkCode(spec: GraphSpec, host: CodeHost): Promise<CompileIssue[
       }
     }),
   )
+  known?.remember(answered)
   return found.filter((i): i is CompileIssue => i !== null)
 }

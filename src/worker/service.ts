@@ -7,6 +7,7 @@ import { GraphRuntime } from '../core/pregel/runtime'
 import type { RuntimeWarning } from '../core/pregel/task'
 import { Command, Send } from '../core/pregel/types'
 import { systemEnv, type RuntimeEnv } from '../lib/env'
+import { CodeChecks } from './codeChecks'
 import { checkDocument } from './compile'
 import { inspectStored, readTimeline, subgraphAt } from './debugReads'
 import { toWorkerError, WorkerRequestError } from './errors'
@@ -82,6 +83,7 @@ export class RuntimeService {
   private stored: WorkerStorage | undefined
   private dbName: string | undefined
   private runs: RunRegistry | undefined
+  private checks: CodeChecks | undefined
   private readonly graphs = new Map<string, GraphEntry>()
   private readonly sandboxes: SandboxPool
   private sandboxTimeoutMs: number | undefined
@@ -168,6 +170,7 @@ export class RuntimeService {
       }
       const stored = this.o.openStorage(name)
       this.stored = stored
+      this.checks = new CodeChecks(stored.codeChecks)
       this.dbName = name
       this.sandboxTimeoutMs = sandboxTimeoutMs
       this.runs = new RunRegistry({
@@ -192,8 +195,11 @@ export class RuntimeService {
       // The checks evaluate the document's code: in a sandbox of its own network mode, used
       // by nothing else and destroyed after them.
       const allowNetwork = options?.allowNetwork === true
+      // Code checked before (this graph opened again, or edited elsewhere than its code) is
+      // not asked again: with nothing to ask, no sandbox starts.
+      const known = await this.codeChecks().known(allowNetwork)
       const checks = this.sandboxes.lease(allowNetwork)
-      const r = await checkDocument(graph, checks).finally(() => checks.release())
+      const r = await checkDocument(graph, checks, known).finally(() => checks.release())
       if (!r.ok) return r
       const graphId = this.env.newId()
       const reads = this.sandboxes.lease(allowNetwork)
@@ -327,6 +333,11 @@ export class RuntimeService {
   private storage(): WorkerStorage {
     if (!this.stored) throw notInitialized()
     return this.stored
+  }
+
+  private codeChecks(): CodeChecks {
+    if (!this.checks) throw notInitialized()
+    return this.checks
   }
 
   private registry(): RunRegistry {

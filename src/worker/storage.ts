@@ -11,6 +11,8 @@ import { ThreadDirectory } from '../persistence/threadDirectory'
 import { ThreadRepair } from '../persistence/threadRepair'
 import { TimelineSource } from '../persistence/timelineSource'
 import { profiled } from './stepProfile'
+import { CodeCheckStore } from '../persistence/codeCheckStore'
+import type { CodeCheckKeeper } from './codeChecks'
 
 /** The saver the worker needs: a CheckpointSaver that can list and summarise its threads. */
 export type WorkerSaver = CheckpointSaver & {
@@ -94,6 +96,8 @@ export interface WorkerStorage {
   repair: ThreadRepair
   /** An imported thread's batched writes (and the imports that never finished). */
   imports: ThreadImportWriter
+  /** What the sandbox said of code it checked, across page loads (a database of its own). */
+  codeChecks?: CodeCheckKeeper
 }
 
 /** The worker's storage over one Dexie database. */
@@ -111,5 +115,6 @@ export function openDexieStorage(db: SuperstepDb | string): WorkerStorage {
     timeline: new TimelineAfterBatches(database, saver),
     repair: new RepairAfterBatches(database, saver),
     imports: new ThreadImportWriter(database),
+    codeChecks: new CodeCheckStore(`${database.name}-code-checks`),
   }
 }

@@ -442,6 +442,8 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
         return { id: req.id, kind: 'value', value, logs: logsOf(call) }
       }
       case 'check': {
+        // What this says of a piece of code is kept by the worker (codeChecks.ts): a change
+        // to it bumps CODE_CHECK_VERSION there.
         let problem: string | null = null
         try {
           evaluate(req.code, `${req.kind} code of \`${req.owner}\``, call, noInterrupt)
