@@ -5,7 +5,9 @@
  * context each time: no HTTP cache, no IndexedDB, so the first visit's setup too):
  * - canvas ready: the first frame with React Flow's pane and a graph node laid out and visible;
  * - click answered: a click on that node has selected it (the node shows as selected), which
- *   needs the page's main thread free to take the click.
+ *   needs the page's main thread free to take the click;
+ * - a return visit: the graph run once, then the page loaded again (its HTTP cache and
+ *   IndexedDB kept): canvas ready, and the timeline's first checkpoint listed.
  * Reference, measured in the same run and browser: a cold load of a blank document from the
  * same server (`/favicon.svg`, load event), so the ratio is what the app adds to any page.
  * With BASELINE_DIST set (another build, e.g. of the previous commit), it is measured too,
@@ -66,6 +68,20 @@ const WATCH_LOAD = `
   }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'] })
 `
 
+/**
+ * Page script for the return visit (the page loaded again after a run: HTTP cache and
+ * IndexedDB kept): notes in `window.__back` when the timeline first lists a checkpoint.
+ */
+const WATCH_RETURN = `
+  window.__back = {}
+  const listed = () => {
+    if (document.querySelector('[aria-label="Checkpoints"] [role="option"]'))
+      window.__back.timeline = performance.now()
+    else requestAnimationFrame(listed)
+  }
+  requestAnimationFrame(listed)
+`
+
 interface AppLoad {
   ready: number
   down: number
@@ -75,6 +91,9 @@ interface AppLoad {
   blocking: number
   /** The page's JavaScript fetched before the canvas was ready (workers not counted), gzip. */
   jsBeforeReady: number
+  /** The return visit (after a run, the page loaded again): canvas ready, a checkpoint listed. */
+  backReady: number
+  backTimeline: number
 }
 
 /** Gzip size of each built file, asked by URL path. */
@@ -92,7 +111,7 @@ function gzipSizes(dist: string): (url: string) => number {
 }
 
 /** `window` as WATCH_LOAD leaves it. */
-type Watched = { __load?: Partial<AppLoad> }
+type Watched = { __load?: Partial<AppLoad>; __back?: { timeline?: number } }
 
 async function coldApp(
   browser: Browser,
@@ -128,7 +147,17 @@ async function coldApp(
       ([start]) => start < load.selected,
     )
     const blocking = long.reduce((s, [, d]) => s + d - 50, 0)
-    return { ...load, long: long.length, blocking, jsBeforeReady }
+    // The return visit: the graph run once, then the page loaded again.
+    await page.getByRole('button', { name: 'Run', exact: true }).click()
+    await page.waitForSelector('[aria-label="Run status"][data-phase="done"]', { timeout: 60_000 })
+    await page.addInitScript(WATCH_RETURN)
+    await page.reload({ waitUntil: 'commit' })
+    await page.waitForFunction(() => (window as Watched).__back?.timeline, null, {
+      timeout: 60_000,
+    })
+    const backReady = (await page.evaluate('window.__load.ready')) as number
+    const backTimeline = (await page.evaluate('window.__back.timeline')) as number
+    return { ...load, long: long.length, blocking, jsBeforeReady, backReady, backTimeline }
   } finally {
     await context.close()
   }
@@ -221,6 +250,8 @@ try {
       'JS before ready (gzip)',
       (k) => `${kB(median(runs[k]!.loads.map((l) => l.jsBeforeReady)))} kB`,
     ],
+    ['return visit: canvas ready', (k) => ms(median(runs[k]!.loads.map((l) => l.backReady)))],
+    ['  a checkpoint listed', (k) => ms(median(runs[k]!.loads.map((l) => l.backTimeline)))],
   ]
   console.log(`  ${''.padEnd(26)}${targets.map((t) => t.name.padStart(14)).join('')}`)
   for (const [label, cell] of rows)
@@ -231,7 +262,10 @@ try {
       "  (Playwright's click, with its own checks first); press to selected: from the pointer\n" +
       "  press to the selection. Long tasks: the main thread's, over 50 ms, before the answered\n" +
       "  click. JS before ready: the page's scripts fetched before the canvas was ready (the\n" +
-      '  initial JavaScript and what it loaded at once; workers not counted).',
+      '  initial JavaScript and what it loaded at once; workers not counted). Return visit:\n' +
+      '  the graph run once, then the page loaded again (HTTP cache and IndexedDB kept): its\n' +
+      "  canvas ready, and the timeline's first checkpoint listed (the runtime worker started,\n" +
+      '  the graph compiled, the thread read).',
   )
 } finally {
   await browser.close()
