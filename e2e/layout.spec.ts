@@ -360,13 +360,18 @@ test('at 1280x800 the toolbars hold one line and a status appearing moves nothin
   await oneLine(banner)
   await oneLine(page.getByRole('toolbar', { name: 'Canvas tools' }))
   // A library graph with a long name (a choice of Add subgraph) leaves the tools in view.
+  const openGraph = page
+    .getByRole('combobox', { name: 'Graph', exact: true })
+    .locator('option:checked')
   await page
     .getByRole('button', { name: 'New graph from template ReAct agent with a scripted model' })
     .click()
+  await expect(openGraph).toHaveText('ReAct agent with a scripted model')
   await page
     .getByRole('navigation', { name: 'Graphs and problems' })
     .getByRole('button', { name: /^counter/ })
     .click()
+  await expect(openGraph).toHaveText('counter')
   await expect(node(page, 'inc')).toBeVisible()
   const tools = page.getByRole('toolbar', { name: 'Canvas tools' })
   await oneLine(tools)

@@ -217,6 +217,57 @@ describe('opening graphs while others are still opening', () => {
   })
 })
 
+describe('a new graph and a graph picked at once', () => {
+  it('the graph picked while the new one is being saved opens last, and stays open', async () => {
+    const { store, graphs } = await setup()
+    await store.getState().newGraph(undefined, 'other')
+    const other = store.getState().current!.id
+    await store.getState().select('ex')
+    // The new graph's save is slow; the user picks "other" meanwhile.
+    const slow = latch()
+    const save = graphs.save
+    graphs.save = async (e) => {
+      await slow.done
+      await save(e)
+    }
+    const making = store.getState().newGraph(undefined, 'made')
+    await settle()
+    const picking = store.getState().select(other)
+    await settle()
+    slow.open()
+    await Promise.all([making, picking])
+    expect(store.getState().current?.id).toBe(other)
+    expect((store.getState().doc as Doc).name).toBe('other')
+    // The new graph was made all the same.
+    expect(store.getState().graphs.map((g) => g.name)).toContain('made')
+  })
+
+  it('the graph open when a new one is asked for, picked again meanwhile, is the one left open', async () => {
+    const { store, graphs } = await setup()
+    const slow = latch()
+    const save = graphs.save
+    graphs.save = async (e) => {
+      await slow.done
+      await save(e)
+    }
+    const making = store.getState().newGraph(undefined, 'made')
+    await settle()
+    const picking = store.getState().select('ex') // open now, but not once "made" is
+    await settle()
+    slow.open()
+    await Promise.all([making, picking])
+    expect(store.getState().current?.id).toBe('ex')
+  })
+
+  it('the graph already open, picked again, keeps its view', async () => {
+    const { store } = await setup()
+    store.getState().edit({ type: 'addNode', id: 'kept' })
+    store.setState({ selection: { nodes: ['kept'], edges: [] } })
+    await store.getState().select('ex')
+    expect(store.getState().selection.nodes).toEqual(['kept'])
+  })
+})
+
 describe('a compile and an edit at once', () => {
   it('an edit while the graph compiles keeps that compile: Run has a graph', async () => {
     const slow = latch()

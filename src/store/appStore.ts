@@ -115,6 +115,7 @@ export function createAppStore(deps: AppDeps) {
           settleSaves: async () => await sync?.settled(),
           forgetGraph: (id) => sync?.forget(id),
           navigation,
+          open: (id) => openGraph(id),
         }
 
         const debug = createDebugSlice(
@@ -237,7 +238,10 @@ export function createAppStore(deps: AppDeps) {
             }
           },
 
-          select: (id) => navigation.go(() => openGraph(id)),
+          // The graph open when the move's turn comes stays as it is (its view, its checkpoint):
+          // asked while another graph was on its way (a new one being made), it opens again.
+          select: (id) =>
+            navigation.go(async () => (get().current?.id === id ? undefined : openGraph(id))),
 
           async trustCurrent() {
             const g = get().current

@@ -361,4 +361,6 @@ export interface SliceContext {
   forgetGraph(id: string): void
   /** The page's moves between graphs and threads, one at a time (see `navigation.ts`). */
   navigation: Navigation
+  /** Opens a graph: the move's own step, for use inside a move (`select` queues one). */
+  open(id: string): Promise<void>
 }

@@ -123,7 +123,8 @@ export function libraryActions(ctx: SliceContext): LoadedLibraryActions {
       }
       await graphs.save(entry)
       set({ graphs: await graphs.list() })
-      await get().select(entry.id)
+      // Inside the move newGraph is (see librarySlice): the opening itself, not another move.
+      await ctx.open(entry.id)
     },
 
     async renameGraph(name) {

@@ -31,8 +31,10 @@ export function createLibrarySlice(ctx: SliceContext): LibraryActions {
   return {
     importDocument: async (text, fileName) => await (await load())?.importDocument(text, fileName),
     importThread: async (text, fileName) => await (await load())?.importThread(text, fileName),
-    newGraph: async (templateDoc, name, input) =>
-      await (await load())?.newGraph(templateDoc, name, input),
+    // A move of its own, asked for at once (its code and its save come inside it): a graph
+    // picked while the new one is being made opens after it, and stays open.
+    newGraph: (templateDoc, name, input) =>
+      ctx.navigation.go(async () => await (await load())?.newGraph(templateDoc, name, input)),
     renameGraph: async (name) => await (await load())?.renameGraph(name),
     duplicateGraph: async () => await (await load())?.duplicateGraph(),
     deleteGraph: async () => await (await load())?.deleteGraph(),

@@ -286,7 +286,7 @@ function LeftColumn({ graph }: { graph: GraphSpec | null }) {
               title={showBidiControls(g.name)}
               // The open graph's own row does nothing: opening it again would stop its run and
               // drop the checkpoint and node the user has selected.
-              onClick={() => g.id !== currentId && void select(g.id)}
+              onClick={() => void select(g.id)}
             >
               <Name>{g.name}</Name>
               {!g.trusted && (
