@@ -217,6 +217,26 @@ describe('opening graphs while others are still opening', () => {
   })
 })
 
+/** Makes a graph named "made" whose save is slow, and picks graph `id` while it is saved. */
+async function pickWhileMaking(
+  store: ReturnType<typeof newStore>['store'],
+  graphs: ReturnType<typeof newStore>['graphs'],
+  id: string,
+) {
+  const slow = latch()
+  const save = graphs.save
+  graphs.save = async (e) => {
+    await slow.done
+    await save(e)
+  }
+  const making = store.getState().newGraph(undefined, 'made')
+  await settle()
+  const picking = store.getState().select(id)
+  await settle()
+  slow.open()
+  await Promise.all([making, picking])
+}
+
 describe('a new graph and a graph picked at once', () => {
   it('the graph picked while the new one is being saved opens last, and stays open', async () => {
     const { store, graphs } = await setup()
@@ -224,18 +244,7 @@ describe('a new graph and a graph picked at once', () => {
     const other = store.getState().current!.id
     await store.getState().select('ex')
     // The new graph's save is slow; the user picks "other" meanwhile.
-    const slow = latch()
-    const save = graphs.save
-    graphs.save = async (e) => {
-      await slow.done
-      await save(e)
-    }
-    const making = store.getState().newGraph(undefined, 'made')
-    await settle()
-    const picking = store.getState().select(other)
-    await settle()
-    slow.open()
-    await Promise.all([making, picking])
+    await pickWhileMaking(store, graphs, other)
     expect(store.getState().current?.id).toBe(other)
     expect((store.getState().doc as Doc).name).toBe('other')
     // The new graph was made all the same.
@@ -244,18 +253,7 @@ describe('a new graph and a graph picked at once', () => {
 
   it('the graph open when a new one is asked for, picked again meanwhile, is the one left open', async () => {
     const { store, graphs } = await setup()
-    const slow = latch()
-    const save = graphs.save
-    graphs.save = async (e) => {
-      await slow.done
-      await save(e)
-    }
-    const making = store.getState().newGraph(undefined, 'made')
-    await settle()
-    const picking = store.getState().select('ex') // open now, but not once "made" is
-    await settle()
-    slow.open()
-    await Promise.all([making, picking])
+    await pickWhileMaking(store, graphs, 'ex') // open now, but not once "made" is
     expect(store.getState().current?.id).toBe('ex')
   })
 
