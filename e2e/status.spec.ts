@@ -201,7 +201,7 @@ test('a library row holds one line: a long name ends in an ellipsis, the date fi
   expect(await time.evaluate((t) => t.scrollWidth <= t.clientWidth + 1)).toBe(true)
 })
 
-test("a graph that no longer compiles says its thread's checkpoints are there, not that there are none", async ({
+test("a graph that no longer compiles still shows its thread's history, read only", async ({
   page,
 }) => {
   await importGraph(page, {
@@ -216,12 +216,29 @@ test("a graph that no longer compiles says its thread's checkpoints are there, n
   } as { name: string })
   await page.getByRole('button', { name: 'Run', exact: true }).click()
   await expect(status(page)).toHaveAttribute('data-phase', 'done')
+  const rows = page.getByRole('listbox', { name: 'Checkpoints' }).getByRole('option')
+  const count = await rows.count()
+  expect(count).toBeGreaterThan(1)
   // A node nothing reaches: LangGraph.js refuses the graph, so it does not compile.
   await page.getByRole('button', { name: 'Add node', exact: true }).click()
   await expect(page.getByRole('button', { name: /^Problems: [1-9]/ })).toBeVisible()
   await page.reload()
   await expect(page.getByRole('button', { name: /^Problems: [1-9]/ })).toBeVisible()
-  await expect(page.locator('.timeline-empty')).toHaveText(
-    /^This thread has \d+ checkpoints: they show once the graph compiles/,
+  // Its thread's checkpoints are listed and read as they were run, and it says why nothing runs.
+  await expect(rows).toHaveCount(count)
+  await expect(page.getByRole('note', { name: 'Read only' })).toContainText(
+    'the graph has problems',
   )
+  await rows.filter({ hasText: 'step 1' }).click()
+  await tab(page, 'Channels')
+  await expect(
+    page.getByRole('table', { name: 'Channels' }).locator('tr[data-channel="x"] td.value'),
+  ).toHaveText('1')
+  await tab(page, 'State')
+  await expect(page.getByRole('button', { name: 'Fork from here' })).toBeDisabled()
+  await expect(page.getByRole('button', { name: 'Replay from here' })).toBeDisabled()
+  // Run says what stops it, and the history stays as it is.
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(page.getByLabel('Run error')).toContainText('cannot run')
+  await expect(rows).toHaveCount(count)
 })

@@ -47,7 +47,13 @@ const LIVE_HISTORY = 20
 /** The shortest wait between two of the timeline's reads while a run goes. */
 const LIVE_REFRESH_MS = 500
 
-const INITIAL_SHELL: ShellState = { current: null, graphId: null, threadId: '', message: null }
+const INITIAL_SHELL: ShellState = {
+  current: null,
+  graphId: null,
+  graphReadOnly: false,
+  threadId: '',
+  message: null,
+}
 
 export type AppStore = ReturnType<typeof createAppStore>
 
@@ -83,18 +89,26 @@ export function createAppStore(deps: AppDeps) {
 
         const compile = async () => {
           const { current: g, doc } = get()
-          if (!g || !g.trusted) return set({ graphId: null })
+          if (!g) return set({ graphId: null, graphReadOnly: false })
           if (compiledDoc === doc && get().graphId) return
           const previous = get().graphId
-          const r = await client.request('compile', {
-            graph: doc,
-            options: { allowNetwork: g.allowNetwork },
-          })
+          // An untrusted graph's code is never checked; a graph that fails its compile is
+          // compiled for reading only: its threads' history still shows, and nothing runs.
+          const r = g.trusted
+            ? await client.request('compile', {
+                graph: doc,
+                options: { allowNetwork: g.allowNetwork },
+              })
+            : null
+          const graphId = r?.ok
+            ? r.graphId
+            : ((await client.request('compileForReading', { graph: doc }).catch(() => null))
+                ?.graphId ?? null)
+          const compiled = { graphId, graphReadOnly: graphId !== null && !r?.ok }
           // Another graph opened meanwhile: the compile is not its, so it is let go. An edit
           // meanwhile keeps it: a run compiles the newer doc first.
           if (get().current?.id !== g.id) {
-            if (r.ok)
-              void client.request('releaseGraph', { graphId: r.graphId }).catch(() => undefined)
+            if (graphId) void client.request('releaseGraph', { graphId }).catch(() => undefined)
             return
           }
           if (previous)
@@ -102,8 +116,8 @@ export function createAppStore(deps: AppDeps) {
           compiledDoc = doc
           // Edited meanwhile (a compile answered late, say while the worker was starting): the
           // problems shown are the newer document's, worked out as it changed.
-          if (get().doc !== doc) return set({ graphId: r.ok ? r.graphId : null })
-          set({ graphId: r.ok ? r.graphId : null, issues: r.issues as GraphIssue[] })
+          if (get().doc !== doc || !r) return set(compiled)
+          set({ ...compiled, issues: r.issues as GraphIssue[] })
         }
 
         const ctx: SliceContext = {
@@ -191,6 +205,7 @@ export function createAppStore(deps: AppDeps) {
             runningElsewhere: false,
             current: g,
             graphId: null,
+            graphReadOnly: false,
             threadId: g ? threadOf(g.id) : '',
           })
           history().clear()
@@ -249,6 +264,7 @@ export function createAppStore(deps: AppDeps) {
             await graphs.trust(g.id)
             const list = await graphs.list()
             set({ graphs: list, current: list.find((x) => x.id === g.id) ?? null })
+            compiledDoc = undefined // compiled for reading only until now
             await compile()
             // Its history can be read now (an imported thread, say).
             await get().refreshThreads()

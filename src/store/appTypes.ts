@@ -214,6 +214,11 @@ export interface ShellState {
   current: GraphEntry | null
   /** The runtime worker's id for the current document, once compiled. */
   graphId: string | null
+  /**
+   * `graphId` was compiled for reading only: the graph has problems or is not trusted, so
+   * its threads can be read (timeline, inspection) but not run, stepped or forked.
+   */
+  graphReadOnly: boolean
   threadId: string
   message: string | null
 }

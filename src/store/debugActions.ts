@@ -99,8 +99,11 @@ export function debugActions(ctx: DebugActionsContext): RareDebugActions {
     },
 
     async forkFrom(id, valuesText, asNode, ns = '') {
-      const { graphId, threadId, spec, runState } = get()
-      if (!graphId) return 'The graph is not compiled: fix its problems (or trust it) first.'
+      const { graphId, graphReadOnly, threadId, spec, runState, current } = get()
+      if (!graphId || graphReadOnly)
+        return current?.trusted === false
+          ? 'The graph is not trusted: trust it to fork from here.'
+          : 'The graph has problems, so it cannot fork: fix them first (the Problems list shows each one).'
       if (runState === 'running') return 'Stop the run before forking.'
       if (!spec) return 'The graph does not match the format.'
       // A subgraph's checkpoint: the update is checked against the subgraph's own fields.

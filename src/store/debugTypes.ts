@@ -103,11 +103,13 @@ export interface DebugActions extends TransferActions {
 /** What the slice needs of the rest of the app store. */
 export interface DebugHost extends DebugState, Pick<TransferHost, 'importThread'> {
   graphId: string | null
+  /** `graphId` reads the thread only (see ShellState): no fork from it. */
+  graphReadOnly: boolean
   threadId: string
   doc: unknown
   /** The document as the format reads it (null: it does not match). */
   spec: GraphSpec | null
-  current: { id: string; name: string } | null
+  current: { id: string; name: string; trusted?: boolean } | null
   runState: string
   message: string | null
   error: WorkerError | null

@@ -371,4 +371,62 @@ describe('the debugger over the runtime worker', () => {
     await reloaded.getState().resume('"yes"')
     expect(reloaded.getState().runState).toBe('done')
   })
+
+  it("a graph that no longer compiles shows its thread's history read only; fixed, it runs again", async () => {
+    const service = await setupService()
+    const store = await setup(counter, service)
+    await store.getState().run()
+    const ran = store.getState().timeline.map((t) => t.checkpointId)
+    expect(ran.length).toBeGreaterThan(3)
+    const code = "(state) => ({ count: 1, log: ['inc'] })"
+    store.getState().edit({ type: 'setNodeCode', id: 'inc', code: '(state) => ({ count: ' })
+    const requests: string[] = []
+    const request = service.client.request.bind(service.client)
+    service.client.request = ((type, params, transfer) => {
+      requests.push(type)
+      return request(type, params, transfer as Transferable[] | undefined)
+    }) as RuntimeClient['request']
+    await store.getState().run()
+    let s = store.getState()
+    expect(s.error).toMatchObject({ name: 'GraphProblemsError', node: 'inc' })
+    expect(s.graphReadOnly).toBe(true)
+    expect(requests).not.toContain('run')
+    // The thread's history stays, and its checkpoints can be read.
+    await store.getState().refreshHistory()
+    s = store.getState()
+    expect(s.timeline.map((t) => t.checkpointId)).toEqual(ran)
+    await store.getState().selectCheckpoint(ran[2]!)
+    expect(field(store.getState(), 'count')).toBe(1)
+    // Nothing changes the thread: no fork, no step.
+    expect(await store.getState().forkFrom(ran[2]!, '{"count": 5}')).toMatch(/has problems/)
+    await store.getState().step()
+    expect(requests.filter((r) => r === 'run' || r === 'updateState')).toEqual([])
+    expect(store.getState().timeline.map((t) => t.checkpointId)).toEqual(ran)
+    // Fixed, it compiles to run again.
+    store.getState().edit({ type: 'setNodeCode', id: 'inc', code })
+    await store.getState().run()
+    s = store.getState()
+    expect(s.graphReadOnly).toBe(false)
+    expect(s.runState).toBe('done')
+    expect(s.timeline.length).toBeGreaterThan(ran.length)
+  })
+
+  it("an untrusted graph's thread can be read, not run", async () => {
+    const service = await setupService()
+    const trusted = await setup(counter, service)
+    await trusted.getState().run()
+    const count = trusted.getState().timeline.length
+    const store = createAppStore({
+      client: service.client,
+      graphs: memoryGraphs(),
+      examples: [{ id: 'g', name: 'g', doc: counter, trusted: false, allowNetwork: false }],
+      newId: () => 'x',
+    })
+    await store.getState().init()
+    const s = store.getState()
+    expect(s.graphReadOnly).toBe(true)
+    expect(s.timeline).toHaveLength(count)
+    expect(field(s, 'count')).toBe(3)
+    expect(await s.forkFrom(s.timeline[0]!.checkpointId, '{}')).toMatch(/not trusted/)
+  })
 })

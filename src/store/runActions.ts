@@ -69,7 +69,9 @@ export function startActions(
     // A replay or a resume starts a new run; only a plain Run/Step continues in place.
     const resumable = get().resumable && extra.checkpointId === undefined && !extra.command
     const inside = get().pausedBy?.inner !== undefined
-    if (!graphId) return set({ error: cannotRun(get().current, get().issues) })
+    // Compiled for reading only: its threads show, and it cannot run until its problems go.
+    if (!graphId || get().graphReadOnly)
+      return set({ error: cannotRun(get().current, get().issues) })
     // A finished thread runs again from the input: say so, or Step seems to go backwards.
     // (A chat message is new input on purpose: no word about restarting.)
     const restarts =

@@ -48,6 +48,7 @@ export type WorkerErrorCode =
   | 'NOT_INITIALIZED'
   | 'ALREADY_INITIALIZED'
   | 'UNKNOWN_GRAPH'
+  | 'READ_ONLY_GRAPH'
   | 'UNKNOWN_NAMESPACE'
   | 'THREAD_BUSY'
   | 'RUNNING_ELSEWHERE'
@@ -242,6 +243,13 @@ export interface RequestMap {
     params: { graph: unknown; options?: { allowNetwork?: boolean } }
     result: CompileResult
   }
+  /**
+   * Compiles a graph that may not run (it has problems, or is not trusted) so its threads
+   * can be read: timeline, inspection, state, history. No code is checked or run; `run` and
+   * `updateState` of it are refused (`READ_ONLY_GRAPH`). `graphId: null`: its document is
+   * not well-formed enough to read with (see `parseGraph`'s `wellFormed`).
+   */
+  compileForReading: { params: { graph: unknown }; result: { graphId: string | null } }
   /** Forgets a compiled graph (runs already going keep it). */
   releaseGraph: { params: { graphId: string }; result: { released: boolean } }
   /**

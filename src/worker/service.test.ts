@@ -356,4 +356,48 @@ describe('the runtime worker over its protocol', () => {
       code: 'NO_PAUSED_RUN',
     })
   })
+
+  it('reads the threads of a graph compiled for reading, with no code run, and refuses to run it', async () => {
+    const t = await setup()
+    const graphId = await t.compile()
+    await t.client.request('run', { graphId, threadId: 't1', input: { x: 'in' }, mode: 'toEnd' })
+    // The same graph, its node `b` broken: it cannot compile, its thread can still be read.
+    const broken = { ...chain, nodes: [chain.nodes[0], { id: 'b', code: '(s) => ({ x: ' }] }
+    expect(await t.client.request('compile', { graph: broken })).toMatchObject({ ok: false })
+    const checks = t.host.calls.check
+    const sandboxes = t.sandboxes.wanted.length
+    const read = await t.client.request('compileForReading', { graph: broken })
+    const readId = read.graphId!
+    expect(readId).toEqual(expect.any(String))
+    const timeline = await t.client.request('getTimeline', { graphId: readId, threadId: 't1' })
+    expect(timeline.map((e) => e.step)).toEqual([2, 1, 0, -1])
+    expect(timeline.find((e) => e.step === 1)?.ran).toEqual([
+      expect.objectContaining({ name: 'a' }),
+    ])
+    const inspection = await t.client.request('inspectCheckpoint', {
+      graphId: readId,
+      threadId: 't1',
+      checkpointId: timeline[1]!.checkpointId,
+    })
+    expect(inspection?.channels).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'x', value: 'a' })]),
+    )
+    const state = await t.client.request('getState', { graphId: readId, threadId: 't1' })
+    expect(state?.values).toEqual({ x: 'b', log: ['a', 'b'] })
+    // Nothing of its code was checked or run, and no sandbox was asked for.
+    expect(t.host.calls.check).toBe(checks)
+    expect(t.sandboxes.wanted.length).toBe(sandboxes)
+    const readOnly = { name: 'ReadOnlyGraphError', code: 'READ_ONLY_GRAPH' }
+    await expect(
+      t.client.request('run', { graphId: readId, threadId: 't1', input: {}, mode: 'toEnd' }),
+    ).rejects.toMatchObject(readOnly)
+    await expect(
+      t.client.request('updateState', { graphId: readId, threadId: 't1', values: { x: 'z' } }),
+    ).rejects.toMatchObject(readOnly)
+    expect(await t.client.request('listThreads', {})).toMatchObject([{ threadId: 't1', count: 4 }])
+    // A document the format refuses has no graph to read with.
+    expect(await t.client.request('compileForReading', { graph: { superstep: 1 } })).toEqual({
+      graphId: null,
+    })
+  })
 })

@@ -3,6 +3,7 @@ import { compileGraph, type CompiledGraph } from '../core/compile/compileGraph'
 import type { CodeEvaluator } from '../core/compile/evaluate'
 import type { CodeHost } from '../core/compile/host'
 import type { GraphSpec } from '../core/graph/schema'
+import { parseGraph } from '../core/graph/validate'
 import { GraphRuntime } from '../core/pregel/runtime'
 import type { RuntimeWarning } from '../core/pregel/task'
 import { Command, Send } from '../core/pregel/types'
@@ -71,7 +72,9 @@ interface GraphEntry {
   allowNetwork: boolean
   /** Bound to `reads`, for the requests that only read the thread. */
   graph: CompiledGraph
-  reads: SandboxLease
+  reads: Pick<SandboxLease, 'release'>
+  /** Compiled for reading only (`compileForReading`): its runs and updates are refused. */
+  readOnly?: true
 }
 
 /**
@@ -207,6 +210,27 @@ export class RuntimeService {
       this.graphs.set(graphId, { spec: r.spec, allowNetwork, reads, graph: compiled })
       return { ok: true, graphId, issues: r.issues }
     },
+    compileForReading: ({ graph }) => {
+      // No code is checked or run: its thread's checkpoints are read as they were written.
+      const parsed = parseGraph(graph)
+      const spec = parsed.ok ? parsed.spec : parsed.wellFormed
+      if (!spec) return { graphId: null }
+      let compiled: CompiledGraph
+      try {
+        compiled = this.bind({ spec, allowNetwork: false }, refusingHost)
+      } catch {
+        return { graphId: null } // its problems are in its shape: no reading of it either
+      }
+      const graphId = this.env.newId()
+      this.graphs.set(graphId, {
+        spec,
+        allowNetwork: false,
+        reads: { release: () => undefined },
+        graph: compiled,
+        readOnly: true,
+      })
+      return { graphId }
+    },
     releaseGraph: ({ graphId }) => {
       const entry = this.graphs.get(graphId)
       entry?.reads.release()
@@ -217,7 +241,7 @@ export class RuntimeService {
       return { count: this.models.keyCount }
     },
     run: (p) => {
-      const entry = this.entry(p.graphId)
+      const entry = this.runnable(p.graphId)
       // Every run gets a fresh sandbox: no timer or global left by an earlier run is there.
       const sandbox = this.sandboxes.lease(entry.allowNetwork)
       sandbox.threadIds = [p.threadId]
@@ -257,7 +281,7 @@ export class RuntimeService {
     updateState: async ({ graphId, threadId, checkpointId, checkpointNs, values, asNode }) => {
       this.registry().assertIdle(threadId)
       const warnings: RuntimeWarning[] = []
-      const entry = this.entry(graphId)
+      const entry = this.runnable(graphId)
       // A custom reducer may run: in a sandbox of this update's own.
       const sandbox = this.sandboxes.lease(entry.allowNetwork)
       try {
@@ -361,6 +385,19 @@ export class RuntimeService {
     return entry
   }
 
+  /** A graph compiled to run: one compiled for reading only is refused. */
+  private runnable(graphId: string): GraphEntry {
+    const entry = this.entry(graphId)
+    if (entry.readOnly) {
+      throw new WorkerRequestError(
+        'READ_ONLY_GRAPH',
+        `Graph ${graphId} was compiled for reading only (it has problems, or is not trusted): it cannot run or change a thread.`,
+        'ReadOnlyGraphError',
+      )
+    }
+    return entry
+  }
+
   /**
    * The graph with its code run in `host`; model nodes reach their endpoints only when the
    * graph's Network setting allows it.
@@ -387,6 +424,18 @@ export class RuntimeService {
       onEvent: (e) => e.type === 'warning' && warn?.(e.warning),
     })
   }
+}
+
+/** The code host of a graph compiled for reading: its code never runs. */
+const refusingHost: CodeHost = {
+  runNode: () => Promise.reject(readOnlyCode()),
+  runRouter: () => Promise.reject(readOnlyCode()),
+  foldReducer: () => Promise.reject(readOnlyCode()),
+  check: () => Promise.reject(readOnlyCode()),
+}
+
+function readOnlyCode(): Error {
+  return new Error('BUG: a graph compiled for reading only has no code to run.')
 }
 
 /**

@@ -19,6 +19,8 @@ export function ForkPanel() {
     replayFrom: s.replayFrom,
     runState: s.runState,
     graphId: s.graphId,
+    readOnly: s.graphReadOnly,
+    trusted: s.current?.trusted !== false,
     timeline: s.timeline,
     innerNs: s.selectedCheckpointId === null ? '' : s.selectedNs,
     inner: s.inner,
@@ -74,7 +76,7 @@ export function ForkPanel() {
     2,
   )
   const update = text ?? initial
-  const busy = s.runState === 'running' || !s.graphId
+  const busy = s.runState === 'running' || !s.graphId || s.readOnly
   const id = inspection.checkpointId
   // After a parallel step LangGraph cannot tell which node an update is from (its "Ambiguous
   // update"): the nodes that ran are offered instead.
@@ -147,6 +149,13 @@ export function ForkPanel() {
             </button>
           )}
         </div>
+        {s.graphId && s.readOnly && (
+          <p className="muted" role="note">
+            {s.trusted
+              ? 'Fork and replay wait until the graph’s problems are fixed (see Problems).'
+              : 'Fork and replay wait until the graph is trusted.'}
+          </p>
+        )}
         {error && !(ambiguous && error.includes('Ambiguous update')) && (
           <p className="error-text" role="alert" aria-label="Fork error">
             {error}

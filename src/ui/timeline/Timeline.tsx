@@ -32,7 +32,7 @@ export function Timeline() {
     innerOpen,
     toggleInner,
     unread,
-    trusted,
+    readOnly,
   } = useApp((s) => ({
     timeline: s.timeline,
     olderAvailable: s.olderAvailable,
@@ -44,9 +44,15 @@ export function Timeline() {
     inner: s.inner,
     innerOpen: s.innerOpen,
     toggleInner: s.toggleInner,
-    // A graph that does not compile (or is not trusted) has its thread's checkpoints unread.
+    // A graph that cannot even be read (it does not match the format) leaves them unread.
     unread: s.graphId ? 0 : (s.threads.find((t) => t.threadId === s.threadId)?.count ?? 0),
-    trusted: s.current?.trusted ?? true,
+    // One with problems, or not trusted, is read only: its history shows, nothing runs.
+    readOnly:
+      !s.graphId || !s.graphReadOnly
+        ? null
+        : s.current?.trusted === false
+          ? 'untrusted'
+          : 'problems',
   }))
   const rows = useMemo(() => layoutHistoryTree(timeline), [timeline])
   // The list as shown: each checkpoint, and under a step whose graph node's subgraph is
@@ -125,7 +131,7 @@ export function Timeline() {
         <div className="timeline-scroll" ref={scroller}>
           <p className="muted timeline-empty">
             {unread > 0
-              ? `This thread has ${unread} checkpoint${unread === 1 ? '' : 's'}: they show once the graph ${trusted ? 'compiles (fix the errors in Problems)' : 'is trusted to run'}.`
+              ? `This thread has ${unread} checkpoint${unread === 1 ? '' : 's'}: they show once the graph matches the format again (fix the errors in Problems).`
               : 'No checkpoints yet. Press F10 to step.'}
           </p>
         </div>
@@ -149,6 +155,13 @@ export function Timeline() {
   return (
     <div className="timeline">
       <DamageNotice />
+      {readOnly && (
+        <p className="read-only-notice" role="note" aria-label="Read only">
+          {readOnly === 'problems'
+            ? 'Read only: the graph has problems. Its history shows as it ran; run, step and fork wait until they are fixed.'
+            : 'Read only: the graph is not trusted. Its history shows as it ran; trust it to run, step or fork.'}
+        </p>
+      )}
       <label className="scrubber">
         <span className="visually-hidden">Scrubber</span>
         <input
