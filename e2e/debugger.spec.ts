@@ -250,7 +250,12 @@ test('threads: new, switch, rename, delete; they persist across a reload; export
   const file = await (await download).path()
   await page.getByLabel('Import a thread file').setInputFiles(file)
   await expect(page.getByRole('button', { name: 'Trust and allow running' })).toBeVisible()
+  // Not trusted yet: its history already shows, read only.
+  await expect(rows(page)).toHaveCount(5)
+  const readOnly = page.getByRole('note', { name: 'Read only' })
+  await expect(readOnly).toContainText('not trusted')
   await page.getByRole('button', { name: 'Trust and allow running' }).click()
+  await expect(readOnly).toHaveCount(0)
   await expect(rows(page)).toHaveCount(5)
   await expect(picker).toHaveValue(/:/)
   await tab(page, 'Channels')
