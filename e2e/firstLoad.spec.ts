@@ -84,10 +84,12 @@ test('the canvas is drawn while the runtime worker is still loading; a Run then 
   await page.goto('/')
   await expect(node(page, 'inc')).toBeVisible()
   await expect.poll(() => asked).toBe(true) // it was started, and is still loading
-  // A Run asked for now waits for the worker (the graph compiles first), then runs as ever.
+  // A Run asked for now waits for the worker (the graph compiles first), saying it is on its
+  // way, then runs as ever.
   await page.getByRole('button', { name: 'Run', exact: true }).click()
   await page.waitForTimeout(300)
-  await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'idle')
+  await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'starting')
+  await expect(page.getByLabel('Run status')).toHaveText('Starting…')
   release()
   await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'done')
 })

@@ -293,6 +293,26 @@ describe('a compile and an edit at once', () => {
   })
 })
 
+describe('a run pressed before it can start', () => {
+  it('is starting while the graph compiles (the runtime still loading), then runs', async () => {
+    const slow = latch()
+    let held = false
+    const { store } = newStore(
+      fakeClient((type) => (type === 'compile' && held ? slow.done : undefined)),
+    )
+    await store.getState().init()
+    store.getState().edit({ type: 'addNode', id: 'more' }) // a Run compiles it first
+    held = true
+    const running = store.getState().run()
+    await settle()
+    expect(store.getState().runStarting).toBe(true)
+    expect(store.getState().runState).toBe('idle')
+    slow.open()
+    await running
+    expect(store.getState().runStarting).toBe(false)
+  })
+})
+
 describe('the run input belongs to its graph', () => {
   it("a template's first input opens with it; each graph keeps its own, across an edit's autosave", async () => {
     const { store, graphs } = await setup()

@@ -178,6 +178,11 @@ export interface RunSliceState {
   runWarnings: RunWarning[]
   /** While a run goes: the subgraph run whose super-step is under way, and its tasks. */
   liveInner: { ns: string; nodes: string[] } | null
+  /**
+   * Run (or Step) was pressed and the run has not started yet: the graph still opening or
+   * compiling, the runtime perhaps still loading. The status says "Starting…".
+   */
+  runStarting: boolean
 }
 
 /** A value of one of the graph's declared settings (`config.configurable.<name>`). */

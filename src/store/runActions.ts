@@ -59,6 +59,17 @@ export function startActions(
   }
 
   const start = async (mode: RunParams['mode'], extra: Partial<RunParams> = {}) => {
+    // Until the run starts (the graph opening, compiling, the runtime loading) the status
+    // says it is on its way, not "Ready".
+    if (get().runState !== 'running') set({ runStarting: true })
+    try {
+      await startNow(mode, extra)
+    } finally {
+      if (get().runStarting) set({ runStarting: false })
+    }
+  }
+
+  const startNow = async (mode: RunParams['mode'], extra: Partial<RunParams>) => {
     // A graph or thread still opening (Run pressed right after New thread): the run is the
     // thread's the user went to. Two presses while it opened start one run.
     await ctx.navigation.settled()
@@ -83,6 +94,7 @@ export function startActions(
     const finished = restarts && (timeline[0]?.next.length ?? 0) === 0
     set({
       runState: 'running',
+      runStarting: false,
       pausedBy: null,
       error: null,
       message: finished

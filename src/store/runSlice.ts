@@ -23,6 +23,7 @@ export const INITIAL_RUN: RunSliceState = {
   logs: [],
   runWarnings: [],
   liveInner: null,
+  runStarting: false,
 }
 
 /**

@@ -26,6 +26,13 @@ const say = (s: RunStatusInput) => {
 }
 
 describe('runStatus', () => {
+  it('says a run pressed and not yet started is starting, until it runs', () => {
+    expect(say({ ...base, runStarting: true })).toEqual({ phase: 'starting', text: 'Starting…' })
+    const done = { ...base, runState: 'done' as const, timeline: [entry(2, [])] }
+    expect(say({ ...done, runStarting: true }).phase).toBe('starting')
+    expect(say({ ...base, runState: 'running', runStarting: true }).phase).toBe('running')
+  })
+
   it('says a breakpoint stop is one, before which node', () => {
     expect(
       say({

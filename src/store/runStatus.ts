@@ -12,7 +12,8 @@ export interface RunPause {
   inner?: InnerPause
 }
 
-export type RunPhase = 'idle' | 'running' | 'paused' | 'waiting' | 'done' | 'failed' | 'stopped'
+export type RunPhase =
+  'idle' | 'starting' | 'running' | 'paused' | 'waiting' | 'done' | 'failed' | 'stopped'
 
 /** What the status line says: a short word for the badge, a sentence, and names to show as code. */
 export interface RunStatus {
@@ -32,6 +33,8 @@ export interface RunStatusInput {
   selectedCheckpointId: string | null
   /** The document's static breakpoints, to say before or after. */
   interruptBefore?: readonly string[]
+  /** Run was pressed and the run has not started yet (`runStarting`). */
+  runStarting?: boolean
 }
 
 const list = (names: readonly string[], from = 0) => names.map((_, i) => `{${i + from}}`).join(', ')
@@ -67,6 +70,13 @@ function threadStatus(s: RunStatusInput): RunStatus {
   const next = s.pausedBy?.next ?? s.timeline[0]?.next ?? []
   const nextText = (from: number) => (next.length ? ` · next: ${list(next, from)}` : '')
   const goOn = 'Continue (F5) runs on; Step (F10) runs one super-step.'
+  if (s.runStarting && s.runState !== 'running')
+    return {
+      phase: 'starting',
+      text: 'Starting…',
+      names: [],
+      detail: 'The run starts once the graph has compiled (the runtime may still be loading).',
+    }
   switch (s.runState) {
     case 'running':
       return { phase: 'running', text: 'Running…', names: [] }

@@ -62,6 +62,7 @@ function statusSentence(s: AnnounceInput): string | null {
   const at = head ? ` at step ${head.step}` : ''
   switch (status.phase) {
     case 'idle':
+    case 'starting':
     case 'running':
       return null
     case 'done':

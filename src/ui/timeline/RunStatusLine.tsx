@@ -10,6 +10,7 @@ import { Name } from '../Name'
 export function RunStatusLine() {
   const input = useApp((s) => ({
     runState: s.runState,
+    runStarting: s.runStarting,
     pausedBy: s.pausedBy,
     interrupts: s.interrupts,
     timeline: s.timeline,
