@@ -1,6 +1,6 @@
 import { getLineInfo, parse, tokenizer } from 'acorn'
 import type { AnyNode, Expression } from 'acorn'
-import { memoByString } from './memo'
+import { memoByString, type StringMemo } from './memo'
 
 export type { AnyNode, Expression, Pattern, Statement } from 'acorn'
 
@@ -20,7 +20,7 @@ export type ParsedExpression =
  * `code`. The result is shared between callers (the graph is validated on every edit and the
  * canvas asks again per node), so the tree must be treated as read-only.
  */
-export const parseExpression: (code: string) => ParsedExpression = memoByString(parse1, 4000)
+export const parseExpression: StringMemo<ParsedExpression> = memoByString(parse1, 4000)
 
 /**
  * How a comment every reader agrees on starts. Script code (acorn here, `new Function` in the

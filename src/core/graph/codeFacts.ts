@@ -5,7 +5,7 @@ import {
   type AnyNode,
   type Expression,
 } from '../../lib/parseJs'
-import { memoByString } from '../../lib/memo'
+import { memoByString, type StringMemo } from '../../lib/memo'
 import { END } from './constants'
 
 /** How often one run of some code may start a node with `Send`. */
@@ -145,7 +145,17 @@ function sendTarget(n: AnyNode): string | null {
  * Reads the facts of one piece of code; code that does not parse has none. Remembered per
  * code (the document is checked on every edit): the facts are read-only.
  */
-export const readCode: (code: string) => CodeFacts = memoByString(readFacts, 4000)
+export const readCode: StringMemo<CodeFacts> = memoByString(readFacts, 4000)
+
+/**
+ * Keeps the parse and the facts of at least `n` more pieces of code: a document's count, so
+ * that one with more code than the memos hold (5,000 nodes, each its own code) is not parsed
+ * again whole on every edit.
+ */
+export function reserveCode(n: number): void {
+  parseExpression.reserve(n)
+  readCode.reserve(n)
+}
 
 function readFacts(code: string): CodeFacts {
   const facts: CodeFacts = {

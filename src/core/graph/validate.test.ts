@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseGraph, validateGraph } from './validate'
+import { readCode } from './codeFacts'
+import { parseExpression } from '../../lib/parseJs'
 import { formatIssue } from './issues'
 import type { GraphIssue, GraphIssueCode } from './issues'
 
@@ -483,5 +485,24 @@ describe('a document the schema refuses', () => {
   it('says nothing more of a value that is not a document at all', () => {
     expect(validateGraph([1, 2]).map((i) => i.code)).toEqual(['SCHEMA'])
     expect(validateGraph(null).map((i) => i.code)).toEqual(['SCHEMA'])
+  })
+})
+
+describe('a document with more code than the parse memos hold', () => {
+  it('is not parsed again whole on every check: each piece keeps its parse between checks', () => {
+    const count = 5000 // each node its own code: past the memos' 4,000
+    const ids = Array.from({ length: count }, (_, i) => `n${i}`)
+    const big = doc({
+      state: [{ name: 'count' }],
+      nodes: ids.map((id, i) => ({ id, code: `(state) => ({ count: ${i} })` })),
+      edges: ids.map((id, i) => ({ from: i === 0 ? '__start__' : ids[i - 1], to: id })),
+    })
+    const first = '(state) => ({ count: 0 })'
+    expect(parseGraph(big).ok).toBe(true)
+    const facts = readCode(first)
+    const tree = parseExpression(first)
+    expect(parseGraph(big).ok).toBe(true)
+    expect(readCode(first)).toBe(facts)
+    expect(parseExpression(first)).toBe(tree)
   })
 })

@@ -5,6 +5,7 @@ import {
   GraphSpecSchema,
   NodeSpecSchema,
   type GraphSpec,
+  type SubgraphSpec,
 } from './schema'
 import { checkExpressionSyntax } from './code'
 import type { GraphIssue } from './issues'
@@ -16,6 +17,7 @@ import { checkDesign } from './checks'
 import { checkNodeKinds, findSecrets, nodeKind, prebuiltRouter } from './nodeKinds'
 import { describeValue, fieldTypeOf, matchesType, typeLabel } from './fieldTypes'
 import { checkSubgraphs } from './subgraphChecks'
+import { reserveCode } from './codeFacts'
 
 /**
  * A document that fails only the semantic checks (it matches the format) still has its
@@ -40,8 +42,17 @@ export function parseGraph(doc: unknown): ParseResult {
     }
   }
   const spec = parsed.data
+  reserveCode(codeCount(spec))
   const issues = [...secrets, ...checkGraph(spec), ...checkSubgraphs(spec, checkGraph)]
   return hasErrors(issues) ? { ok: false, issues, wellFormed: spec } : { ok: true, spec, issues }
+}
+
+/** How many pieces of code a graph may hold, its subgraphs' included (an upper bound). */
+function codeCount(g: GraphSpec | SubgraphSpec): number {
+  let n = g.state.length + (g.branches?.length ?? 0)
+  for (const node of g.nodes) n += 1 + (node.tools?.length ?? 0)
+  for (const sub of Object.values(g.subgraphs ?? {})) n += codeCount(sub)
+  return n
 }
 
 /** The checks of one graph (a document, or a subgraph as a document of its own). */
