@@ -154,6 +154,36 @@ test('an interrupt shows its payload; a JSON reply resumes the run', async ({ pa
   await expect(value(page, 'revisions')).toHaveText('2')
 })
 
+test('a thread imported while it waits at an interrupt shows what is asked; it is answered once its graph is trusted', async ({
+  page,
+}) => {
+  await page.getByRole('button', { name: 'New graph from template human approval gate' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'human approval gate' })).toBeAttached()
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(status(page)).toHaveAttribute('data-phase', 'waiting')
+  const download = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Export thread' }).click()
+  await page.getByLabel('Import a thread file').setInputFiles(await (await download).path())
+  const trust = page.getByRole('button', { name: 'Trust and allow running' })
+  await expect(trust).toBeVisible()
+  // Not trusted: the thread's history and what it asks show; nothing can answer it yet.
+  await expect(status(page)).toHaveAttribute('data-phase', 'waiting')
+  await tab(page, 'Interrupt')
+  const panel = page.getByRole('tabpanel')
+  await expect(panel).toContainText('Approve this draft?')
+  await expect(panel.getByRole('note')).toHaveText(
+    'Trust the graph to answer: its code runs only then.',
+  )
+  for (const name of ['Resume', 'Approve', 'Reject'])
+    await expect(panel.getByRole('button', { name, exact: true })).toBeDisabled()
+  await trust.click()
+  await expect(panel.getByRole('note')).toHaveCount(0)
+  await panel.getByRole('button', { name: 'Approve', exact: true }).click()
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
+  await tab(page, 'Channels')
+  await expect(value(page, 'approved')).toHaveText('true')
+})
+
 test('fork at step 2 with an edited value: a new branch with another end, the old one intact; diff; reload', async ({
   page,
 }) => {

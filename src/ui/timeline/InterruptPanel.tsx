@@ -20,7 +20,15 @@ export function replyProblem(text: string): string | null {
  * paused at a breakpoint says so (nothing asks; Continue goes on).
  */
 export function InterruptPanel({ onEditState }: { onEditState(): void }) {
-  const { interrupts, resume, runState, pausedBy, spec, openLevel } = useApp((s) => ({
+  const { interrupts, resume, runState, pausedBy, spec, openLevel, cannotAnswer } = useApp((s) => ({
+    // A graph compiled for reading only (problems, or not trusted) shows what is asked; the
+    // reply waits until it can run.
+    cannotAnswer:
+      s.graphId !== null && s.graphReadOnly
+        ? s.current?.trusted === false
+          ? 'Trust the graph to answer: its code runs only then.'
+          : 'The graph has problems: fix them (see Problems) to answer.'
+        : null,
     interrupts: s.interrupts,
     resume: s.resume,
     runState: s.runState,
@@ -51,12 +59,13 @@ export function InterruptPanel({ onEditState }: { onEditState(): void }) {
     )
   }
   const problem = replyProblem(reply)
+  const blocked = cannotAnswer !== null
   return (
     <form
       className="interrupt"
       onSubmit={(e) => {
         e.preventDefault()
-        if (!problem) void resume(reply)
+        if (!problem && !blocked) void resume(reply)
       }}
     >
       <div className="interrupt-asks">
@@ -105,7 +114,7 @@ export function InterruptPanel({ onEditState }: { onEditState(): void }) {
             onChange={(e) => setReply(e.target.value)}
             onKeyDown={(e) => {
               // Ctrl+Enter sends, as in a chat box; Enter makes a new line.
-              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !problem) {
+              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !problem && !blocked) {
                 e.preventDefault()
                 void resume(reply)
               }
@@ -118,14 +127,24 @@ export function InterruptPanel({ onEditState }: { onEditState(): void }) {
           </p>
         )}
         <div className="row">
-          <button type="submit" disabled={problem !== null} title="Resume (Ctrl+Enter)">
+          <button type="submit" disabled={problem !== null || blocked} title="Resume (Ctrl+Enter)">
             Resume
           </button>
           <span className="muted">or</span>
-          <button type="button" onClick={() => void resume('true')} title="Resume with true">
+          <button
+            type="button"
+            disabled={blocked}
+            onClick={() => void resume('true')}
+            title="Resume with true"
+          >
             Approve
           </button>
-          <button type="button" onClick={() => void resume('false')} title="Resume with false">
+          <button
+            type="button"
+            disabled={blocked}
+            onClick={() => void resume('false')}
+            title="Resume with false"
+          >
             Reject
           </button>
           <button
@@ -139,6 +158,11 @@ export function InterruptPanel({ onEditState }: { onEditState(): void }) {
             Edit state first
           </button>
         </div>
+        {cannotAnswer && (
+          <p className="muted" role="note">
+            {cannotAnswer}
+          </p>
+        )}
       </div>
     </form>
   )
