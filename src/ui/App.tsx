@@ -295,7 +295,8 @@ function LeftColumn({ graph }: { graph: GraphSpec | null }) {
                 </span>
               )}
             </button>
-            {g.updatedAt && <ShortWhen iso={g.updatedAt} />}
+            {/* An untrusted graph's badge takes the time's place: the name keeps some room. */}
+            {g.updatedAt && g.trusted && <ShortWhen iso={g.updatedAt} />}
           </li>
         ))}
       </ul>

@@ -102,6 +102,11 @@ export function InterruptPanel({ onEditState }: { onEditState(): void }) {
         })}
       </div>
       <div className="interrupt-answer">
+        {cannotAnswer && (
+          <p className="muted" role="note">
+            {cannotAnswer}
+          </p>
+        )}
         <label className="interrupt-reply">
           <span>Reply (JSON: what interrupt() returns)</span>
           <textarea
@@ -158,11 +163,6 @@ export function InterruptPanel({ onEditState }: { onEditState(): void }) {
             Edit state first
           </button>
         </div>
-        {cannotAnswer && (
-          <p className="muted" role="note">
-            {cannotAnswer}
-          </p>
-        )}
       </div>
     </form>
   )
