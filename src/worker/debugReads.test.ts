@@ -266,6 +266,21 @@ describe('a subgraph in the debugger', () => {
     await expect(
       t.client.request('getTimeline', { graphId, threadId, checkpointNs: 'supervisor:x' }),
     ).rejects.toMatchObject({ code: 'UNKNOWN_NAMESPACE' })
+    // The graph given a problem (a node nothing reaches) and compiled for reading only: the
+    // subgraph's checkpoints read the same.
+    const broken = {
+      ...supervisor,
+      nodes: [...supervisor.nodes, { id: 'stray', code: '(s) => ({})' }],
+    }
+    expect(await t.client.request('compile', { graph: broken })).toMatchObject({ ok: false })
+    const read = (await t.client.request('compileForReading', { graph: broken })).graphId!
+    expect(read).toEqual(expect.any(String))
+    const again = await t.client.request('getTimeline', {
+      graphId: read,
+      threadId,
+      checkpointNs: task?.ns,
+    })
+    expect(again).toEqual(inner)
   })
 })
 
