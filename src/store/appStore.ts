@@ -40,7 +40,7 @@ export type {
   RunWarning,
   Template,
 } from './appTypes'
-export { selectCanRun } from './runSlice'
+export { selectCanRun, selectReadOnly } from './runSlice'
 
 /** While a run goes, the timeline shows only its newest checkpoints (cheap to read often). */
 const LIVE_HISTORY = 20

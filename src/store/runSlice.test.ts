@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { TimelineEntry } from '../worker/protocol'
-import { threadWarnings } from './runSlice'
+import { selectReadOnly, threadWarnings } from './runSlice'
+import type { GraphEntry } from './appStore'
 
 const entry = (step: number, ran: TimelineEntry['ran']): TimelineEntry => ({
   checkpointId: `c${step}`,
@@ -30,5 +31,18 @@ describe('threadWarnings', () => {
       { step: 2, node: 'b', code: 'UNKNOWN_ROUTE_TARGET', message: 'to nowhere' },
       { step: 3, node: 'c', code: 'VALUE_TYPE_MISMATCH', message: 'not a number' },
     ])
+  })
+})
+
+describe('selectReadOnly', () => {
+  const g = { id: 'g', name: 'g', doc: {}, trusted: true, allowNetwork: false } as GraphEntry
+  it('says why a graph compiled for reading only cannot run, and nothing otherwise', () => {
+    expect(selectReadOnly({ graphId: 'x', graphReadOnly: true, current: g })).toBe('problems')
+    const untrusted = { ...g, trusted: false }
+    expect(selectReadOnly({ graphId: 'x', graphReadOnly: true, current: untrusted })).toBe(
+      'untrusted',
+    )
+    expect(selectReadOnly({ graphId: 'x', graphReadOnly: false, current: g })).toBeNull()
+    expect(selectReadOnly({ graphId: null, graphReadOnly: true, current: g })).toBeNull()
   })
 })

@@ -151,6 +151,18 @@ export function threadWarnings(
 }
 
 /**
+ * Why the open graph's threads can be read but not run, stepped, forked or answered: it
+ * was compiled for reading only (`graphReadOnly`) because it has problems or is not trusted.
+ * Null when it can run (or is not compiled at all).
+ */
+export function selectReadOnly(
+  s: Pick<AppState, 'graphId' | 'graphReadOnly' | 'current'>,
+): 'problems' | 'untrusted' | null {
+  if (!s.graphId || !s.graphReadOnly) return null
+  return s.current?.trusted === false ? 'untrusted' : 'problems'
+}
+
+/**
  * Whether Run and Step can be pressed: a trusted graph with no run advancing. A graph with
  * problems can be: pressing says what stops it (`cannotRun`), and a fixed graph compiles then.
  */

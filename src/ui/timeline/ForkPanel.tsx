@@ -1,5 +1,6 @@
 import './runNotes.css'
 import { useState } from 'react'
+import { selectReadOnly } from '../../store/appStore'
 import { useApp } from '../storeContext'
 import { NoCheckpoint } from './ChannelTable'
 import { JsonValue } from './JsonValue'
@@ -19,8 +20,7 @@ export function ForkPanel() {
     replayFrom: s.replayFrom,
     runState: s.runState,
     graphId: s.graphId,
-    readOnly: s.graphReadOnly,
-    trusted: s.current?.trusted !== false,
+    readOnly: selectReadOnly(s),
     timeline: s.timeline,
     innerNs: s.selectedCheckpointId === null ? '' : s.selectedNs,
     inner: s.inner,
@@ -76,7 +76,7 @@ export function ForkPanel() {
     2,
   )
   const update = text ?? initial
-  const busy = s.runState === 'running' || !s.graphId || s.readOnly
+  const busy = s.runState === 'running' || !s.graphId || s.readOnly !== null
   const id = inspection.checkpointId
   // After a parallel step LangGraph cannot tell which node an update is from (its "Ambiguous
   // update"): the nodes that ran are offered instead.
@@ -149,9 +149,9 @@ export function ForkPanel() {
             </button>
           )}
         </div>
-        {s.graphId && s.readOnly && (
+        {s.readOnly && (
           <p className="muted" role="note">
-            {s.trusted
+            {s.readOnly === 'problems'
               ? 'Fork and replay wait until the graph’s problems are fixed (see Problems).'
               : 'Fork and replay wait until the graph is trusted.'}
           </p>

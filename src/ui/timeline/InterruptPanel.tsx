@@ -1,5 +1,6 @@
 import './runNotes.css'
 import { useId, useState } from 'react'
+import { selectReadOnly } from '../../store/appStore'
 import { useApp } from '../storeContext'
 import { Name } from '../Name'
 import { JsonValue } from './JsonValue'
@@ -15,20 +16,20 @@ export function replyProblem(text: string): string | null {
   }
 }
 
+const CANNOT_ANSWER = {
+  untrusted: 'Trust the graph to answer: its code runs only then.',
+  problems: 'The graph has problems: fix them (see Problems) to answer.',
+  no: null,
+}
+
 /**
  * The Interrupt tab: what the paused nodes ask, and the reply that resumes them. A run
  * paused at a breakpoint says so (nothing asks; Continue goes on).
  */
 export function InterruptPanel({ onEditState }: { onEditState(): void }) {
   const { interrupts, resume, runState, pausedBy, spec, openLevel, cannotAnswer } = useApp((s) => ({
-    // A graph compiled for reading only (problems, or not trusted) shows what is asked; the
-    // reply waits until it can run.
-    cannotAnswer:
-      s.graphId !== null && s.graphReadOnly
-        ? s.current?.trusted === false
-          ? 'Trust the graph to answer: its code runs only then.'
-          : 'The graph has problems: fix them (see Problems) to answer.'
-        : null,
+    // A graph compiled for reading only shows what is asked; the reply waits until it can run.
+    cannotAnswer: CANNOT_ANSWER[selectReadOnly(s) ?? 'no'],
     interrupts: s.interrupts,
     resume: s.resume,
     runState: s.runState,

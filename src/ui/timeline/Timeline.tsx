@@ -4,6 +4,7 @@ import { Fragment, useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
 import { layoutHistoryTree } from '../../core/debug/tree'
 import type { TreeRow } from '../../core/debug/types'
 import type { TimelineEntry } from '../../worker/protocol'
+import { selectReadOnly } from '../../store/appStore'
 import { useApp } from '../storeContext'
 import { BidiText, Name } from '../Name'
 import { DamageNotice } from './DamageNotice'
@@ -47,12 +48,7 @@ export function Timeline() {
     // A graph that cannot even be read (it does not match the format) leaves them unread.
     unread: s.graphId ? 0 : (s.threads.find((t) => t.threadId === s.threadId)?.count ?? 0),
     // One with problems, or not trusted, is read only: its history shows, nothing runs.
-    readOnly:
-      !s.graphId || !s.graphReadOnly
-        ? null
-        : s.current?.trusted === false
-          ? 'untrusted'
-          : 'problems',
+    readOnly: selectReadOnly(s),
   }))
   const rows = useMemo(() => layoutHistoryTree(timeline), [timeline])
   // The list as shown: each checkpoint, and under a step whose graph node's subgraph is
