@@ -112,9 +112,10 @@ export function debugActions(ctx: DebugActionsContext): RareDebugActions {
       const r = parseStateUpdate(at.spec, valuesText)
       if (!r.ok) return r.error
       try {
-        // A run paused inside the subgraph holds its state in memory: it ends first (its
-        // checkpoints stay), and Continue resumes the subgraph from the fork.
-        if (ns) await get().leaveRun()
+        // A run paused by Step (or inside the subgraph) holds its state in memory: it ends
+        // first (its checkpoints stay), and Step or Continue then runs on from the fork.
+        const left = runState === 'paused'
+        await get().leaveRun()
         const out = await client.request('updateState', {
           graphId,
           threadId,
@@ -134,7 +135,7 @@ export function debugActions(ctx: DebugActionsContext): RareDebugActions {
           return null
         }
         set({
-          message: `Forked from ${id.slice(0, 8)}: checkpoint ${out.checkpointId.slice(0, 8)}.`,
+          message: `${left ? 'Ended the paused run (its checkpoints are kept) and forked' : 'Forked'} from ${id.slice(0, 8)}: checkpoint ${out.checkpointId.slice(0, 8)}.`,
         })
         await actions.selectCheckpoint(out.checkpointId)
         return null

@@ -132,6 +132,33 @@ describe('the debugger over the runtime worker', () => {
     expect(field(s, 'count')).toBe(3)
   })
 
+  it('forks and replays while a run is paused by Step: the paused run ends, its checkpoints kept', async () => {
+    // The first five minutes: Step a few times, pick an older step, edit, Fork from here.
+    const store = await setup()
+    for (let i = 0; i < 3; i++) await store.getState().step()
+    expect(store.getState().runState).toBe('paused')
+    const at0 = store.getState().timeline.find((t) => t.step === 0)?.checkpointId as string
+    expect(await store.getState().forkFrom(at0, '{"count": 10}')).toBeNull()
+    let s = store.getState()
+    expect(s.message).toMatch(/^Ended the paused run \(its checkpoints are kept\) and forked from/)
+    // At the fork, ready to go on (as after a reload): no run of the thread is left paused.
+    expect([s.runState, s.resumable]).toEqual(['interrupted', false])
+    expect(s.timeline).toHaveLength(5)
+    expect(s.timeline[0]).toMatchObject({ source: 'update', parentId: at0, next: ['inc'] })
+    // Step runs on from the fork, not from the ended run's step 2.
+    await store.getState().step()
+    s = store.getState()
+    expect(s.timeline[0]?.parentId).toBe(s.timeline[1]?.checkpointId)
+    expect(field(s, 'count')).toBe(11)
+    expect(s.runState).toBe('done') // 11 is past the counter's limit: its router says done
+    // Replay from step 0 while paused: a new run from there, to the end.
+    await store.getState().replayFrom(at0)
+    s = store.getState()
+    expect(s.error).toBeNull()
+    expect(s.runState).toBe('done')
+    expect(field(s, 'count')).toBe(3)
+  })
+
   it('a checkpoint picked while a history read is under way stays picked', async () => {
     // A run's last history read (or the live one, half a second on) may still be reading
     // the newest checkpoint when the user clicks an older one: the click wins.

@@ -83,6 +83,9 @@ export function startActions(
     // Compiled for reading only: its threads show, and it cannot run until its problems go.
     if (!graphId || get().graphReadOnly)
       return set({ error: cannotRun(get().current, get().issues) })
+    // A replay starts a new run: one paused by Step ends first (its checkpoints kept), or the
+    // worker would refuse the thread as busy.
+    if (!resumable && get().runState === 'paused') await get().leaveRun()
     // A finished thread runs again from the input: say so, or Step seems to go backwards.
     // (A chat message is new input on purpose: no word about restarting.)
     const restarts =
