@@ -184,6 +184,41 @@ test('a thread imported while it waits at an interrupt shows what is asked; it i
   await expect(value(page, 'approved')).toHaveText('true')
 })
 
+test('the first five minutes: Step, pick an older step, Fork or Replay from here; the paused run ends and Step runs on from there', async ({
+  page,
+}) => {
+  for (let i = 0; i < 2; i++) {
+    await page.keyboard.press('F10')
+    await expect(rows(page)).toHaveCount(i + 2)
+    await expect(status(page)).toHaveAttribute('data-phase', 'paused')
+  }
+  // Fork step 0 with an edited count while paused by Step.
+  await rows(page).filter({ hasText: 'step 0' }).click()
+  await tab(page, 'State')
+  await page.getByLabel('State update').fill('{ "count": -5 }')
+  await page.getByRole('button', { name: 'Fork from here' }).click()
+  await expect(page.getByLabel('Fork error')).toHaveCount(0)
+  await expect(rows(page)).toHaveCount(4)
+  await expect(selectedRow(page)).toHaveAttribute('data-source', 'update')
+  await expect(
+    page.getByText(/^Ended the paused run \(its checkpoints are kept\) and forked from/),
+  ).toBeVisible()
+  // Step runs on from the fork, not from where the ended run paused.
+  await page.keyboard.press('F10')
+  await expect(rows(page)).toHaveCount(5)
+  await expect(status(page)).toHaveAttribute('data-phase', 'paused')
+  await tab(page, 'Channels')
+  await expect(value(page, 'count')).toHaveText('-4')
+  // Replay from step 0 while paused: a new run from there, to the end.
+  await rows(page).filter({ hasText: 'step 0' }).click()
+  await tab(page, 'State')
+  await page.getByRole('button', { name: 'Replay from here' }).click()
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
+  await expect(page.getByRole('alert')).toHaveCount(0)
+  await tab(page, 'Channels')
+  await expect(value(page, 'count')).toHaveText('3')
+})
+
 test('fork at step 2 with an edited value: a new branch with another end, the old one intact; diff; reload', async ({
   page,
 }) => {
