@@ -136,8 +136,10 @@ test('renames a node inline: Enter commits, Escape cancels, a taken name is refu
   await input.press('Escape')
   await expect(input).toHaveCount(0)
   await node(page, 'spare').locator('.ss-label').dblclick()
-  await page.getByLabel('Node name').fill('extra')
-  await page.getByLabel('Node name').press('Enter')
+  // The name comes selected: what is typed replaces it.
+  await expect(page.getByLabel('Node name')).toBeFocused()
+  await page.keyboard.type('extra')
+  await page.keyboard.press('Enter')
   await expect(node(page, 'extra')).toBeVisible()
   expect(await editsOf(page, 'renameNode')).toEqual([
     { type: 'renameNode', from: 'spare', to: 'extra' },

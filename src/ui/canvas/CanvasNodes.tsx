@@ -1,5 +1,5 @@
 import { Handle, Position, type NodeProps } from '@xyflow/react'
-import { memo, useContext, useId, useRef, useState, type KeyboardEvent } from 'react'
+import { memo, useContext, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import { CanvasActionsContext } from './canvasActions'
 import { useLowDetail } from './detail'
 import type { IssueBadge, MarkerFlowNode, StepFlowNode, TerminalFlowNode } from './flowTypes'
@@ -274,6 +274,9 @@ function RenameInput(props: {
   const actions = useContext(CanvasActionsContext)
   const [value, setValue] = useState(id)
   const [error, setError] = useState<string | null>(null)
+  const input = useRef<HTMLInputElement>(null)
+  // The name comes selected (as F2 does in an editor): what is typed replaces it.
+  useEffect(() => input.current?.select(), [])
   const commit = () => {
     const to = value.trim()
     const problem = actions.rename(id, to)
@@ -288,6 +291,7 @@ function RenameInput(props: {
   return (
     <span className="ss-rename nodrag nopan">
       <input
+        ref={input}
         aria-label="Node name"
         aria-invalid={error ? true : undefined}
         value={value}

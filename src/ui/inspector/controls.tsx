@@ -1,4 +1,4 @@
-import { useState, type KeyboardEvent } from 'react'
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import type { GraphIssue } from '../../core/graph/issues'
 import { hasBidiControls } from '../bidi'
 import { BidiText, Name } from '../Name'
@@ -23,6 +23,11 @@ export interface CommitInputProps {
 export function CommitInput(props: CommitInputProps) {
   const { value, label, validate, onCommit, autoFocus, className, placeholder } = props
   const [text, setText] = useState(value)
+  const input = useRef<HTMLInputElement>(null)
+  // A name just made (Add field) comes focused and selected: what is typed replaces it.
+  useEffect(() => {
+    if (autoFocus) input.current?.select()
+  }, [autoFocus])
   const error = text === value ? null : (validate?.(text) ?? null)
   const commit = () => {
     if (text !== value && !error) onCommit(text)
@@ -35,6 +40,7 @@ export function CommitInput(props: CommitInputProps) {
   return (
     <span className={className}>
       <input
+        ref={input}
         type="text"
         aria-label={label}
         value={text}
