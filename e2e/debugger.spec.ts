@@ -154,6 +154,39 @@ test('an interrupt shows its payload; a JSON reply resumes the run', async ({ pa
   await expect(value(page, 'revisions')).toHaveText('2')
 })
 
+test('the Interrupt tab shows itself while interrupt() waits, then gives back the tab the user had', async ({
+  page,
+}) => {
+  await page.getByRole('button', { name: 'New graph from template human approval gate' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'human approval gate' })).toBeAttached()
+  await tab(page, 'Writes')
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(status(page)).toHaveAttribute('data-phase', 'waiting')
+  const selected = page.getByRole('tab', { selected: true })
+  await expect(selected).toHaveText('Interrupt')
+  // Rejected: the next interrupt keeps it there; approved, the run ends and Writes is back.
+  await page.getByRole('button', { name: 'Reject', exact: true }).click()
+  await expect(page.getByRole('tabpanel')).toContainText('Draft 2')
+  await expect(selected).toHaveText('Interrupt')
+  await page.getByRole('button', { name: 'Approve', exact: true }).click()
+  await expect(status(page)).toHaveAttribute('data-phase', 'done')
+  await expect(selected).toHaveText('Writes')
+  // Waiting again, then another graph opened: the tab goes back too.
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(selected).toHaveText('Interrupt')
+  await page.getByRole('button', { name: 'New graph from template counter' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'counter' })).toBeAttached()
+  await expect(selected).toHaveText('Writes')
+  // A tab picked while it waits stays picked.
+  await page.getByRole('button', { name: 'New graph from template human approval gate' }).click()
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(selected).toHaveText('Interrupt')
+  await tab(page, 'State')
+  await page.getByRole('button', { name: 'New graph from template counter' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'counter' })).toBeAttached()
+  await expect(selected).toHaveText('State')
+})
+
 test('a thread imported while it waits at an interrupt shows what is asked; it is answered once its graph is trusted', async ({
   page,
 }) => {

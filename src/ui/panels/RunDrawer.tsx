@@ -76,6 +76,7 @@ export function RunDrawer() {
     importThreadFile: s.importThreadFile,
     openCode: s.openCode,
     waiting: s.runState === 'interrupted' && s.interrupts.length > 0,
+    runStarting: s.runStarting,
   }))
   const doc = s.current?.doc
   const endpoints = useMemo(() => modelEndpoints(doc), [doc])
@@ -86,17 +87,31 @@ export function RunDrawer() {
   const split = useSplit(DRAWER_SPLIT)
   const threadFile = useRef<HTMLInputElement>(null)
   // A run that stops on interrupt(...) shows the reply box (the Chat tab shows it in place).
+  // Once nothing waits and no run goes on (answered, another graph or thread opened), the
+  // tab the user had comes back, unless they picked one meanwhile.
   const [wasWaiting, setWasWaiting] = useState(false)
+  const [shownFrom, setShownFrom] = useState<Tab | null>(null)
   if (s.waiting !== wasWaiting) {
     setWasWaiting(s.waiting)
-    if (s.waiting && tab !== 'Chat') setTab('Interrupt')
+    if (s.waiting && tab !== 'Chat') {
+      if (tab !== 'Interrupt') setShownFrom(tab)
+      setTab('Interrupt')
+    }
+  }
+  if (shownFrom && !s.waiting && s.runState !== 'running' && !s.runStarting) {
+    setShownFrom(null)
+    if (tab === 'Interrupt') setTab(shownFrom)
+  }
+  const pick = (name: Tab) => {
+    setShownFrom(null)
+    setTab(name)
   }
   const onKeyDown = (e: KeyboardEvent) => {
     const d = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0
     if (d === 0) return
     e.preventDefault()
     const next = (TABS.indexOf(tab) + d + TABS.length) % TABS.length
-    setTab(TABS[next] as Tab)
+    pick(TABS[next] as Tab)
     document.getElementById(`run-tab-${next}`)?.focus()
   }
   return (
@@ -282,7 +297,7 @@ export function RunDrawer() {
                     aria-selected={name === tab}
                     aria-controls="run-tabpanel"
                     tabIndex={name === tab ? 0 : -1}
-                    onClick={() => setTab(name)}
+                    onClick={() => pick(name)}
                   >
                     {name}
                     {name === 'Writes' && warningCount > 0 && (
@@ -316,9 +331,9 @@ export function RunDrawer() {
               {tab === 'State' && <ForkPanel />}
               {tab === 'Input' && <InputPanel />}
               {tab === 'Logs' && <LogsView />}
-              {tab === 'Interrupt' && <InterruptPanel onEditState={() => setTab('State')} />}
+              {tab === 'Interrupt' && <InterruptPanel onEditState={() => pick('State')} />}
               {tab === 'Stream' && <StreamView />}
-              {tab === 'Chat' && <ChatView onEditState={() => setTab('State')} />}
+              {tab === 'Chat' && <ChatView onEditState={() => pick('State')} />}
             </div>
           </div>
         </div>
