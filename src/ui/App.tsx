@@ -4,6 +4,7 @@ import { issuesAt, levelPathOfNodes, type Level } from '../core/graph/levels'
 import { nsNodes } from '../core/pregel/namespace'
 import type { GraphSpec } from '../core/graph/schema'
 import { openLevelOf } from '../store/documents'
+import { loadViewport, saveViewport, viewportKey } from '../store/viewMemory'
 import type { CheckpointInspection } from '../core/debug/types'
 import type { TimelineEntry } from '../worker/protocol'
 import { firedEdges, lastRunSteps } from './canvas/runPicture'
@@ -147,6 +148,8 @@ function CanvasPanel({ level }: { level: Level }) {
   const library = useApp((s) => s.graphs)
   // The other graphs of the library: "Add subgraph" may copy one in.
   const subgraphSources = useMemo(() => library.filter((g) => g.id !== graphId), [library, graphId])
+  const canvasKey = viewportKey(graphId ?? '', level.path)
+  const leftAt = useMemo(() => loadViewport(canvasKey), [canvasKey])
   const importDocument = useApp((s) => s.importDocument)
   const importThreadFile = useApp((s) => s.importThreadFile)
   const onDrop = async (e: DragEvent) => {
@@ -169,11 +172,14 @@ function CanvasPanel({ level }: { level: Level }) {
         <Name>{graph.name}</Name>
       </h1>
       <LevelBar level={level} />
-      {/* Another graph (or level) is another canvas: its own viewport, fitted as it opens. */}
+      {/* Another graph (or level) is another canvas: its own viewport, where the user left
+          it (remembered across reloads), else fitted as it opens. */}
       <Suspense fallback={null}>
         <LaidOut doc={graph}>
           <GraphCanvas
-            key={`${graphId}\u0000${level.path.join('\u0000')}`}
+            key={canvasKey}
+            viewport={leftAt}
+            onViewportChange={(v) => saveViewport(canvasKey, v)}
             doc={graph}
             issues={issues}
             onEdit={edit}

@@ -17,6 +17,7 @@ import {
   type NodeChange,
   type NodeMouseHandler,
   type OnNodeDrag,
+  type Viewport,
 } from '@xyflow/react'
 import {
   lazy,
@@ -97,6 +98,10 @@ export interface GraphCanvasProps {
   onOpenSubgraph?: (name: string) => void
   /** The library's graphs "Add subgraph" may copy. */
   subgraphSources?: { id: string; name: string; doc: unknown }[]
+  /** Where the user left this canvas: it opens there, not fitted to the graph. */
+  viewport?: Viewport
+  /** The user moved the view (pan, zoom) to `viewport`; null when it is fitted again. */
+  onViewportChange?: (viewport: Viewport | null) => void
 }
 
 /**
@@ -177,7 +182,16 @@ function CanvasView(props: GraphCanvasProps) {
   const root = useRef<HTMLDivElement>(null)
   const [showMap, setShowMap] = useState(readMapShown)
   const fit = useMemo(() => fitOptions(showMap), [showMap])
-  const { markMoved, isFitted, refit, refitAfterEdit } = useFittedView(root, fit)
+  // Opened where the user left it, or fitted; where they move it goes out (null: fitted).
+  const [opened] = useState(props.viewport)
+  const viewportOut = useRef(props.onViewportChange)
+  useLayoutEffect(() => {
+    viewportOut.current = props.onViewportChange
+  })
+  const { markMoved, isFitted, refit, refitAfterEdit } = useFittedView(root, fit, {
+    fitted: !opened,
+    onFit: () => viewportOut.current?.(null),
+  })
 
   const flow = useMemo(() => cache.derive(doc, issues, direction), [cache, doc, issues, direction])
   // A big graph zoomed out is drawn in low detail: plain boxes, straight edges, no routes.
@@ -372,7 +386,8 @@ function CanvasView(props: GraphCanvasProps) {
                 zoomOnDoubleClick={false}
                 onlyRenderVisibleElements={big}
                 defaultMarkerColor={null}
-                fitView
+                fitView={!opened}
+                {...(opened && { defaultViewport: opened })}
                 fitViewOptions={fit}
                 onNodeContextMenu={onNodeContextMenu}
                 onPaneClick={lowDetail ? unselectEdges : undefined}
@@ -381,6 +396,9 @@ function CanvasView(props: GraphCanvasProps) {
                   if (event) markMoved()
                   // The menu stays in screen space: it would be left behind by the node.
                   setMenu(null)
+                }}
+                onMoveEnd={(_event, viewport) => {
+                  if (!isFitted()) viewportOut.current?.(viewport)
                 }}
                 minZoom={0.1}
                 aria-label="Graph canvas"

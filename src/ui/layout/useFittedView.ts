@@ -19,14 +19,23 @@ import { START_ID, type FlowEdge, type FlowNode } from '../canvas/flowTypes'
 export function useFittedView(
   root: RefObject<HTMLDivElement | null>,
   fit: FitViewOptions<FlowNode>,
-  anchor: string = START_ID,
+  o: {
+    anchor?: string
+    /** False when the canvas opens where the user left it (not fitted). */
+    fitted?: boolean
+    /** The view is made fitted again (Fit view, Auto layout). */
+    onFit?: () => void
+  } = {},
 ) {
+  const { anchor = START_ID, onFit } = o
   const flow = useReactFlow<FlowNode, FlowEdge>()
   const store = useStoreApi<FlowNode, FlowEdge>()
-  const fitted = useRef(true)
+  const fitted = useRef(o.fitted ?? true)
   const latestFit = useRef(fit)
+  const latestOnFit = useRef(onFit)
   const fitSoon = useCallback(() => {
     fitted.current = true
+    latestOnFit.current?.()
     requestAnimationFrame(() => void fitFrom(flow, store, latestFit.current, anchor))
   }, [flow, store, anchor])
   const refit = useCallback(() => fitSoon(), [fitSoon])
@@ -48,7 +57,8 @@ export function useFittedView(
   }, [store, fitSoon])
   useLayoutEffect(() => {
     latestFit.current = fit
-  }, [fit])
+    latestOnFit.current = onFit
+  }, [fit, onFit])
   useEffect(() => {
     const el = root.current
     if (!el) return
