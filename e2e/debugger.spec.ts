@@ -160,17 +160,21 @@ test('the Interrupt tab shows itself while interrupt() waits, then gives back th
   await page.getByRole('button', { name: 'New graph from template human approval gate' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'human approval gate' })).toBeAttached()
   await tab(page, 'Writes')
-  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  // Run from the keyboard with the focus on the tabs: the focus follows to the tab shown.
+  await page.keyboard.press('F5')
   await expect(status(page)).toHaveAttribute('data-phase', 'waiting')
   const selected = page.getByRole('tab', { selected: true })
   await expect(selected).toHaveText('Interrupt')
-  // Rejected: the next interrupt keeps it there; approved, the run ends and Writes is back.
+  await expect(selected).toBeFocused()
+  // Rejected: the next interrupt keeps it there; approved, the run ends and Writes is back,
+  // with the focus (Approve went with its panel), not on <body>.
   await page.getByRole('button', { name: 'Reject', exact: true }).click()
   await expect(page.getByRole('tabpanel')).toContainText('Draft 2')
   await expect(selected).toHaveText('Interrupt')
   await page.getByRole('button', { name: 'Approve', exact: true }).click()
   await expect(status(page)).toHaveAttribute('data-phase', 'done')
   await expect(selected).toHaveText('Writes')
+  await expect(selected).toBeFocused()
   // Waiting again, then another graph opened: the tab goes back too.
   await page.getByRole('button', { name: 'Run', exact: true }).click()
   await expect(selected).toHaveText('Interrupt')

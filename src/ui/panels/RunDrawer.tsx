@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { modelEndpoints } from '../../store/endpoints'
 import { DEFAULT_SANDBOX_TIMEOUT_MS } from '../../core/compile/host'
 import { useApp } from '../storeContext'
@@ -91,17 +91,37 @@ export function RunDrawer() {
   // tab the user had comes back, unless they picked one meanwhile.
   const [wasWaiting, setWasWaiting] = useState(false)
   const [shownFrom, setShownFrom] = useState<Tab | null>(null)
+  // Switched by the app: the focus follows to the tab shown when it was in the tabs or their
+  // panel (on a tab, or on Approve, which goes with its panel once answered), never out of an
+  // editor or field elsewhere, nor onto the tabs as a page opens.
+  const [switched, setSwitched] = useState({ n: 0, inside: false })
+  const focused = useRef(0)
+  const switchTo = (to: Tab, back: boolean) => {
+    const active = document.activeElement
+    // Back, a focus on <body> fell from the panel answered (its buttons go as the run starts).
+    const inside = !!active?.closest('.drawer-detail') || (back && active === document.body)
+    setSwitched({ n: switched.n + 1, inside })
+    setTab(to)
+  }
   if (s.waiting !== wasWaiting) {
     setWasWaiting(s.waiting)
-    if (s.waiting && tab !== 'Chat') {
-      if (tab !== 'Interrupt') setShownFrom(tab)
-      setTab('Interrupt')
+    if (s.waiting && tab !== 'Chat' && tab !== 'Interrupt') {
+      setShownFrom(tab)
+      switchTo('Interrupt', false)
     }
   }
   if (shownFrom && !s.waiting && s.runState !== 'running' && !s.runStarting) {
     setShownFrom(null)
-    if (tab === 'Interrupt') setTab(shownFrom)
+    if (tab === 'Interrupt') switchTo(shownFrom, true)
   }
+  useEffect(() => {
+    if (focused.current === switched.n) return
+    focused.current = switched.n
+    const active = document.activeElement
+    const onTab = active?.getAttribute('role') === 'tab' && !!active.closest('.drawer-tabs')
+    if (switched.inside && (!active || active === document.body || onTab))
+      document.getElementById(`run-tab-${TABS.indexOf(tab)}`)?.focus()
+  }, [switched, tab])
   const pick = (name: Tab) => {
     setShownFrom(null)
     setTab(name)
@@ -313,9 +333,12 @@ export function RunDrawer() {
               </div>
               <EnlargeDrawer />
             </div>
+            {/* Focusable (ARIA's tabs pattern): a long table with nothing to focus in it
+                scrolls from the keyboard too. */}
             <div
               className="tabpanel"
               role="tabpanel"
+              tabIndex={0}
               id="run-tabpanel"
               aria-labelledby={`run-tab-${TABS.indexOf(tab)}`}
             >
