@@ -146,6 +146,11 @@ test('export, delete, import: the same file comes back; a broken file changes no
   await expect(dialog).toContainText('broken.json was not imported')
   await expect(dialog).toContainText('RESERVED_NODE_NAME')
   await expect(dialog).toContainText('CODE_SYNTAX')
+  // Each problem is read whole: none is cut short.
+  const details = dialog.locator('.issue-detail')
+  await expect(details).not.toHaveCount(0)
+  for (const d of await details.all())
+    expect(await d.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
   await dialog.getByRole('button', { name: 'Dismiss' }).click()
   await expect(
     page.getByRole('navigation', { name: 'Graphs and problems' }).getByRole('listitem'),
