@@ -2,22 +2,8 @@ import { afterEach, expect, it } from 'vitest'
 import { chain, closeAll, setup as setupService } from '../worker/serviceHarness'
 import { createAppStore } from './appStore'
 import { memoryGraphs } from './memoryGraphs'
+import { fakeLocalStorage } from './fakeLocalStorage'
 import { saveView } from './viewMemory'
-
-/** A page's localStorage, for the view a reload puts back. */
-function fakeLocalStorage(): () => void {
-  const items = new Map<string, string>()
-  const g = globalThis as { localStorage?: unknown }
-  const before = g.localStorage
-  g.localStorage = {
-    getItem: (k: string) => items.get(k) ?? null,
-    setItem: (k: string, v: string) => void items.set(k, v),
-    removeItem: (k: string) => void items.delete(k),
-  }
-  return () => {
-    g.localStorage = before
-  }
-}
 
 let restore: (() => void) | undefined
 afterEach(() => {

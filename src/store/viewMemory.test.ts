@@ -7,24 +7,17 @@ import {
   viewportKey,
   withGraphView,
 } from './viewMemory'
+import { fakeLocalStorage } from './fakeLocalStorage'
 
 const KEY = 'superstep.view.v1'
 let items: Map<string, string>
-let before: unknown
+let restore: () => void
 
 beforeEach(() => {
   items = new Map()
-  const g = globalThis as { localStorage?: unknown }
-  before = g.localStorage
-  g.localStorage = {
-    getItem: (k: string) => items.get(k) ?? null,
-    setItem: (k: string, v: string) => void items.set(k, v),
-    removeItem: (k: string) => void items.delete(k),
-  }
+  restore = fakeLocalStorage(items)
 })
-afterEach(() => {
-  ;(globalThis as { localStorage?: unknown }).localStorage = before
-})
+afterEach(() => restore())
 
 describe('where each canvas was left', () => {
   it('keeps a pan and zoom per graph and per subgraph level, and forgets it when fitted', () => {

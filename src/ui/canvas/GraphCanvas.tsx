@@ -188,9 +188,10 @@ function CanvasView(props: GraphCanvasProps) {
   useLayoutEffect(() => {
     viewportOut.current = props.onViewportChange
   })
+  const forgetViewport = useCallback(() => viewportOut.current?.(null), [])
   const { markMoved, isFitted, refit, refitAfterEdit } = useFittedView(root, fit, {
     fitted: !opened,
-    onFit: () => viewportOut.current?.(null),
+    onFit: forgetViewport,
   })
 
   const flow = useMemo(() => cache.derive(doc, issues, direction), [cache, doc, issues, direction])
