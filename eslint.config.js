@@ -17,7 +17,11 @@ const ALLOWED = {
   core: { folders: ['lib'] },
   codegen: { folders: ['core', 'lib'], packages: ['acorn', 'fflate'] },
   persistence: { folders: ['core', 'lib'], packages: ['dexie', 'zod'] },
-  worker: { folders: ['core', 'lib', 'persistence'], packages: ['zod', 'eventsource-parser'] },
+  // virtual:sandbox-loop: the worker's own core, bundled for its sandboxes (vite.config.ts).
+  worker: {
+    folders: ['core', 'lib', 'persistence'],
+    packages: ['zod', 'eventsource-parser', 'virtual:sandbox-loop'],
+  },
   // The store talks to the worker through the client it is given: types only.
   store: {
     folders: ['core', 'codegen', 'lib'],

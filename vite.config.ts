@@ -26,7 +26,15 @@ const TEST_PAGES = {
 export const TREESHAKE = { manualPureFunctions: ['memo', 'forwardRef', 'createContext'] }
 
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), sandboxFramePlugin(), contentSecurityPolicyPlugin(), testPagesPlugin()],
+  plugins: [
+    react(),
+    sandboxFramePlugin(),
+    contentSecurityPolicyPlugin(),
+    testPagesPlugin(),
+    sandboxLoopPlugin(),
+  ],
+  // The runtime worker's bundle: it carries the loop program it hands its sandboxes.
+  worker: { plugins: () => [sandboxLoopPlugin()] },
   build: {
     target: 'es2022',
     sourcemap: true,
@@ -49,6 +57,56 @@ export default defineConfig(({ mode }) => ({
     testTimeout: 20_000,
   },
 }))
+
+/**
+ * `virtual:sandbox-loop`: the program a sandbox runs for a run beside the code
+ * (src/worker/sandbox/loopMain.ts and what it imports: the Pregel loop, the channels, the
+ * compiler, the code host), bundled into one classic script, as a string the runtime worker
+ * posts to its sandbox (a `blob:` worker in an opaque-origin frame imports nothing). The
+ * script defines `__superstepLoop`, loopMain's exports.
+ */
+function sandboxLoopPlugin(): Plugin {
+  const ID = 'virtual:sandbox-loop'
+  return {
+    name: 'superstep:sandbox-loop',
+    resolveId: (id) => (id === ID ? `\0${ID}` : undefined),
+    async load(id) {
+      if (id !== `\0${ID}`) return undefined
+      const { build } = await import('esbuild')
+      const out = await build({
+        entryPoints: [resolve(import.meta.dirname, 'src/worker/sandbox/loopMain.ts')],
+        bundle: true,
+        format: 'iife',
+        globalName: '__superstepLoop',
+        platform: 'browser',
+        target: 'es2022',
+        minify: true,
+        legalComments: 'none',
+        metafile: true,
+        write: false,
+        plugins: [
+          {
+            // Replies checked in the realm they come from guard nothing (see the modules).
+            name: 'sandbox-loop-lean',
+            setup(b) {
+              b.onResolve({ filter: /\/replySchema$/ }, (args) => ({
+                path: resolve(args.resolveDir, 'replySchemaTrusted.ts'),
+              }))
+              // The code was parsed before the run: no SyntaxError is left to place.
+              b.onResolve({ filter: /\/core\/graph\/code$/ }, (args) =>
+                args.importer.endsWith('sandboxHost.ts')
+                  ? { path: resolve(import.meta.dirname, 'src/worker/sandbox/syntaxUnchecked.ts') }
+                  : undefined,
+              )
+            },
+          },
+        ],
+      })
+      for (const input of Object.keys(out.metafile.inputs)) this.addWatchFile(resolve(input))
+      return `export default ${JSON.stringify(out.outputFiles[0]!.text)}`
+    },
+  }
+}
 
 /**
  * A test page asked of `vite preview` over a build without it answers 404 with the reason

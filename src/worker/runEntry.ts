@@ -1,4 +1,4 @@
-import type { Run } from '../core/pregel/loop'
+import type { RunStatus, TaskInterrupt } from '../core/pregel/loop'
 import type { GraphRuntime } from '../core/pregel/runtime'
 import type { GatedSaver } from './gatedSaver'
 import type { RunOutcome } from './protocol'
@@ -12,12 +12,18 @@ export interface RunSandbox {
   release(): void
 }
 
+/** A run as the registry advances it: core's Run, or one beside the code (remoteRun.ts). */
+export interface SteppedRun {
+  tick(): Promise<RunStatus>
+  readonly interrupts: readonly TaskInterrupt[]
+}
+
 /** What a run's work resolves to when the run was abandoned first. */
 export const ABANDONED = Symbol('abandoned')
 
 /** One run in the registry: its runtime, where it stands, and how it is abandoned. */
 export class RunEntry {
-  run: Run | undefined = undefined
+  run: SteppedRun | undefined = undefined
   state: 'advancing' | 'paused' = 'advancing'
   /** A super-step (or the start) is in progress. */
   ticking = false

@@ -1,6 +1,6 @@
 import type { CheckpointSaver } from '../core/checkpoint/types'
 import type { CompiledGraph } from '../core/compile/compileGraph'
-import type { LoopEvent, Run, RunConfig } from '../core/pregel/loop'
+import type { LoopEvent, RunConfig } from '../core/pregel/loop'
 import { nsNodes } from '../core/pregel/namespace'
 import { GraphRuntime } from '../core/pregel/runtime'
 import { STREAM_MODES, StreamProducer, isStreamMode, type StreamMode } from '../core/pregel/stream'
@@ -12,7 +12,8 @@ import type { TaskRunRow } from '../persistence/db'
 import type { BatchedSaver } from '../persistence/dexieSaver'
 import { ThreadBusyError, toWorkerError, WorkerRequestError } from './errors'
 import { GatedSaver } from './gatedSaver'
-import { ABANDONED, RunEntry, type RunSandbox } from './runEntry'
+import { ABANDONED, RunEntry, type RunSandbox, type SteppedRun } from './runEntry'
+import { RemoteRun, type RemoteRunOptions } from './remoteRun'
 import type { PauseReason, RunMode, RunOutcome, WorkerError, WorkerEvent } from './protocol'
 import { interruptPlaces, logsOf, toInterruptInfo, toWorkerEvent } from './runEvents'
 import { SavedEventGate } from './savedEvents'
@@ -52,7 +53,18 @@ export interface StartRun {
   config: RunConfig
   timeoutMs?: number
   mode: RunMode
+  /**
+   * Runs the loop in the run's sandbox, beside the code (remoteRun.ts): how. Absent: the loop
+   * runs here and calls the sandbox for each piece of code.
+   */
+  beside?: RunBeside
 }
+
+/** What a run beside the code needs besides what every run has. */
+export type RunBeside = Pick<
+  RemoteRunOptions,
+  'source' | 'spec' | 'open' | 'callTimeoutMs' | 'destroy'
+>
 
 /**
  * The runs of the worker, at most one per thread: starts them, advances them a super-step
@@ -87,6 +99,11 @@ export class RunRegistry {
     if (on && asked?.length) this.watchedModes.set(threadId, asked)
     else this.watchedModes.delete(threadId)
     return on
+  }
+
+  /** Whether runs of the thread stream their chunks (see watchStream). */
+  isWatched(threadId: string): boolean {
+    return this.watched.has(threadId)
   }
 
   /** Refuses when the thread has a run (advancing or paused). */
@@ -145,14 +162,15 @@ export class RunRegistry {
     const streaming: RunStreamer | undefined = this.watched.has(threadId)
       ? this.streamer(threadId, p, (): RunEntry => entry)
       : undefined
+    const onEvent = (e: LoopEvent) => {
+      streaming?.producer.onEvent(e)
+      this.observe(entry, e)
+    }
     const runtime = new GraphRuntime({
       graph: p.graph,
       saver: gate,
       env: this.o.env,
-      onEvent: (e) => {
-        streaming?.producer.onEvent(e)
-        this.observe(entry, e)
-      },
+      onEvent,
       betweenInnerSteps: (ns): Promise<void> => this.between(entry, ns),
       ...(streaming && {
         stream: (pt: StreamPoint) => streaming.producer.onPoint(pt),
@@ -167,7 +185,21 @@ export class RunRegistry {
     this.byThread.set(threadId, entry)
     this.emit(entry, { type: 'run_started', graphId: p.graphId, mode: p.mode })
     const config = { ...p.config, threadId }
-    return this.advance(entry, p.mode, () => entry.runtime.start(p.input, config))
+    const beside = p.beside
+    const start = beside
+      ? () =>
+          RemoteRun.start({
+            ...beside,
+            threadId,
+            input: p.input,
+            config,
+            saver: gate,
+            onEvent,
+            timer: this.timer,
+            whoRuns: async () => (await runtime.getState({ threadId }))?.next ?? [],
+          })
+      : () => entry.runtime.start(p.input, config)
+    return this.advance(entry, p.mode, start)
   }
 
   /** Advances a run paused by `step` or `pause`. */
@@ -202,7 +234,7 @@ export class RunRegistry {
   private async advance(
     entry: RunEntry,
     mode: RunMode,
-    first?: () => Promise<Run>,
+    first?: () => Promise<SteppedRun>,
   ): Promise<RunOutcome> {
     entry.state = 'advancing'
     entry.pauseDepth = pauseDepthOf(mode, entry.inside?.depth ?? 0)
@@ -220,7 +252,7 @@ export class RunRegistry {
         entry.run = run
         if (entry.pauseRequested && mode === 'toEnd') return this.paused(entry, 'pause')
       }
-      const run = entry.run as Run
+      const run = entry.run as SteppedRun
       // Paused inside a subgraph: its run goes on from where it waits.
       const waiting = entry.inside
       entry.inside = undefined
@@ -324,7 +356,7 @@ export class RunRegistry {
     // Nothing left to run: one more tick only confirms it (it runs no step), so a stepped
     // run ends with its last step instead of waiting for a step that does nothing.
     if (next.length === 0 && (reason === 'step' || reason === 'pause') && entry.run) {
-      const status = await this.tick(entry, () => (entry.run as Run).tick())
+      const status = await this.tick(entry, () => (entry.run as SteppedRun).tick())
       if (status === ABANDONED || entry.abandoning) return entry.abandoned
       if (status === 'done') return this.finished(entry)
     }

@@ -7,13 +7,20 @@ import type {
 import type { RouteRequest } from '../core/compile/fusedRoutes'
 import { restarted } from './sandbox/hostErrors'
 import type { CodeKind } from './sandbox/sandboxProtocol'
+import type { LoopStartRequest } from './sandbox/loopProtocol'
+import type { LoopHandlers, LoopSession } from './sandbox/sandboxHost'
 import type { WorkerEvent } from './protocol'
 
 /** One sandbox's host in the worker: calls wait for its port, `dispose` fails what is left. */
 export interface PooledHost extends CodeHost {
   replacePort(port: MessagePort): void
   dispose(): void
+  /** Starts a run beside the code in this sandbox (see SandboxCodeHost's `startLoop`). */
+  startLoop(request: LoopRequest, handlers: LoopHandlers): LoopSession
 }
+
+/** What a run beside the code is started with (the host adds the rest). */
+type LoopRequest = Omit<LoopStartRequest, 'type' | 'id'>
 
 /** Makes the host of one new sandbox; `onHung` when one of its calls timed out. */
 export type MakeHost = (o: { onHung: () => void }) => PooledHost
@@ -139,6 +146,45 @@ export class SandboxLease implements CodeHost {
 
   check(owner: string, kind: CodeKind, code: string): Promise<string | null> {
     return this.call(kind, owner, (h) => h.check(owner, kind, code))
+  }
+
+  /**
+   * Starts a run beside the code in this lease's sandbox (started now if need be); it counts
+   * as busy until the session closes or the sandbox goes.
+   */
+  startLoop(request: LoopRequest, handlers: LoopHandlers): LoopSession {
+    if (this.released) {
+      handlers.gone('its sandbox was closed.')
+      return { allow: () => undefined, close: () => undefined }
+    }
+    const live = (this.current ??= this.pool.spawn(this.allowNetwork, () => undefined))
+    this.calls += 1
+    let open = true
+    const end = () => {
+      if (open) this.calls -= 1
+      open = false
+    }
+    const session = live.host.startLoop(request, {
+      message: (m) => handlers.message(m),
+      gone: (why) => {
+        end()
+        handlers.gone(why)
+      },
+    })
+    return {
+      allow: (n) => session.allow(n),
+      close: () => {
+        end()
+        session.close()
+      },
+    }
+  }
+
+  /** The run beside the code hung: its sandbox goes, and the page hears why. */
+  hang(): void {
+    if (!this.current) return
+    this.retireCurrent()
+    this.pool.hung(this.threadIds)
   }
 
   private retireCurrent(): void {

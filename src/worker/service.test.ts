@@ -201,7 +201,8 @@ describe('the runtime worker over its protocol', () => {
   })
 
   it('stops a run whose task is still running and destroys its sandbox', async () => {
-    const t = await setup()
+    // The loop in the worker, calling the sandbox (remoteRun.test.ts has the run beside it).
+    const t = await setup({ loopProgram: false })
     const graphId = await t.compile({
       ...chain,
       nodes: [{ id: 'a', code: "async () => { await gate('never') }" }, chain.nodes[1]],
@@ -246,7 +247,7 @@ describe('the runtime worker over its protocol', () => {
   })
 
   it('a hung call destroys its sandbox; the same run or graph then gets a fresh one', async () => {
-    const t = await setup()
+    const t = await setup({ loopProgram: false })
     const graphId = await t.compile({
       ...chain,
       nodes: [{ id: 'a', code: "async () => { await gate('hang') }" }, chain.nodes[1]],

@@ -38,6 +38,8 @@ import {
 } from './threads'
 import { exportThread, ThreadTransfers } from './threadTransfer'
 import { pendingInterruptsOf } from './runEvents'
+import { runsBeside } from './remoteRun'
+import { DEFAULT_SANDBOX_TIMEOUT_MS } from '../core/compile/host'
 import type { Timer } from './timer'
 import type { ChatModelProvider } from '../core/compile/kinds'
 
@@ -62,6 +64,11 @@ export interface RuntimeServiceOptions {
   models?: OpenAiProvider
   /** One run per thread across tabs (the worker's Web Locks; absent: no other tabs). */
   locks?: ThreadLocks
+  /**
+   * The loop program of runs beside the code (remoteRun.ts), loaded on first use; default
+   * `virtual:sandbox-loop`. False: every run's loop runs here, calling the sandbox per code.
+   */
+  loopProgram?: (() => Promise<string>) | false
 }
 
 type Handlers = { [K in RequestType]: (p: ParamsOf<K>) => Promise<ResultOf<K>> | ResultOf<K> }
@@ -95,6 +102,7 @@ export class RuntimeService {
   /** Holds the API keys (memory only); model nodes call it from the trusted runtime. */
   private readonly models: OpenAiProvider
   private readonly transfers: ThreadTransfers
+  private loopProgram: Promise<string | undefined> | undefined
 
   constructor(private readonly o: RuntimeServiceOptions) {
     this.env = o.env ?? systemEnv
@@ -240,8 +248,13 @@ export class RuntimeService {
       this.models.setKeys(isKeyMap(keys) ? keys : {})
       return { count: this.models.keyCount }
     },
-    run: (p) => {
+    run: async (p) => {
       const entry = this.runnable(p.graphId)
+      // Run to the end, unwatched: its loop goes beside its code, where it can (remoteRun.ts).
+      const beside =
+        p.mode === 'toEnd' && !entry.allowNetwork && runsBeside(entry.spec)
+          ? !this.registry().isWatched(p.threadId) && (await this.loopSource())
+          : undefined
       // Every run gets a fresh sandbox: no timer or global left by an earlier run is there.
       const sandbox = this.sandboxes.lease(entry.allowNetwork)
       sandbox.threadIds = [p.threadId]
@@ -270,6 +283,15 @@ export class RuntimeService {
         },
         timeoutMs: p.timeoutMs,
         mode: p.mode,
+        ...(beside && {
+          beside: {
+            source: beside,
+            spec: entry.spec,
+            callTimeoutMs: this.sandboxTimeoutMs ?? DEFAULT_SANDBOX_TIMEOUT_MS,
+            open: (request, handlers) => sandbox.startLoop(request, handlers),
+            destroy: () => sandbox.hang(),
+          },
+        }),
       })
     },
     continue: ({ threadId, mode }) => this.registry().continue(threadId, mode),
@@ -396,6 +418,17 @@ export class RuntimeService {
       )
     }
     return entry
+  }
+
+  /** The loop program of runs beside the code; undefined when off or it cannot be loaded. */
+  private loopSource(): Promise<string | undefined> {
+    const load = this.o.loopProgram ?? (() => import('./loopProgram').then((m) => m.loopProgram))
+    if (load === false) return Promise.resolve(undefined)
+    this.loopProgram ??= load().catch(() => {
+      this.loopProgram = undefined // another run tries again
+      return undefined
+    })
+    return this.loopProgram
   }
 
   /**

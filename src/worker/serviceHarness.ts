@@ -6,9 +6,12 @@ import type { ThreadLocks } from './threadLocks'
 import 'fake-indexeddb/auto'
 import { RuntimeClient } from './client'
 import { LocalCodeHost } from './localCodeHost'
+import type { LoopStartRequest } from './sandbox/loopProtocol'
+import { SandboxCodeHost, type LoopHandlers } from './sandbox/sandboxHost'
+import { startSandboxInProcess } from './sandbox/testSandbox'
 import type { PooledHost } from './sandboxPool'
 import type { WorkerEvent } from './protocol'
-import { RuntimeService } from './service'
+import { RuntimeService, type RuntimeServiceOptions } from './service'
 import { openDexieStorage, type WorkerStorage } from './storage'
 
 export const chain = {
@@ -58,6 +61,13 @@ export async function setup(
     storage?: (s: WorkerStorage) => WorkerStorage
     /** The threads' locks (shared between setups: tabs of one browser). */
     locks?: ThreadLocks
+    /**
+     * Code runs in real sandboxes (sandboxMain in this realm, one per sandbox the worker
+     * asks for, behind a SandboxCodeHost) instead of the shared LocalCodeHost.
+     */
+    realSandbox?: boolean
+    /** The service's loop program for runs beside the code (false: none go beside). */
+    loopProgram?: RuntimeServiceOptions['loopProgram']
   } = {},
 ) {
   const { port1, port2 } = new MessageChannel()
@@ -69,7 +79,10 @@ export async function setup(
     post: (m) => port2.postMessage(m),
     openStorage: (name) => (opened = (o.storage ?? ((s) => s))(openDexieStorage(name))),
     ...(o.locks && { locks: o.locks }),
-    makeSandboxHost: ({ onHung }) => {
+    ...(o.loopProgram !== undefined && { loopProgram: o.loopProgram }),
+    makeSandboxHost: ({ onHung, timeoutMs }) => {
+      if (o.realSandbox)
+        return new SandboxCodeHost(null, { onHung, ...(timeoutMs && { timeoutMs }) })
       const made = new PortGatedHost(host, onHung)
       hosts.push(made)
       return made
@@ -97,6 +110,12 @@ export async function setup(
     sandboxes.wanted.push(e.sandboxId)
     sandboxes.network.push(e.allowNetwork)
     if (o.sandbox === false) return
+    if (o.realSandbox) {
+      const port = startSandboxInProcess()
+      sandboxPorts.push(port)
+      void client.request('sandboxPort', { sandboxId: e.sandboxId, port }, [port])
+      return
+    }
     const fake = new MessageChannel()
     sandboxPorts.push(fake.port2)
     void client.request('sandboxPort', { sandboxId: e.sandboxId, port: fake.port1 }, [fake.port1])
@@ -135,6 +154,9 @@ export class PortGatedHost implements PooledHost {
   private disposed = false
   private waiting: { go: () => void; fail: (e: Error) => void }[] = []
   private readonly running = new Set<(e: Error) => void>()
+  private readonly loops = new Set<(why: string) => void>()
+  /** Runs started beside the code in this sandbox. */
+  loopsStarted = 0
 
   constructor(
     private readonly local: LocalCodeHost,
@@ -163,6 +185,8 @@ export class PortGatedHost implements PooledHost {
     })
     for (const w of this.waiting.splice(0)) w.fail(error)
     for (const fail of this.running) fail(error)
+    for (const gone of this.loops) gone('the sandbox was closed.')
+    this.loops.clear()
   }
 
   runNode(...a: Parameters<LocalCodeHost['runNode']>) {
@@ -179,6 +203,34 @@ export class PortGatedHost implements PooledHost {
 
   check(...a: Parameters<LocalCodeHost['check']>) {
     return this.call(() => this.local.check(...a))
+  }
+
+  /**
+   * A run beside the code, as a sandbox runs it: a sandboxMain of its own (in this realm)
+   * evaluates the loop program and runs the user's code itself (not the shared LocalCodeHost,
+   * so `gate()` is not in scope there).
+   */
+  startLoop(request: Omit<LoopStartRequest, 'type' | 'id'>, handlers: LoopHandlers) {
+    this.loopsStarted += 1
+    const port = startSandboxInProcess()
+    let open = true
+    const gone = (why: string) => {
+      if (!open) return
+      open = false
+      port.close()
+      handlers.gone(why)
+    }
+    this.loops.add(gone)
+    port.onmessage = (e: MessageEvent) => open && handlers.message(e.data)
+    port.postMessage({ type: 'runLoop', id: 1, ...request } satisfies LoopStartRequest)
+    return {
+      allow: (allow: number) => open && port.postMessage({ type: 'loopControl', id: 1, allow }),
+      close: () => {
+        open = false
+        this.loops.delete(gone)
+        port.close()
+      },
+    }
   }
 
   private async call<T>(fn: () => Promise<T>): Promise<T> {

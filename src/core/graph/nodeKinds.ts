@@ -1,13 +1,8 @@
 import { END, START } from './constants'
 import { isPositiveFinite } from '../../lib/numbers'
 import type { GraphIssue } from './issues'
-import {
-  PREBUILT_ROUTERS,
-  type BranchSpec,
-  type GraphSpec,
-  type AnyNodeKind,
-  type NodeSpec,
-} from './schema'
+import { PREBUILT_ROUTERS } from './schemaNames'
+import type { BranchSpec, GraphSpec, AnyNodeKind, NodeSpec } from './schema'
 
 /** The field a model or tools node reads and appends to when it names none. */
 export const DEFAULT_MESSAGES_FIELD = 'messages'

@@ -1,33 +1,28 @@
 import { z } from '../../lib/zod'
+import {
+  ALL_NODE_KINDS,
+  CHANNELS,
+  FIELD_TYPES,
+  GRAPH_NODE_KIND,
+  NODE_KINDS,
+  PREBUILT_ROUTERS,
+  REDUCERS,
+} from './schemaNames'
+
+export {
+  ALL_NODE_KINDS,
+  CHANNELS,
+  FIELD_TYPES,
+  GRAPH_NODE_KIND,
+  NODE_KINDS,
+  PREBUILT_ROUTERS,
+  REDUCERS,
+}
 
 /**
  * The graph file format, version 1, as a zod schema. `docs/graph.schema.json` is generated
  * from it (`npm run schema`) and a test keeps the two in step.
  */
-export const REDUCERS = [
-  'overwrite',
-  'append',
-  'add',
-  'add_messages',
-  'union',
-  'merge',
-  'custom',
-] as const
-export const CHANNELS = ['topic', 'ephemeral'] as const
-/**
- * The types a state field may declare: a JSON Schema subset, plus `messages` (a list of
- * LangChain messages) and `any` (the same as no type).
- */
-export const FIELD_TYPES = [
-  'string',
-  'number',
-  'integer',
-  'boolean',
-  'object',
-  'array',
-  'messages',
-  'any',
-] as const
 
 const json = z.json()
 
@@ -68,15 +63,6 @@ export const FieldSpecSchema = z
   .loose()
 
 const Position = z.object({ x: z.number(), y: z.number() })
-
-/** What a node is: user code, or one of the agent building blocks (what the inspector offers). */
-export const NODE_KINDS = ['code', 'model', 'tools', 'human'] as const
-/** A node that runs a subgraph of the document (LangGraph's `addNode(id, compiledSubgraph)`). */
-export const GRAPH_NODE_KIND = 'graph'
-/** Every kind a node may have in a document. */
-export const ALL_NODE_KINDS = [...NODE_KINDS, GRAPH_NODE_KIND] as const
-/** Router values that name a LangGraph prebuilt router instead of holding code. */
-export const PREBUILT_ROUTERS = ['tools_condition'] as const
 
 const ToolCallSpecSchema = z
   .object({

@@ -28,6 +28,7 @@ import type {
   SandboxRequest,
   SubgraphDone,
 } from './sandboxProtocol'
+import type { LoopControl, LoopStartRequest } from './loopProtocol'
 
 export { SandboxError, type SandboxCallRef }
 
@@ -37,6 +38,20 @@ export interface SandboxPort {
   onmessage: ((event: MessageEvent) => void) | null
   /** A message that arrived but could not be copied in (too deep for this thread's stack). */
   onmessageerror?: ((event: MessageEvent) => void) | null
+  close(): void
+}
+
+/** Where the messages of a run beside the code go (SandboxCodeHost's `startLoop`). */
+export interface LoopHandlers {
+  message(data: unknown): void
+  gone(why: string): void
+}
+
+/** A run beside the code, from the host's side. */
+export interface LoopSession {
+  /** Lets the run go on up to super-step `allow`. */
+  allow(allow: number): void
+  /** The run is over for this host: its messages are dropped from now on. */
   close(): void
 }
 
@@ -104,6 +119,8 @@ export class SandboxCodeHost implements CodeHost {
   private nextId = 1
   private readonly pending = new Map<number, Pending>()
   private watchdog: { id: number; timer: ReturnType<typeof setTimeout> } | null = null
+  /** The run beside the code in this sandbox, and its messages waiting for a port. */
+  private loop: { id: number; handlers: LoopHandlers; queue: unknown[] } | undefined
   /** The sandbox's last reply said user code left a timer pending (see `watch`). */
   private leftover = false
   private readonly timeoutMs: number
@@ -126,6 +143,7 @@ export class SandboxCodeHost implements CodeHost {
     this.leftover = false
     port.onmessage = (event) => this.receive(event.data)
     port.onmessageerror = () => this.unreadable()
+    for (const m of this.loop?.queue.splice(0) ?? []) port.postMessage(m)
     for (const call of [...this.pending.values()]) this.send(call)
     this.watch()
   }
@@ -133,6 +151,9 @@ export class SandboxCodeHost implements CodeHost {
   /** Rejects every call and closes the port; the host is unusable afterwards. */
   dispose(): void {
     this.disposed = true
+    const loop = this.loop
+    this.loop = undefined
+    loop?.handlers.gone('the sandbox was closed.')
     this.detach('the sandbox was closed.')
     for (const [id, call] of this.pending)
       this.settle(id, call, restarted(call.ref, 'the sandbox was closed.'))
@@ -281,11 +302,44 @@ export class SandboxCodeHost implements CodeHost {
     }
   }
 
+  /**
+   * Starts a run beside the code (loopProtocol.ts) in this sandbox: its messages go to
+   * `handlers.message` unchecked (the run checks them); `handlers.gone` says the sandbox went
+   * (replaced, closed) and nothing more will come. Its own time limits are the run's: no
+   * call of this host's clocks it.
+   */
+  startLoop(request: Omit<LoopStartRequest, 'type' | 'id'>, handlers: LoopHandlers): LoopSession {
+    const id = this.nextId++
+    const loop = { id, handlers, queue: [] as unknown[] }
+    this.loop?.handlers.gone('another run began in its sandbox.')
+    this.loop = loop
+    const post = (m: unknown) => {
+      if (this.loop !== loop) return
+      if (!this.port) loop.queue.push(m)
+      else this.port.postMessage(m)
+    }
+    if (this.disposed) handlers.gone('the sandbox was closed.')
+    else post({ type: 'runLoop', id, ...request } satisfies LoopStartRequest)
+    return {
+      allow: (allow) => post({ type: 'loopControl', id, allow } satisfies LoopControl),
+      close: () => {
+        if (this.loop === loop) this.loop = undefined
+      },
+    }
+  }
+
   private receive(data: unknown): void {
     // The sandbox never sends null: Chromium delivers a message it could not copy in (nested
     // too deep for this thread) as null, so one of the running calls lost its reply.
     if (data === null || data === undefined) return this.unreadable()
     if (tracing()) this.traced(data)
+    const kind = (data as { kind?: unknown }).kind
+    if (kind === 'loop' || kind === 'loopAlive') {
+      const loop = this.loop
+      if (loop && (data as { id?: unknown }).id === loop.id) loop.handlers.message(data)
+      else this.options.onProtocolError?.('The sandbox sent a step of no run.')
+      return
+    }
     if ((data as { kind?: unknown }).kind === 'subgraph') return this.subgraphCall(data)
     const verdict = judgeMessage(
       data,
@@ -470,6 +524,9 @@ export class SandboxCodeHost implements CodeHost {
   private detach(why: string): void {
     const port = this.port
     if (!port) return
+    const loop = this.loop
+    this.loop = undefined
+    loop?.handlers.gone(why)
     this.port = null
     port.onmessage = null
     port.onmessageerror = null

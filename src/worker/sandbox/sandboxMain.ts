@@ -5,6 +5,7 @@ import type { nextAnswer as NextAnswer } from '../../core/pregel/interrupt'
 import type { Command as CommandClass, Send as SendClass } from '../../core/pregel/types'
 import type { toLogValue as ToLogValue } from './logValue'
 import type { RouteReply, SandboxReply, SandboxRequest, SubgraphDone } from './sandboxProtocol'
+import type { LoopApi, LoopControl, LoopStartRequest } from './loopProtocol'
 
 /** What the sandbox embeds from core (by source text) and puts in user code's scope. */
 export interface SandboxLib {
@@ -467,6 +468,30 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
           ? `The reducer of field \`${req.field}\``
           : `The code of \`${req.owner}\``
 
+  // The run beside the code (loopProtocol.ts): its program, given in the request, runs the
+  // graph's loop here and posts its steps; `loopControl` messages go to it.
+  let loopControl: ((c: LoopControl) => void) | undefined
+  const startLoop = (req: LoopStartRequest, port: SandboxServePort) => {
+    try {
+      const program = new FunctionCtor(`${req.source}\n;return __superstepLoop;`)() as {
+        startLoop(api: LoopApi): void
+      }
+      program.startLoop({
+        request: req,
+        post: (m) => port.postMessage(m),
+        onControl: (h) => (loopControl = h),
+        timersPending,
+      })
+    } catch (e) {
+      const { name, message } = describe(e, '')
+      port.postMessage({
+        id: req.id,
+        kind: 'loop',
+        steps: [{ n: 0, ops: [], error: { name, message } }],
+      })
+    }
+  }
+
   // Calls begun and not yet answered, and whether the last reply said a timer was left.
   let inFlight = 0
   let leftover = false
@@ -480,9 +505,11 @@ export function sandboxMain(self: SandboxSelf, lib: SandboxLib): void {
    * reply says `leftover` when a timer is pending, and the host then waits for `started`.
    */
   const serve = (port: SandboxServePort) => async (event: MessageEvent) => {
-    const req = event.data as SandboxRequest | SubgraphDone
+    const req = event.data as SandboxRequest | SubgraphDone | LoopStartRequest | LoopControl
     if (typeof req !== 'object' || req === null || typeof req.id !== 'number') return
     if (req.type === 'subgraphDone') return subgraphDone(req)
+    if (req.type === 'runLoop') return startLoop(req, port)
+    if (req.type === 'loopControl') return loopControl?.(req)
     const marks: [string, number][] | undefined = req.trace ? [['sb.recv', epoch()]] : undefined
     if (inFlight > 0 || leftover) port.postMessage({ id: req.id, kind: 'started' })
     inFlight += 1

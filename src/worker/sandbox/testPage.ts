@@ -79,6 +79,43 @@ function api(harness: Promise<Harness>) {
       return outcome(() => host.check('n', 'node', code))
     },
     stats: async () => (await harness).stats,
+    /**
+     * A run beside the code of `spec` in this sandbox, with `source` as its loop program,
+     * input `{}`, allowed to run ahead without bound: ms from the request to the last step,
+     * and the steps posted (bench/besideLoop.bench.ts).
+     */
+    loop: async (source: string, spec: unknown) => {
+      const { host } = await harness
+      const started = performance.now()
+      let steps = 0
+      return new Promise<{ ms: number; steps: number; error?: unknown }>((resolve) => {
+        const session = host.startLoop(
+          {
+            source,
+            spec: spec as never,
+            input: {},
+            config: { threadId: 't', recursionLimit: 1e6 },
+            seed: { at: undefined, head: undefined },
+            incremental: true,
+            timeoutMs: 5000,
+            allow: Number.MAX_SAFE_INTEGER,
+          },
+          {
+            message: (m) => {
+              const b = m as { kind?: string; steps?: { status?: string; error?: unknown }[] }
+              for (const step of b.steps ?? []) {
+                steps += 1
+                if (step.error || (step.status && step.status !== 'running')) {
+                  session.close()
+                  resolve({ ms: performance.now() - started, steps, error: step.error })
+                }
+              }
+            },
+            gone: (why) => resolve({ ms: performance.now() - started, steps, error: why }),
+          },
+        )
+      })
+    },
   }
 }
 

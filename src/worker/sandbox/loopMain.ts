@@ -1,0 +1,283 @@
+/**
+ * The loop beside the code: the program a sandbox evaluates for a `runLoop` request (built as
+ * one script by vite.config.ts's `virtual:sandbox-loop`, see loopProtocol.ts). It runs the
+ * graph's Pregel loop here, in the sandbox's realm, over a saver that relays every call to
+ * the worker. The user's code still runs exactly as it does for the worker: the same
+ * sandboxMain serves it, and the same SandboxCodeHost calls it, over a MessageChannel within
+ * this thread instead of one between threads, so replies, errors, logs and time limits are
+ * the same; only the hop between two threads per call is gone.
+ */
+import type {
+  ChannelVersions,
+  Checkpoint,
+  CheckpointAddress,
+  CheckpointConfig,
+  CheckpointMetadata,
+  CheckpointSaver,
+  CheckpointTuple,
+} from '../../core/checkpoint/types'
+import { foldWrites } from '../../core/channels/binaryOperatorAggregate'
+import { compileGraph } from '../../core/compile/compileGraph'
+import { routerState } from '../../core/compile/fusedRoutes'
+import { nextAnswer } from '../../core/pregel/interrupt'
+import type { LoopEvent } from '../../core/pregel/loop'
+import { GraphRuntime } from '../../core/pregel/runtime'
+import { Command, reviveControl, Send } from '../../core/pregel/types'
+import { namedReducers } from '../../core/reducers/named'
+import { systemEnv } from '../../lib/env'
+import { toLogValue } from './logValue'
+import {
+  packError,
+  type LoopAlive,
+  type LoopApi,
+  type LoopBatch,
+  type LoopStep,
+  type LoopOp,
+  type PackedEvent,
+  type LoopStartRequest,
+} from './loopProtocol'
+import { SandboxCodeHost, type SandboxPort } from './sandboxHost'
+import { sandboxMain, type SandboxServePort } from './sandboxMain'
+import { SANDBOX_PORT_MESSAGE } from './sandboxProtocol'
+
+/** Starts the run of `api.request`; everything it does reaches the host in LoopBatches. */
+export function startLoop(api: LoopApi): void {
+  void runLoop(api)
+}
+
+async function runLoop(api: LoopApi): Promise<void> {
+  const req = api.request
+  let allow = req.allow
+  let wake: (() => void) | undefined
+  api.onControl((c) => {
+    allow = c.allow
+    wake?.()
+  })
+  let lastPost = now()
+  const post = (m: LoopBatch | LoopAlive) => {
+    lastPost = now()
+    api.post(m)
+  }
+  // The host's clock on this run: a message at least this often while code runs.
+  const aliveEvery = Math.max(50, req.timeoutMs / 4)
+  const host = new SandboxCodeHost(
+    codePort(api.timersPending, () => {
+      if (now() - lastPost >= aliveEvery) post({ id: req.id, kind: 'loopAlive' })
+    }),
+    { timeoutMs: req.timeoutMs },
+  )
+  const ops: LoopOp[] = []
+  const saver = new RelaySaver(req, ops)
+  const graph = compileGraph(req.spec, {
+    evaluate: (_code, ref) => {
+      throw new Error(`BUG: the ${ref.kind} code of \`${ref.owner}\` must run in the sandbox.`)
+    },
+    newId: systemEnv.newId,
+    host,
+    models: {
+      call: () => Promise.reject(new Error('BUG: a model node does not run beside the code.')),
+    },
+  })
+  const runtime = new GraphRuntime({
+    graph,
+    saver,
+    env: systemEnv,
+    onEvent: (e) => ops.push(['event', packEvent(e)]),
+  })
+  // Steps done and not yet posted: posted together every BATCH_MS, and at once at the end.
+  let steps: LoopStep[] = []
+  let flushTimer: ReturnType<typeof setTimeout> | undefined
+  let firstAt = 0
+  const flush = () => {
+    clearTimeout(flushTimer)
+    flushTimer = undefined
+    if (steps.length === 0) return
+    const batch = steps
+    steps = []
+    post({ id: req.id, kind: 'loop', steps: batch })
+  }
+  let n = 0
+  const done = (extra: Omit<LoopStep, 'n' | 'ops'>, last = false) => {
+    if (steps.length === 0) firstAt = now()
+    steps.push({ n, ops: ops.splice(0), ...extra })
+    if (last || n >= allow || now() - firstAt >= BATCH_MS) flush()
+    // A step that waits for its code (a timer, a promise) lets this go meanwhile.
+    else flushTimer ??= setTimeout(flush, BATCH_MS)
+  }
+  try {
+    const run = await runtime.start(reviveControl(req.input), req.config)
+    done({})
+    let turned = now()
+    for (;;) {
+      n += 1
+      if (n > allow) flush()
+      while (n > allow) await new Promise<void>((resolve) => (wake = resolve))
+      wake = undefined
+      const status = await run.tick()
+      const over = status !== 'running'
+      done({ status, ...(status === 'interrupted' && { interrupts: run.interrupts }) }, over)
+      if (over) return
+      // A step that called no code never left this task: let `loopControl` in.
+      if (now() - turned > 10) {
+        await nextTask()
+        turned = now()
+      }
+    }
+  } catch (e) {
+    done({ error: packError(e) }, true)
+  } finally {
+    flush()
+    host.dispose()
+  }
+}
+
+/** How long done steps may wait to be posted together (ms). */
+const BATCH_MS = 2
+
+const now = (): number => performance.now()
+
+/** Resolves in a task of its own (a MessageChannel's, not a clamped timer). */
+function nextTask(): Promise<void> {
+  const { port1, port2 } = new MessageChannel()
+  return new Promise((resolve) => {
+    port1.onmessage = () => {
+      port1.close()
+      resolve()
+    }
+    port2.postMessage(null)
+  })
+}
+
+/**
+ * A sandboxMain of its own, serving on one end of a port pair in this realm; returns the other
+ * end for a SandboxCodeHost, calling `sending` before each request goes. A message is copied
+ * (structured clone, as between threads: code never shares an object with the loop) and
+ * delivered in a microtask: no task, and no trip through the browser's message pipes, per call.
+ */
+function codePort(timersPending: (() => boolean) | undefined, sending: () => void): SandboxPort {
+  let open = true
+  const end = () => {
+    let handler: ((e: MessageEvent) => void) | null = null
+    return {
+      get onmessage() {
+        return handler
+      },
+      set onmessage(h: ((e: MessageEvent) => void) | null) {
+        handler = h
+      },
+      onmessageerror: null as ((e: MessageEvent) => void) | null,
+      deliver(message: unknown) {
+        // A message that does not clone throws here, as postMessage does, to its sender.
+        const data = structuredClone(message)
+        queueMicrotask(() => open && handler?.({ data } as MessageEvent))
+      },
+    }
+  }
+  const host = end()
+  const sandbox = end()
+  let listener: ((e: { data: unknown; ports: readonly SandboxServePort[] }) => void) | undefined
+  const reducers = namedReducers()
+  const lib = { Send, Command, nextAnswer, foldWrites, toLogValue, routerState, reducers }
+  sandboxMain(
+    { addEventListener: (_type, l) => void (listener = l) },
+    { ...lib, ...(timersPending && { timersPending }) },
+  )
+  const served: SandboxServePort = {
+    postMessage: (m: unknown) => host.deliver(m),
+    get onmessage() {
+      return sandbox.onmessage
+    },
+    set onmessage(h) {
+      sandbox.onmessage = h
+    },
+  }
+  listener?.({ data: { type: SANDBOX_PORT_MESSAGE }, ports: [served] })
+  return {
+    postMessage(message: unknown) {
+      sending()
+      sandbox.deliver(message)
+    },
+    get onmessage() {
+      return host.onmessage
+    },
+    set onmessage(h) {
+      host.onmessage = h
+    },
+    get onmessageerror() {
+      return host.onmessageerror
+    },
+    set onmessageerror(h) {
+      host.onmessageerror = h ?? null
+    },
+    close() {
+      open = false
+    },
+  }
+}
+
+/** A loop event as it can be posted: a failed task's error in its wire form. */
+function packEvent(e: LoopEvent): PackedEvent {
+  return e.type === 'task_failed' ? { ...e, error: packError(e.error) } : e
+}
+
+/**
+ * The saver of a run beside the code: reads what the worker seeded (see LoopStartRequest),
+ * and relays each write as an op, copied at once (the loop goes on with its objects).
+ */
+class RelaySaver implements CheckpointSaver {
+  readonly incremental: boolean
+
+  constructor(
+    private readonly req: Pick<LoopStartRequest, 'seed' | 'incremental' | 'config'>,
+    private readonly ops: LoopOp[],
+  ) {
+    this.incremental = req.incremental
+  }
+
+  put(
+    config: CheckpointConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+    changedSeen?: ReadonlySet<string>,
+  ): Promise<CheckpointAddress> {
+    // Copied as far as the loop goes on changing them (CheckpointSaver's contract: versions
+    // and the seen map; values and seen entries are replaced, never mutated). The batch's
+    // post makes the deep copy.
+    const copy: Checkpoint = {
+      ...checkpoint,
+      channel_versions: { ...checkpoint.channel_versions },
+      versions_seen: { ...checkpoint.versions_seen },
+    }
+    const seen = changedSeen ? [...changedSeen] : null
+    this.ops.push(['put', { ...config }, copy, { ...metadata }, { ...newVersions }, seen])
+    const ns = config.checkpointNs ?? ''
+    const { threadId } = config
+    const id = checkpoint.id
+    return Promise.resolve(
+      ns === '' ? { threadId, checkpointId: id } : { threadId, checkpointId: id, checkpointNs: ns },
+    )
+  }
+
+  putWrites(config: CheckpointAddress, writes: [string, unknown][], taskId: string) {
+    this.ops.push(['writes', { ...config }, [...writes], taskId])
+    return Promise.resolve()
+  }
+
+  getTuple(config: CheckpointConfig): Promise<CheckpointTuple | undefined> {
+    const { at, head } = this.req.seed
+    if (config.checkpointId !== undefined) {
+      return Promise.resolve(at?.checkpoint.id === config.checkpointId ? at : undefined)
+    }
+    return Promise.resolve(this.req.config.checkpointId !== undefined ? head : at)
+  }
+
+  // eslint-disable-next-line require-yield
+  async *list(): AsyncIterable<CheckpointTuple> {
+    throw new Error('BUG: a run beside the code lists no checkpoints.')
+  }
+
+  deleteThread(): Promise<void> {
+    return Promise.reject(new Error('BUG: a run beside the code deletes no thread.'))
+  }
+}
