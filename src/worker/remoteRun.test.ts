@@ -302,6 +302,34 @@ describe('a run beside the code', () => {
     )
   })
 
+  it('blames a hang after a step that left a timer on that timer', async () => {
+    const leftTimer = `var __superstepLoop = { startLoop(api) {
+      api.post({ id: api.request.id, kind: 'loop', steps: [{ n: 0, ops: [], leftover: true }] })
+    } }`
+    const t = await setup({
+      realSandbox: true,
+      init: false,
+      loopProgram: () => Promise.resolve(leftTimer),
+    })
+    await t.client.request('init', { dbName: t.dbName, sandboxTimeoutMs: 100 })
+    const graphId = await t.compile()
+    const outcome = await t.client.request('run', {
+      graphId,
+      threadId: 'h',
+      input: {},
+      mode: 'toEnd',
+    })
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      error: {
+        name: 'NodeTimeoutError',
+        message: expect.stringContaining(
+          'code left running in its sandbox (a timer set by an earlier step) held it',
+        ),
+      },
+    })
+  })
+
   it('refuses a step that writes another thread', async () => {
     const forged = `var __superstepLoop = { startLoop(api) {
       api.post({ id: api.request.id, kind: 'loop', steps: [{ n: 0, ops: [['writes', { threadId: 'other', checkpointId: 'x' }, [], 't']] }] })

@@ -74,6 +74,8 @@ export class RemoteRun {
   private replayed = -1
   private allowed = AHEAD
   private watch: unknown
+  /** The last step said user code left a timer pending (it may be what holds the sandbox). */
+  private leftover = false
 
   private constructor(private readonly o: RemoteRunOptions) {}
 
@@ -156,6 +158,7 @@ export class RemoteRun {
     for (const step of m.steps as Partial<LoopStep>[]) {
       const problem = stepProblem(step)
       if (problem) return this.fail(malformed(problem))
+      this.leftover = step.leftover === true
       this.batches.push(step as LoopStep)
     }
     this.wake()
@@ -182,7 +185,7 @@ export class RemoteRun {
     const limit = this.o.callTimeoutMs
     this.watch = this.o.timer.set(() => {
       const hung = (nodes: string[]) => {
-        this.fail(hungError(nodes, limit))
+        this.fail(hungError(nodes, limit, this.leftover))
         this.o.destroy()
       }
       void this.o.whoRuns().then(hung, () => hung([]))
@@ -315,15 +318,18 @@ function gone(why: string): Error {
   return e
 }
 
-function hungError(nodes: string[], limitMs: number): Error {
+function hungError(nodes: string[], limitMs: number, leftover: boolean): Error {
   const who =
     nodes.length === 1
       ? `Node \`${nodes[0]}\``
       : nodes.length > 1
         ? `One of the nodes ${nodes.map((n) => `\`${n}\``).join(', ')}`
         : 'The code of this run'
+  const why = leftover
+    ? 'code left running in its sandbox (a timer set by an earlier step) held it'
+    : 'it ran too long or used memory without bound'
   const e = new Error(
-    `${who} did not finish within ${seconds(limitMs)}: it ran too long or used memory without bound, so its sandbox was stopped (the page and other graphs are unaffected).`,
+    `${who} did not finish within ${seconds(limitMs)}: ${why}, so its sandbox was stopped (the page and other graphs are unaffected).`,
   )
   e.name = 'NodeTimeoutError'
   return e

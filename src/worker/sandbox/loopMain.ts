@@ -84,69 +84,37 @@ async function runLoop(api: LoopApi): Promise<void> {
     env: systemEnv,
     onEvent: (e) => ops.push(['event', packEvent(e)]),
   })
-  // Steps done and not yet posted: posted together every BATCH_MS, and at once at the end.
-  let steps: LoopStep[] = []
-  let flushTimer: ReturnType<typeof setTimeout> | undefined
-  let firstAt = 0
-  const flush = () => {
-    clearTimeout(flushTimer)
-    flushTimer = undefined
-    if (steps.length === 0) return
-    const batch = steps
-    steps = []
-    post({ id: req.id, kind: 'loop', steps: batch })
-  }
+  // Each step is posted as soon as it is done: code that then hangs this thread (a `while
+  // (true)`, a runaway timer) loses nothing the run did before it.
   let n = 0
-  const done = (extra: Omit<LoopStep, 'n' | 'ops'>, last = false) => {
-    if (steps.length === 0) firstAt = now()
-    steps.push({ n, ops: ops.splice(0), ...extra })
-    if (last || n >= allow || now() - firstAt >= BATCH_MS) flush()
-    // A step that waits for its code (a timer, a promise) lets this go meanwhile.
-    else flushTimer ??= setTimeout(flush, BATCH_MS)
-  }
+  const pending = api.timersPending ?? (() => false)
+  const done = (extra: Omit<LoopStep, 'n' | 'ops'>) =>
+    post({
+      id: req.id,
+      kind: 'loop',
+      steps: [{ n, ops: ops.splice(0), ...extra, ...(pending() && { leftover: true }) }],
+    })
   try {
     const run = await runtime.start(reviveControl(req.input), req.config)
     done({})
-    let turned = now()
     for (;;) {
       n += 1
-      if (n > allow) flush()
+      // The only wait of the loop besides its code's: a timer that code left pending runs
+      // here first (or in the code's own waits), never between two steps that need none.
       while (n > allow) await new Promise<void>((resolve) => (wake = resolve))
       wake = undefined
       const status = await run.tick()
-      const over = status !== 'running'
-      done({ status, ...(status === 'interrupted' && { interrupts: run.interrupts }) }, over)
-      if (over) return
-      // A step that called no code never left this task: let `loopControl` in.
-      if (now() - turned > 10) {
-        await nextTask()
-        turned = now()
-      }
+      done({ status, ...(status === 'interrupted' && { interrupts: run.interrupts }) })
+      if (status !== 'running') return
     }
   } catch (e) {
-    done({ error: packError(e) }, true)
+    done({ error: packError(e) })
   } finally {
-    flush()
     host.dispose()
   }
 }
 
-/** How long done steps may wait to be posted together (ms). */
-const BATCH_MS = 2
-
 const now = (): number => performance.now()
-
-/** Resolves in a task of its own (a MessageChannel's, not a clamped timer). */
-function nextTask(): Promise<void> {
-  const { port1, port2 } = new MessageChannel()
-  return new Promise((resolve) => {
-    port1.onmessage = () => {
-      port1.close()
-      resolve()
-    }
-    port2.postMessage(null)
-  })
-}
 
 /**
  * A sandboxMain of its own, serving on one end of a port pair in this realm; returns the other

@@ -84,13 +84,11 @@ export interface LoopStep {
   status?: RunStatus
   interrupts?: TaskInterrupt[]
   error?: PackedError
+  /** User code left a timer pending after this step (one that may yet hold the sandbox). */
+  leftover?: true
 }
 
-/**
- * Sandbox -> host: the steps done since the last batch, in order. A batch goes every couple
- * of milliseconds while steps run (one message per step would cost the host a wake per step),
- * and at once when the run stops or waits.
- */
+/** Sandbox -> host: steps done, in order (one a message: see loopMain). */
 export interface LoopBatch {
   id: number
   kind: 'loop'
