@@ -302,6 +302,49 @@ describe('a run beside the code', () => {
     )
   })
 
+  it('paused, it waits as long as it likes, then goes on to the same end', async () => {
+    const t = await setup({ realSandbox: true, init: false, loopProgram: countedLoopProgram })
+    await t.client.request('init', { dbName: t.dbName, sandboxTimeoutMs: 100 })
+    const graphId = await t.compile({
+      superstep: 1,
+      name: 'slow-cycle',
+      state: [{ name: 'n', reducer: 'add', default: 0 }],
+      nodes: [
+        {
+          id: 'inc',
+          code: 'async () => { await new Promise((r) => setTimeout(r, 2)); return { n: 1 } }',
+        },
+      ],
+      edges: [{ from: '__start__', to: 'inc' }],
+      branches: [
+        { from: 'inc', router: "(s) => s.n < 40 ? 'inc' : '__end__'", paths: ['inc', '__end__'] },
+      ],
+    })
+    const started = besideRuns()
+    const outcome = t.client.request('run', {
+      graphId,
+      threadId: 'p',
+      input: {},
+      recursionLimit: 100,
+      mode: 'toEnd',
+    })
+    await vi.waitFor(() =>
+      expect(t.events).toContainEqual(
+        expect.objectContaining({ type: 'checkpoint_saved', step: 5 }),
+      ),
+    )
+    await t.client.request('pause', { threadId: 'p' })
+    expect(await outcome).toMatchObject({ status: 'paused', reason: 'pause' })
+    expect(besideRuns()).toBe(started + 1)
+    await new Promise((r) => setTimeout(r, 1500)) // past the time limit and its second
+    expect(t.events.some((e) => e.type === 'sandbox_hung')).toBe(false)
+    expect(await t.client.request('continue', { threadId: 'p', mode: 'toEnd' })).toMatchObject({
+      status: 'done',
+    })
+    const values = await t.client.request('getState', { graphId, threadId: 'p' })
+    expect(values).toMatchObject({ values: { n: 40 } })
+  })
+
   it('blames a hang after a step that left a timer on that timer', async () => {
     const leftTimer = `var __superstepLoop = { startLoop(api) {
       api.post({ id: api.request.id, kind: 'loop', steps: [{ n: 0, ops: [], leftover: true }] })

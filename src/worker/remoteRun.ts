@@ -73,7 +73,9 @@ export class RemoteRun {
   /** The batches replayed so far (the start's is 0), and how far the sandbox may go. */
   private replayed = -1
   private allowed = AHEAD
-  private watch: unknown
+  private watch: unknown = undefined
+  /** When the sandbox last said something (timer.now()). */
+  private lastHeard = 0
   /** The last step said user code left a timer pending (it may be what holds the sandbox). */
   private leftover = false
 
@@ -122,6 +124,7 @@ export class RemoteRun {
   /** Ends the session: later messages from the sandbox are dropped. */
   close(): void {
     this.o.timer.clear(this.watch)
+    this.watch = undefined
     this.session.close()
   }
 
@@ -131,9 +134,10 @@ export class RemoteRun {
       this.allowed = n + AHEAD
       this.session.allow(this.allowed)
     }
+    const since = this.o.timer.now()
     while (this.batches.length === 0) {
       if (this.failure) throw this.failure
-      this.arm()
+      this.watchWait(since)
       // A bench's timing hook (./stepProfile): the time the worker waits for the sandbox.
       await profiled(
         'beside.wait',
@@ -150,7 +154,7 @@ export class RemoteRun {
   }
 
   private receive(data: unknown): void {
-    this.arm()
+    this.lastHeard = this.o.timer.now()
     if ((data as { kind?: unknown } | null)?.kind === 'loopAlive') return
     const m = (data ?? {}) as Partial<LoopBatch>
     if (m.kind !== 'loop' || !Array.isArray(m.steps))
@@ -167,6 +171,7 @@ export class RemoteRun {
   private fail(e: Error): void {
     this.failure ??= e
     this.o.timer.clear(this.watch)
+    this.watch = undefined
     const w = this.waiting
     this.waiting = undefined
     w?.reject(this.failure)
@@ -178,18 +183,30 @@ export class RemoteRun {
     w?.resolve()
   }
 
-  /** The sandbox gets a call's time limit, and a second more, to say something. */
-  private arm(): void {
-    this.o.timer.clear(this.watch)
-    if (this.failure) return
+  /**
+   * While this waits for a step, the sandbox gets a call's time limit, and a second more, to
+   * say something (a step, or that code runs); silence counts from the wait's start at the
+   * earliest (a paused run's sandbox waits for `allow` and says nothing). One timer a wait,
+   * not one a message.
+   */
+  private watchWait(since: number): void {
+    if (this.watch !== undefined || this.failure) return
     const limit = this.o.callTimeoutMs
-    this.watch = this.o.timer.set(() => {
+    const check = () => {
+      this.watch = undefined
+      if (!this.waiting || this.failure) return
+      const quiet = this.o.timer.now() - Math.max(this.lastHeard, since)
+      if (quiet < limit + 1000) {
+        this.watch = this.o.timer.set(check, limit + 1000 - quiet)
+        return
+      }
       const hung = (nodes: string[]) => {
         this.fail(hungError(nodes, limit, this.leftover))
         this.o.destroy()
       }
       void this.o.whoRuns().then(hung, () => hung([]))
-    }, limit + 1000)
+    }
+    this.watch = this.o.timer.set(check, limit + 1000)
   }
 
   private async replay(ops: LoopOp[]): Promise<void> {

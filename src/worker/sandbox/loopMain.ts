@@ -118,11 +118,11 @@ const now = (): number => performance.now()
 
 /**
  * A sandboxMain of its own, serving on one end of a port pair in this realm; returns the other
- * end for a SandboxCodeHost, calling `sending` before each request goes. A message is copied
+ * end for a SandboxCodeHost, calling `traffic` on each message either way (a call's `started` says that code runs). A message is copied
  * (structured clone, as between threads: code never shares an object with the loop) and
  * delivered in a microtask: no task, and no trip through the browser's message pipes, per call.
  */
-function codePort(timersPending: (() => boolean) | undefined, sending: () => void): SandboxPort {
+function codePort(timersPending: (() => boolean) | undefined, traffic: () => void): SandboxPort {
   let open = true
   const end = () => {
     let handler: ((e: MessageEvent) => void) | null = null
@@ -135,6 +135,7 @@ function codePort(timersPending: (() => boolean) | undefined, sending: () => voi
       },
       onmessageerror: null as ((e: MessageEvent) => void) | null,
       deliver(message: unknown) {
+        traffic()
         // A message that does not clone throws here, as postMessage does, to its sender.
         const data = structuredClone(message)
         queueMicrotask(() => open && handler?.({ data } as MessageEvent))
@@ -162,7 +163,6 @@ function codePort(timersPending: (() => boolean) | undefined, sending: () => voi
   listener?.({ data: { type: SANDBOX_PORT_MESSAGE }, ports: [served] })
   return {
     postMessage(message: unknown) {
-      sending()
       sandbox.deliver(message)
     },
     get onmessage() {
