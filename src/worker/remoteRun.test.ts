@@ -317,7 +317,7 @@ describe('a run beside the code', () => {
       ],
       edges: [{ from: '__start__', to: 'inc' }],
       branches: [
-        { from: 'inc', router: "(s) => s.n < 40 ? 'inc' : '__end__'", paths: ['inc', '__end__'] },
+        { from: 'inc', router: "(s) => s.n < 200 ? 'inc' : '__end__'", paths: ['inc', '__end__'] },
       ],
     })
     const started = besideRuns()
@@ -325,7 +325,7 @@ describe('a run beside the code', () => {
       graphId,
       threadId: 'p',
       input: {},
-      recursionLimit: 100,
+      recursionLimit: 300,
       mode: 'toEnd',
     })
     await vi.waitFor(() =>
@@ -342,7 +342,7 @@ describe('a run beside the code', () => {
       status: 'done',
     })
     const values = await t.client.request('getState', { graphId, threadId: 'p' })
-    expect(values).toMatchObject({ values: { n: 40 } })
+    expect(values).toMatchObject({ values: { n: 200 } })
   })
 
   it('blames a hang after a step that left a timer on that timer', async () => {
