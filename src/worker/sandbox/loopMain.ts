@@ -68,32 +68,63 @@ async function runLoop(api: LoopApi): Promise<void> {
   )
   const ops: LoopOp[] = []
   const saver = new RelaySaver(req, ops)
+  const env = { ...systemEnv, newId: pooledUuid() }
   const graph = compileGraph(req.spec, {
     evaluate: (_code, ref) => {
       throw new Error(`BUG: the ${ref.kind} code of \`${ref.owner}\` must run in the sandbox.`)
     },
-    newId: systemEnv.newId,
+    newId: env.newId,
     host,
     models: {
       call: () => Promise.reject(new Error('BUG: a model node does not run beside the code.')),
     },
   })
+  // Done steps wait to be posted together (a post out of this process costs more than a
+  // step), but never across a change of the nodes that run: a step that runs a node other
+  // than the last step's has everything before it posted first, so code that then hangs this
+  // thread (a `while (true)`) is found in its own node with every step before it saved. A
+  // node that hangs in a later round of a cycle may lose the last BATCH_MS of its rounds.
+  let steps: LoopStep[] = []
+  let firstAt = 0
+  // Posts what waits once this thread turns (code awaiting a timer or a promise): a message
+  // to itself, not a timer (the prelude counts those as the user's, see timersPending).
+  const soon = new MessageChannel()
+  let armed = false
+  soon.port1.onmessage = () => {
+    armed = false
+    flush()
+  }
+  const flush = () => {
+    if (steps.length === 0) return
+    const batch = steps
+    steps = []
+    post({ id: req.id, kind: 'loop', steps: batch })
+  }
+  let lastNodes = ''
   const runtime = new GraphRuntime({
     graph,
     saver,
-    env: systemEnv,
-    onEvent: (e) => ops.push(['event', packEvent(e)]),
+    env,
+    onEvent: (e) => {
+      if (e.type === 'step_started' && e.ns === undefined) {
+        const nodes = e.tasks.map((t) => t.name).join('\n')
+        if (nodes !== lastNodes) flush()
+        lastNodes = nodes
+      }
+      ops.push(['event', packEvent(e)])
+    },
   })
-  // Each step is posted as soon as it is done: code that then hangs this thread (a `while
-  // (true)`, a runaway timer) loses nothing the run did before it.
   let n = 0
   const pending = api.timersPending ?? (() => false)
-  const done = (extra: Omit<LoopStep, 'n' | 'ops'>) =>
-    post({
-      id: req.id,
-      kind: 'loop',
-      steps: [{ n, ops: ops.splice(0), ...extra, ...(pending() && { leftover: true }) }],
-    })
+  const done = (extra: Omit<LoopStep, 'n' | 'ops'>, last = false) => {
+    if (steps.length === 0) firstAt = now()
+    steps.push({ n, ops: ops.splice(0), ...extra, ...(pending() && { leftover: true }) })
+    if (last || n >= allow || now() - firstAt >= BATCH_MS) flush()
+    else if (!armed) {
+      armed = true
+      soon.port2.postMessage(null)
+    }
+  }
   try {
     const run = await runtime.start(reviveControl(req.input), req.config)
     done({})
@@ -104,17 +135,49 @@ async function runLoop(api: LoopApi): Promise<void> {
       while (n > allow) await new Promise<void>((resolve) => (wake = resolve))
       wake = undefined
       const status = await run.tick()
-      done({ status, ...(status === 'interrupted' && { interrupts: run.interrupts }) })
-      if (status !== 'running') return
+      const over = status !== 'running'
+      done({ status, ...(status === 'interrupted' && { interrupts: run.interrupts }) }, over)
+      if (over) return
     }
   } catch (e) {
-    done({ error: packError(e) })
+    done({ error: packError(e) }, true)
   } finally {
+    flush()
+    soon.port1.close()
     host.dispose()
   }
 }
 
 const now = (): number => performance.now()
+
+/** How long done steps may wait to be posted together (ms). */
+const BATCH_MS = 2
+
+/**
+ * Version 4 UUIDs, as `crypto.randomUUID` makes them (the sandbox's origin is opaque, so the
+ * prelude rebuilds that from `getRandomValues`, one call per id): here from a pool of random
+ * bytes refilled 256 ids at a time, a step makes several.
+ */
+function pooledUuid(): () => string {
+  const pool = new Uint8Array(16 * 256)
+  let at = pool.length
+  const hex = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
+  return () => {
+    if (at === pool.length) {
+      crypto.getRandomValues(pool)
+      at = 0
+    }
+    const b = pool.subarray(at, (at += 16))
+    b[6] = (b[6]! & 0x0f) | 0x40
+    b[8] = (b[8]! & 0x3f) | 0x80
+    let s = ''
+    for (let i = 0; i < 16; i++) {
+      s += hex[b[i]!]
+      if (i === 3 || i === 5 || i === 7 || i === 9) s += '-'
+    }
+    return s
+  }
+}
 
 /**
  * A sandboxMain of its own, serving on one end of a port pair in this realm; returns the other
