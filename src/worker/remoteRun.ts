@@ -5,7 +5,13 @@
  * drives it as it drives a Run of its own. Everything the sandbox sends is checked first: it
  * is where the user's code runs, and a step may only ever write the run's own thread.
  */
-import type { CheckpointAddress, CheckpointConfig, CheckpointSaver } from '../core/checkpoint/types'
+import type {
+  ChannelVersions,
+  Checkpoint,
+  CheckpointAddress,
+  CheckpointConfig,
+  CheckpointSaver,
+} from '../core/checkpoint/types'
 import type { GraphSpec } from '../core/graph/schema'
 import type { LoopEvent, RunConfig, RunStatus, TaskInterrupt } from '../core/pregel/loop'
 import { TASKS } from '../core/graph/constants'
@@ -79,6 +85,10 @@ export class RemoteRun {
   /** The last step said user code left a timer pending (it may be what holds the sandbox). */
   private leftover = false
 
+  /** The run's channel versions and versions seen (see `whole`). */
+  private versions: ChannelVersions = {}
+  private seen: Checkpoint['versions_seen'] = {}
+
   private constructor(private readonly o: RemoteRunOptions) {}
 
   /** Starts the loop in the sandbox; resolves once the start's checkpoint is replayed here. */
@@ -87,6 +97,10 @@ export class RemoteRun {
     const { config, saver } = o
     const at = await saver.getTuple(config)
     const head = config.checkpointId !== undefined ? await saver.getTuple(threadOnly(config)) : at
+    if (at) {
+      run.versions = { ...at.checkpoint.channel_versions }
+      run.seen = { ...at.checkpoint.versions_seen }
+    }
     run.session = o.open(
       {
         source: o.source,
@@ -209,6 +223,18 @@ export class RemoteRun {
     this.watch = this.o.timer.set(check, limit + 1000)
   }
 
+  /**
+   * `sent` (a checkpoint with only its changed versions and seen entries) with the whole
+   * maps, kept here from the checkpoint the run started from as the loop keeps its own: the
+   * same objects each put, changed in place (an incremental saver reads them during the
+   * call only, see CheckpointSaver).
+   */
+  private whole(sent: Checkpoint): Checkpoint {
+    Object.assign(this.versions, sent.channel_versions)
+    Object.assign(this.seen, sent.versions_seen)
+    return { ...sent, channel_versions: this.versions, versions_seen: this.seen }
+  }
+
   private async replay(ops: LoopOp[]): Promise<void> {
     const { saver, threadId } = this.o
     for (const op of ops) {
@@ -217,10 +243,12 @@ export class RemoteRun {
           this.o.onEvent(unpackEvent(op[1]))
           break
         case 'put': {
-          const [, config, checkpoint, metadata, newVersions, seen] = op
+          const [, config, sent, metadata, newVersions, seen] = op
           ownThread(config, threadId)
-          const values = checkpoint.channel_values
+          const values = sent.channel_values
           for (const ch of Object.keys(values)) values[ch] = revivedValue(ch, values[ch])
+          // An incremental put came with what changed only: the whole maps are kept here.
+          const checkpoint = seen ? this.whole(sent) : sent
           await saver.put(
             config,
             checkpoint,

@@ -150,6 +150,13 @@ async function runLoop(api: LoopApi): Promise<void> {
 
 const now = (): number => performance.now()
 
+/** `map`'s entries at `keys` (those it has). */
+function pick<V>(map: Record<string, V>, keys: Iterable<string>): Record<string, V> {
+  const out: Record<string, V> = {}
+  for (const k of keys) if (k in map) out[k] = map[k] as V
+  return out
+}
+
 /** How long done steps may wait to be posted together (ms). */
 const BATCH_MS = 2
 
@@ -272,14 +279,20 @@ class RelaySaver implements CheckpointSaver {
     newVersions: ChannelVersions,
     changedSeen?: ReadonlySet<string>,
   ): Promise<CheckpointAddress> {
-    // Copied as far as the loop goes on changing them (CheckpointSaver's contract: versions
-    // and the seen map; values and seen entries are replaced, never mutated). The batch's
-    // post makes the deep copy.
-    const copy: Checkpoint = {
-      ...checkpoint,
-      channel_versions: { ...checkpoint.channel_versions },
-      versions_seen: { ...checkpoint.versions_seen },
-    }
+    // What the loop goes on changing is copied now (values and seen entries it replaces,
+    // never mutates; the batch's post makes the deep copy). To an incremental saver, only
+    // what changed: the versions of `newVersions`' channels and the seen entries of
+    // `changedSeen`'s nodes (remoteRun.ts keeps the whole maps from them), so a step costs
+    // the wire what it changed, not the size of the graph.
+    const cv = checkpoint.channel_versions
+    const vs = checkpoint.versions_seen
+    const copy: Checkpoint = changedSeen
+      ? {
+          ...checkpoint,
+          channel_versions: pick(cv, Object.keys(newVersions)),
+          versions_seen: pick(vs, changedSeen),
+        }
+      : { ...checkpoint, channel_versions: { ...cv }, versions_seen: { ...vs } }
     const seen = changedSeen ? [...changedSeen] : null
     this.ops.push(['put', { ...config }, copy, { ...metadata }, { ...newVersions }, seen])
     const ns = config.checkpointNs ?? ''
