@@ -203,6 +203,17 @@ describe('sessions beside the code (resumes, commands, forks, updates) do what t
   }, 300_000)
 })
 
+/**
+ * The service over real sandboxes with a code call's time limit of `ms`, and the loop
+ * program given (its text, or how to load it; default the real one).
+ */
+async function withTimeLimit(ms: number, program?: string | (() => Promise<string>)) {
+  const loopProgram = typeof program === 'string' ? () => Promise.resolve(program) : program
+  const t = await setup({ realSandbox: true, init: false, ...(loopProgram && { loopProgram }) })
+  await t.client.request('init', { dbName: t.dbName, sandboxTimeoutMs: ms })
+  return t
+}
+
 describe('a run beside the code', () => {
   it('takes the sandbox path only where it can: to the end, unwatched', async () => {
     const t = await setup()
@@ -223,6 +234,33 @@ describe('a run beside the code', () => {
     await t.client.request('run', { graphId, threadId: 'c', input: { x: 1 }, mode: 'toEnd' })
     expect(loops()).toBe(1)
     expect(t.host.calls.node).toBe(4)
+  })
+
+  it('shows which node runs while its code waits, before the step ends', async () => {
+    const t = await setup({ realSandbox: true, loopProgram: countedLoopProgram })
+    const graphId = await t.compile({
+      ...chain,
+      nodes: [
+        chain.nodes[0],
+        {
+          id: 'b',
+          code: 'async () => { await new Promise((r) => setTimeout(r, 400)); return {} }',
+        },
+      ],
+    })
+    const started = besideRuns()
+    const outcome = t.client.request('run', { graphId, threadId: 'w', input: {}, mode: 'toEnd' })
+    await vi.waitFor(() =>
+      expect(t.events).toContainEqual(
+        expect.objectContaining({
+          type: 'step_started',
+          tasks: [expect.objectContaining({ name: 'b' })],
+        }),
+      ),
+    )
+    expect(t.events.some((e) => e.type === 'task_finished' && e.name === 'b')).toBe(false)
+    expect(await outcome).toMatchObject({ status: 'done' })
+    expect(besideRuns()).toBe(started + 1)
   })
 
   it('is stopped with its sandbox while its code runs; what it saved stays', async () => {
@@ -252,8 +290,7 @@ describe('a run beside the code', () => {
   })
 
   it('a node that never answers fails the run with its name and destroys the sandbox', async () => {
-    const t = await setup({ realSandbox: true, init: false })
-    await t.client.request('init', { dbName: t.dbName, sandboxTimeoutMs: 200 })
+    const t = await withTimeLimit(200)
     const graphId = await t.compile({
       ...chain,
       nodes: [{ id: 'a', code: 'async () => { await new Promise(() => {}) }' }, chain.nodes[1]],
@@ -275,12 +312,7 @@ describe('a run beside the code', () => {
 
   it('a sandbox that says nothing is taken for hung: the run fails and the page hears it', async () => {
     // A loop program that never posts: what a `while (true)` in the code looks like from here.
-    const t = await setup({
-      realSandbox: true,
-      init: false,
-      loopProgram: () => Promise.resolve('var __superstepLoop = { startLoop() {} }'),
-    })
-    await t.client.request('init', { dbName: t.dbName, sandboxTimeoutMs: 100 })
+    const t = await withTimeLimit(100, 'var __superstepLoop = { startLoop() {} }')
     const graphId = await t.compile()
     const outcome = await t.client.request('run', {
       graphId,
@@ -303,8 +335,7 @@ describe('a run beside the code', () => {
   })
 
   it('paused, it waits as long as it likes, then goes on to the same end', async () => {
-    const t = await setup({ realSandbox: true, init: false, loopProgram: countedLoopProgram })
-    await t.client.request('init', { dbName: t.dbName, sandboxTimeoutMs: 100 })
+    const t = await withTimeLimit(100, countedLoopProgram)
     const graphId = await t.compile({
       superstep: 1,
       name: 'slow-cycle',
@@ -349,12 +380,7 @@ describe('a run beside the code', () => {
     const leftTimer = `var __superstepLoop = { startLoop(api) {
       api.post({ id: api.request.id, kind: 'loop', steps: [{ n: 0, ops: [], leftover: true }] })
     } }`
-    const t = await setup({
-      realSandbox: true,
-      init: false,
-      loopProgram: () => Promise.resolve(leftTimer),
-    })
-    await t.client.request('init', { dbName: t.dbName, sandboxTimeoutMs: 100 })
+    const t = await withTimeLimit(100, leftTimer)
     const graphId = await t.compile()
     const outcome = await t.client.request('run', {
       graphId,

@@ -149,19 +149,24 @@ export class RemoteRun {
       this.session.allow(this.allowed)
     }
     const since = this.o.timer.now()
-    while (this.batches.length === 0) {
-      if (this.failure) throw this.failure
-      this.watchWait(since)
-      // A bench's timing hook (./stepProfile): the time the worker waits for the sandbox.
-      await profiled(
-        'beside.wait',
-        () => new Promise<void>((resolve, reject) => (this.waiting = { resolve, reject })),
-      )
-    }
-    const batch = this.batches.shift() as LoopStep
+    let batch: LoopStep
+    do {
+      while (this.batches.length === 0) {
+        if (this.failure) throw this.failure
+        this.watchWait(since)
+        // A bench's timing hook (./stepProfile): the time the worker waits for the sandbox.
+        await profiled(
+          'beside.wait',
+          () => new Promise<void>((resolve, reject) => (this.waiting = { resolve, reject })),
+        )
+      }
+      batch = this.batches.shift() as LoopStep
+      if (batch.n !== n) throw malformed(`step ${batch.n} came where ${n} was due`)
+      const ops = batch.ops
+      await profiled('beside.replay', () => this.replay(ops))
+      // What a step did so far (its code waits): shown now, the rest of the step to come.
+    } while (batch.partial)
     this.replayed = n
-    if (batch.n !== n) throw malformed(`step ${batch.n} came where ${n} was due`)
-    await profiled('beside.replay', () => this.replay(batch.ops))
     if (batch.error) throw unpackError(batch.error)
     if (batch.status === 'interrupted') this.interrupts = batch.interrupts ?? []
     return batch.status ?? 'running'
@@ -344,6 +349,8 @@ function stepProblem(m: Partial<LoopStep>): string | undefined {
     return 'interrupts that are not a list'
   if (m.error !== undefined && typeof (m.error as { message?: unknown })?.message !== 'string')
     return 'an error without a message'
+  if (m.partial !== undefined && (m.partial !== true || m.status || m.error))
+    return 'a step under way with an end'
   return undefined
 }
 

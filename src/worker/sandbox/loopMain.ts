@@ -92,9 +92,21 @@ async function runLoop(api: LoopApi): Promise<void> {
   let armed = false
   soon.port1.onmessage = () => {
     armed = false
-    flush()
+    flush(true)
   }
-  const flush = () => {
+  const arm = () => {
+    if (armed) return
+    armed = true
+    soon.port2.postMessage(null)
+  }
+  // The step under way, if any (its ops so far are `ops`).
+  let stepping = false
+  /**
+   * Posts the done steps; with `partly`, also what the step under way did so far (its code
+   * waits: the page then shows which nodes run, as it does for the loop in the worker).
+   */
+  const flush = (partly = false) => {
+    if (partly && stepping && ops.length > 0) steps.push({ n, ops: ops.splice(0), partial: true })
     if (steps.length === 0) return
     const batch = steps
     steps = []
@@ -110,6 +122,8 @@ async function runLoop(api: LoopApi): Promise<void> {
         const nodes = e.tasks.map((t) => t.name).join('\n')
         if (nodes !== lastNodes) flush()
         lastNodes = nodes
+        stepping = true
+        arm()
       }
       ops.push(['event', packEvent(e)])
     },
@@ -117,13 +131,11 @@ async function runLoop(api: LoopApi): Promise<void> {
   let n = 0
   const pending = api.timersPending ?? (() => false)
   const done = (extra: Omit<LoopStep, 'n' | 'ops'>, last = false) => {
+    stepping = false
     if (steps.length === 0) firstAt = now()
     steps.push({ n, ops: ops.splice(0), ...extra, ...(pending() && { leftover: true }) })
     if (last || n >= allow || now() - firstAt >= BATCH_MS) flush()
-    else if (!armed) {
-      armed = true
-      soon.port2.postMessage(null)
-    }
+    else arm()
   }
   try {
     const run = await runtime.start(reviveControl(req.input), req.config)

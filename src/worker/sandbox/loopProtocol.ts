@@ -86,6 +86,11 @@ export interface LoopStep {
   error?: PackedError
   /** User code left a timer pending after this step (one that may yet hold the sandbox). */
   leftover?: true
+  /**
+   * What step `n` did so far, its code still running (posted when that code waits); the
+   * rest of the step, with its status, comes in a later LoopStep of the same `n`.
+   */
+  partial?: true
 }
 
 /** Sandbox -> host: steps done, in order (one a message: see loopMain). */
