@@ -334,6 +334,41 @@ describe('a run beside the code', () => {
     )
   })
 
+  it('a sandbox that stops answering mid-run fails the node of the next step, as a timeout does', async () => {
+    // The real program, its posts cut after node `a`'s step (its third): from here, a
+    // `while (true)` in node `b`.
+    const cut = async () => `${await countedLoopProgram()}
+;__superstepLoop = ((m) => ({ startLoop(api) {
+  return m.startLoop({ ...api, post: (msg) => {
+    if (msg.kind === 'loop' && msg.steps.some((s) => s.n > 2)) return
+    api.post(msg)
+  } })
+} }))(__superstepLoop);`
+    const t = await withTimeLimit(100, cut)
+    const graphId = await t.compile()
+    const outcome = await t.client.request('run', {
+      graphId,
+      threadId: 'h',
+      input: {},
+      mode: 'toEnd',
+    })
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      error: {
+        name: 'NodeTimeoutError',
+        node: 'b',
+        message: expect.stringMatching(/^Node `b` did not finish within 0.1 s/),
+      },
+    })
+    await vi.waitFor(() =>
+      expect(t.events).toContainEqual(
+        expect.objectContaining({ type: 'task_failed', step: 2, name: 'b' }),
+      ),
+    )
+    expect(t.events.filter((e) => e.type === 'step_started').map((e) => e.step)).toEqual([0, 1, 2])
+    expect((await threadOf(t, 'h')).map((c) => c.metadata.step)).toEqual([1, 0, -1])
+  })
+
   it('paused, it waits as long as it likes, then goes on to the same end', async () => {
     const t = await withTimeLimit(100, countedLoopProgram)
     const graphId = await t.compile({

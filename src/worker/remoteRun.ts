@@ -15,6 +15,7 @@ import type {
 import type { GraphSpec } from '../core/graph/schema'
 import type { LoopEvent, RunConfig, RunStatus, TaskInterrupt } from '../core/pregel/loop'
 import { TASKS } from '../core/graph/constants'
+import { NodeRunError } from '../core/pregel/errors'
 import { isSendPacket, reviveControl, Send } from '../core/pregel/types'
 import { seconds } from './sandbox/hostErrors'
 import {
@@ -47,8 +48,11 @@ export interface RemoteRunOptions {
   open: (request: Omit<LoopStartRequest, 'type' | 'id'>, handlers: LoopHandlers) => LoopSession
   /** Each code call's time limit in the sandbox. */
   callTimeoutMs: number
-  /** The nodes the run's next super-step runs (for the error of a sandbox that hung). */
-  whoRuns: () => Promise<string[]>
+  /**
+   * The run's next super-step as the worker's saver has it: its number and the tasks it
+   * runs (what a sandbox that hung is blamed on, as the loop here blames a task).
+   */
+  nextStep: () => Promise<{ step: number; tasks: { id: string; name: string }[] }>
   /**
    * The sandbox said nothing for longer than a call may take (code that never returns, such
    * as `while (true)`): it must be destroyed.
@@ -82,6 +86,8 @@ export class RemoteRun {
   private watch: unknown = undefined
   /** When the sandbox last said something (timer.now()). */
   private lastHeard = 0
+  /** The last root step whose start was replayed here. */
+  private started = -2
   /** The last step said user code left a timer pending (it may be what holds the sandbox). */
   private leftover = false
 
@@ -219,11 +225,28 @@ export class RemoteRun {
         this.watch = this.o.timer.set(check, limit + 1000 - quiet)
         return
       }
-      const hung = (nodes: string[]) => {
-        this.fail(hungError(nodes, limit, this.leftover))
+      // The step's tasks fail with the timeout, as a call's timeout fails its task here.
+      const hung = ({ step, tasks }: { step: number; tasks: { id: string; name: string }[] }) => {
+        const error = hungError(
+          tasks.map((t) => t.name),
+          limit,
+          this.leftover,
+        )
+        if (this.started !== step) this.o.onEvent({ type: 'step_started', step, tasks })
+        for (const t of tasks)
+          this.o.onEvent({
+            type: 'task_failed',
+            step,
+            taskId: t.id,
+            name: t.name,
+            error,
+            writes: [],
+          })
+        const only = tasks.length === 1 ? tasks[0] : undefined
+        this.fail(only ? new NodeRunError(error, only.name) : error)
         this.o.destroy()
       }
-      void this.o.whoRuns().then(hung, () => hung([]))
+      void this.o.nextStep().then(hung, () => hung({ step: -1, tasks: [] }))
     }
     this.watch = this.o.timer.set(check, limit + 1000)
   }
@@ -244,9 +267,12 @@ export class RemoteRun {
     const { saver, threadId } = this.o
     for (const op of ops) {
       switch (op[0]) {
-        case 'event':
-          this.o.onEvent(unpackEvent(op[1]))
+        case 'event': {
+          const event = unpackEvent(op[1])
+          if (event.type === 'step_started' && event.ns === undefined) this.started = event.step
+          this.o.onEvent(event)
           break
+        }
         case 'put': {
           const [, config, sent, metadata, newVersions, seen] = op
           ownThread(config, threadId)

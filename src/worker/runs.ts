@@ -196,7 +196,12 @@ export class RunRegistry {
             saver: gate,
             onEvent,
             timer: this.timer,
-            whoRuns: async () => (await runtime.getState({ threadId }))?.next ?? [],
+            nextStep: async () => {
+              const state = await runtime.getState({ threadId })
+              const tasks = (state?.tasks ?? []).filter((t) => t.writes === undefined)
+              const step = (state?.metadata.step ?? -2) + 1
+              return { step, tasks: tasks.map(({ id, name }) => ({ id, name })) }
+            },
           })
       : () => entry.runtime.start(p.input, config)
     return this.advance(entry, p.mode, start)
