@@ -61,7 +61,7 @@ async function runLoop(api: LoopApi): Promise<void> {
   // The host's clock on this run: a message at least this often while code runs.
   const aliveEvery = Math.max(50, req.timeoutMs / 4)
   const host = new SandboxCodeHost(
-    codePort(api.timersPending, () => {
+    codePort(() => {
       if (now() - lastPost >= aliveEvery) post({ id: req.id, kind: 'loopAlive' })
     }),
     { timeoutMs: req.timeoutMs },
@@ -200,11 +200,12 @@ function pooledUuid(): () => string {
 
 /**
  * A sandboxMain of its own, serving on one end of a port pair in this realm; returns the other
- * end for a SandboxCodeHost, calling `traffic` on each message either way (a call's `started` says that code runs). A message is copied
- * (structured clone, as between threads: code never shares an object with the loop) and
- * delivered in a microtask: no task, and no trip through the browser's message pipes, per call.
+ * end for a SandboxCodeHost, calling `traffic` on each message either way (a call's `started`
+ * says that code runs). A message is copied (structured clone, as between threads: code never
+ * shares an object with the loop) and delivered in a microtask: no task, and no trip through
+ * the browser's message pipes, per call.
  */
-function codePort(timersPending: (() => boolean) | undefined, traffic: () => void): SandboxPort {
+function codePort(traffic: () => void): SandboxPort {
   let open = true
   const end = () => {
     let handler: ((e: MessageEvent) => void) | null = null
@@ -229,10 +230,11 @@ function codePort(timersPending: (() => boolean) | undefined, traffic: () => voi
   let listener: ((e: { data: unknown; ports: readonly SandboxServePort[] }) => void) | undefined
   const reducers = namedReducers()
   const lib = { Send, Command, nextAnswer, foldWrites, toLogValue, routerState, reducers }
-  sandboxMain(
-    { addEventListener: (_type, l) => void (listener = l) },
-    { ...lib, ...(timersPending && { timersPending }) },
-  )
+  // Without the prelude's count of timers: here that count holds the host's own clocks (a
+  // timer a call, pending until its reply is handled), so every reply would say `leftover`
+  // and every call wait for a `started`. A timer the user's code left pending is told to the
+  // worker with the step instead (LoopStep's `leftover`).
+  sandboxMain({ addEventListener: (_type, l) => void (listener = l) }, lib)
   const served: SandboxServePort = {
     postMessage: (m: unknown) => host.deliver(m),
     get onmessage() {
