@@ -254,7 +254,13 @@ async function measure(dist: string) {
         .sort((a, b) => b - a)
         .slice(0, 5)
         .map((v) => v.toFixed(0))
-        .join(', ')} ms; first move ${ms(result.shown[0] ?? NaN)}`,
+        .join(', ')} ms; first move ${ms(result.shown[0] ?? NaN)}; drawn, slowest five: ${[
+        ...result.painted,
+      ]
+        .sort((a, b) => b - a)
+        .slice(0, 5)
+        .map((v) => v.toFixed(0))
+        .join(', ')} ms`,
     )
     console.log(
       `  long animation frames (over 50 ms) during the drag: ${result.loaf.length}, longest ${ms(Math.max(0, ...result.loaf))}, total ${ms(result.loaf.reduce((a, b) => a + b, 0))}`,

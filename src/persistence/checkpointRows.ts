@@ -20,7 +20,7 @@ import type {
   WholeCheckpointRow,
   WriteRow,
 } from './db'
-import type { RowState } from './rowStates'
+import type { ChainPlace, RowState } from './rowStates'
 import {
   DamagedCheckpointError,
   missingValueDamage,
@@ -74,7 +74,7 @@ export function buildRows(
 }
 
 /**
- * The delta row of `checkpoint` on its parent (`depth` deltas from a whole row): the channels
+ * The delta row of `checkpoint` on its parent (at `place` in its chain): the channels
  * with a new version and the nodes whose `versions_seen` entry changed, read now (the caller
  * goes on mutating the checkpoint's maps after an incremental put; entries it replaces).
  */
@@ -86,7 +86,7 @@ export function buildDeltaRow(
   metadata: CheckpointMetadata,
   newVersions: ChannelVersions,
   changedSeen: ReadonlySet<string>,
-  depth: number,
+  place: ChainPlace,
 ): DeltaCheckpointRow {
   const seen: Record<string, ChannelVersions> = {}
   for (const name of changedSeen) {
@@ -100,7 +100,7 @@ export function buildDeltaRow(
     parentId,
     ts: checkpoint.ts,
     metadata,
-    delta: { versions: { ...newVersions }, seen, depth },
+    delta: { versions: { ...newVersions }, seen, depth: place.depth },
   }
 }
 

@@ -26,8 +26,9 @@ import {
 } from './checkpointRows'
 import { DamagedCheckpointError, stateFieldsDamage } from './damage'
 import {
-  depthOf,
-  MAX_DELTA_DEPTH,
+  chainPlace,
+  deltaPlace,
+  type ChainPlace,
   resolveStates,
   StateCache,
   type ResolvedState,
@@ -155,8 +156,8 @@ export class DexieCheckpointSaver implements CheckpointSaver {
       return this.put(config, checkpoint, metadata, newVersions, changedSeen)
     const seq = head.seq + 1
     const changed = Object.keys(newVersions)
-    const delta = changedSeen && head.depth + 1 < MAX_DELTA_DEPTH
-    const row: CheckpointRow = delta
+    const place = changedSeen && deltaPlace(head.place, newVersions, changedSeen)
+    const row: CheckpointRow = place
       ? buildDeltaRow(
           threadId,
           head.checkpointId,
@@ -165,7 +166,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
           metadata,
           newVersions,
           changedSeen,
-          head.depth + 1,
+          place,
         )
       : buildRows(threadId, head.checkpointId, head.owner, seq, checkpoint, metadata, changed)
     const built = { row, blobs: placeValues(row, checkpoint, changed) }
@@ -183,7 +184,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     this.heads.set(threadId, {
       checkpointId: checkpoint.id,
       seq,
-      depth: depthOf(row),
+      place: place || chainPlace(row),
       owner: head.owner,
     })
     return addressOf(config, checkpoint.id)
@@ -256,6 +257,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
     const waiting = this.deferred?.take() ?? []
     let row: CheckpointRow
     let owner: Record<string, string> = {}
+    let placed: ChainPlace = { depth: 0, carried: 0, whole: 0 }
     try {
       // Only Dexie calls are awaited in here: anything else would end the transaction.
       // Requests that do not depend on each other go out together: each await is a round
@@ -281,8 +283,18 @@ export class DexieCheckpointSaver implements CheckpointSaver {
           parentState = read?.state
         }
         const changed = Object.keys(parent ? newVersions : checkpoint.channel_versions)
+        // What the parent's chain carries is known to the saver that put it (see heads).
+        const head = this.heads.get(threadId)
+        const place =
+          parent &&
+          changedSeen &&
+          deltaPlace(
+            head?.checkpointId === parent.checkpointId ? head.place : chainPlace(parent),
+            newVersions,
+            changedSeen,
+          )
         const built: CheckpointRow =
-          parent && changedSeen && depthOf(parent) + 1 < MAX_DELTA_DEPTH
+          parent && changedSeen && place
             ? buildDeltaRow(
                 threadId,
                 parent.checkpointId,
@@ -291,7 +303,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
                 metadata,
                 newVersions,
                 changedSeen,
-                depthOf(parent) + 1,
+                place,
               )
             : buildRows(
                 threadId,
@@ -311,6 +323,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
           owner = { ...parentState?.owner }
           takeOwnership(owner, checkpoint, changed)
         }
+        placed = place || chainPlace(built)
         return built
       })
     } catch (e) {
@@ -326,7 +339,7 @@ export class DexieCheckpointSaver implements CheckpointSaver {
       this.heads.set(threadId, {
         checkpointId: row.checkpointId,
         seq: row.seq,
-        depth: depthOf(row),
+        place: placed,
         owner,
       })
     return addressOf(config, checkpoint.id)
@@ -633,8 +646,8 @@ export class DexieCheckpointSaver implements CheckpointSaver {
 interface Head {
   checkpointId: string
   seq: number
-  /** Its row's depth (./rowStates): the next is whole once a delta would be too deep. */
-  depth: number
+  /** Its row's place in its chain (./rowStates): whether the next may be a delta. */
+  place: ChainPlace
   /** Its state's owners, kept up to date by each put (the saver's own copy). */
   owner: Record<string, string>
 }

@@ -3,7 +3,7 @@ import type { Checkpoint, CheckpointTuple } from '../core/checkpoint/types'
 import { DamagedCheckpointError } from './damage'
 import type { CheckpointRow } from './db'
 import { DexieCheckpointSaver } from './dexieSaver'
-import { MAX_DELTA_DEPTH } from './rowStates'
+import { DELTA_DEPTH, MAX_DELTA_DEPTH } from './rowStates'
 import { freshDb, meta } from './saverTestKit'
 import { TimelineSource } from './timelineSource'
 
@@ -11,11 +11,13 @@ const THREAD = 't'
 const id = (k: number) => `c${String(k).padStart(3, '0')}`
 
 /**
- * Step k of a chain: node k writes `x` and its own channel `ch<k>`, having seen `x` at k - 1.
+ * Step k of a chain: node k writes `x` and its own channel `ch<k>`, having seen `x` at k - 1;
+ * `pad` channels more, written at step 0 and never again (a big graph's state).
  * What a loop would hand an incremental saver: the whole maps, what changed, the step's values.
  */
-function step(k: number) {
+function step(k: number, pad = 0) {
   const versions: Record<string, number> = { x: k + 1 }
+  for (let i = 0; i < pad; i++) versions[`pad${i}`] = 1
   const seen: Record<string, Record<string, number>> = {}
   for (let i = 0; i <= k; i++) {
     versions[`ch${i}`] = i + 1
@@ -25,7 +27,11 @@ function step(k: number) {
     v: 1,
     id: id(k),
     ts: `2026-01-01T00:00:00.${String(k).padStart(3, '0')}Z`,
-    channel_values: { x: k, [`ch${k}`]: `v${k}` },
+    channel_values: {
+      x: k,
+      [`ch${k}`]: `v${k}`,
+      ...(k === 0 && Object.fromEntries(Array.from({ length: pad }, (_, i) => [`pad${i}`, i]))),
+    },
     channel_versions: versions,
     versions_seen: seen,
   }
@@ -37,18 +43,19 @@ function step(k: number) {
 }
 
 /** What checkpoint k reads back as: every channel's value, as stored by its step. */
-function expected(k: number) {
-  const { checkpoint } = step(k)
+function expected(k: number, pad = 0) {
+  const { checkpoint } = step(k, pad)
   const values: Record<string, unknown> = { x: k }
+  for (let i = 0; i < pad; i++) values[`pad${i}`] = i
   for (let i = 0; i <= k; i++) values[`ch${i}`] = `v${i}`
   return { ...checkpoint, channel_values: values }
 }
 
-async function putChain(saver: DexieCheckpointSaver, n: number, batched = false) {
+async function putChain(saver: DexieCheckpointSaver, n: number, batched = false, pad = 0) {
   const view = batched ? saver.batched() : saver
   if (!view) throw new Error('no batched view')
   for (let k = 0; k < n; k++) {
-    const s = step(k)
+    const s = step(k, pad)
     const config = k === 0 ? { threadId: THREAD } : { threadId: THREAD, checkpointId: id(k - 1) }
     const target = k === 0 ? saver : view // a run's first checkpoint is put at once
     await target.put(
@@ -76,20 +83,20 @@ describe('checkpoint rows as deltas', () => {
     ['one put at a time', false],
     ['batched', true],
   ])(
-    '%s: a step stores what it changed, a whole row every MAX_DELTA_DEPTH, every checkpoint reads back whole',
+    '%s: a step stores what it changed, a whole row every DELTA_DEPTH, every checkpoint reads back whole',
     async (_, batched) => {
       const saver = new DexieCheckpointSaver(freshDb('deltas'), { batchMs: 5 })
-      const n = 2 * MAX_DELTA_DEPTH + 6
+      const n = 2 * DELTA_DEPTH + 6
       await putChain(saver, n, batched)
       const stored = await rows(saver)
       expect(stored).toHaveLength(n)
       // seq 1 whole, then 31 deltas, a whole row, 31 deltas, …
       const depths = stored.map((r) => (r.delta ? r.delta.depth : 0))
-      expect(depths.slice(0, MAX_DELTA_DEPTH + 1)).toEqual([
-        ...Array.from({ length: MAX_DELTA_DEPTH }, (_, i) => i),
+      expect(depths.slice(0, DELTA_DEPTH + 1)).toEqual([
+        ...Array.from({ length: DELTA_DEPTH }, (_, i) => i),
         0,
       ])
-      expect(Math.max(...depths)).toBe(MAX_DELTA_DEPTH - 1)
+      expect(Math.max(...depths)).toBe(DELTA_DEPTH - 1)
       // A delta row holds the step's two channels and one node, not the graph so far.
       const late = stored[n - 2] as CheckpointRow
       expect(late.delta).toEqual({
@@ -99,7 +106,7 @@ describe('checkpoint rows as deltas', () => {
       })
       expect(late.owner).toBeUndefined()
       // Every checkpoint, by id and in a list (pages of 50 reach back past their page).
-      for (const k of [0, 1, MAX_DELTA_DEPTH - 1, MAX_DELTA_DEPTH, n - 1])
+      for (const k of [0, 1, DELTA_DEPTH - 1, DELTA_DEPTH, n - 1])
         expect(stateOf(await saver.getTuple({ threadId: THREAD, checkpointId: id(k) }))).toEqual(
           expected(k),
         )
@@ -113,6 +120,61 @@ describe('checkpoint rows as deltas', () => {
       const t = await cold.getTuple({ threadId: THREAD })
       ;(t?.checkpoint.channel_versions as Record<string, number>).x = -1
       expect((await cold.getTuple({ threadId: THREAD }))?.checkpoint.channel_versions.x).toBe(n)
+    },
+  )
+
+  it.each([
+    ['one put at a time', false],
+    ['batched', true],
+  ])(
+    '%s: past DELTA_DEPTH, deltas go on while they hold fewer entries than their whole row, up to MAX_DELTA_DEPTH',
+    async (_, batched) => {
+      const saver = new DexieCheckpointSaver(freshDb(`deltas-big-${batched}`), { batchMs: 5 })
+      // A whole row of 300 channels and more: 3 entries a step fit 101 deltas (303 entries).
+      const wide = 300
+      await putChain(saver, 110, batched, wide)
+      const depths = (await rows(saver)).map((r) => r.delta?.depth ?? 0)
+      expect(depths.slice(0, 103)).toEqual([...Array.from({ length: 102 }, (_, i) => i), 0])
+      const cold = new DexieCheckpointSaver(saver.db)
+      for (const k of [0, 50, 101, 102, 109])
+        expect(stateOf(await cold.getTuple({ threadId: THREAD, checkpointId: id(k) }))).toEqual(
+          expected(k, wide),
+        )
+      // A saver that did not put the chain does not know what it carries: past DELTA_DEPTH,
+      // its put on it is whole.
+      const short = new DexieCheckpointSaver(freshDb(`deltas-cold-${batched}`), { batchMs: 5 })
+      await putChain(short, 40, batched, wide)
+      const s = step(40, wide)
+      const cold40 = new DexieCheckpointSaver(short.db, { batchMs: 5 })
+      const to = { threadId: THREAD, checkpointId: id(39) }
+      await (batched ? cold40.batched() : cold40)?.put(
+        to,
+        s.checkpoint,
+        meta(40),
+        s.newVersions,
+        s.changedSeen,
+      )
+      await cold40.settleBatches()
+      expect((await rows(short)).map((r) => r.delta?.depth ?? 0).slice(38)).toEqual([38, 39, 0])
+      expect(stateOf(await cold40.getTuple({ threadId: THREAD }))).toEqual(expected(40, wide))
+      // A graph of 800 channels (and 3 entries a step): deltas up to MAX_DELTA_DEPTH, then a whole row.
+      const huge = new DexieCheckpointSaver(freshDb(`deltas-huge-${batched}`), { batchMs: 5 })
+      const n = MAX_DELTA_DEPTH + 3
+      await putChain(huge, n, batched, 800)
+      const deep = (await rows(huge)).map((r) => r.delta?.depth ?? 0)
+      expect(deep.slice(MAX_DELTA_DEPTH - 2)).toEqual([
+        MAX_DELTA_DEPTH - 2,
+        MAX_DELTA_DEPTH - 1,
+        0,
+        1,
+        2,
+      ])
+      const listed: CheckpointTuple[] = []
+      for await (const t of new DexieCheckpointSaver(huge.db).list({ threadId: THREAD }))
+        listed.push(t)
+      expect(listed.map(stateOf)).toEqual(
+        Array.from({ length: n }, (_, i) => expected(n - 1 - i, 800)),
+      )
     },
   )
 

@@ -4,7 +4,8 @@
  * channel that has no value, since storage version 5), rebuilt from
  * the nearest whole row up, with a cache of rebuilt states shared by the saver and the
  * timeline. A put then stores what its step changed, not the size of the graph; a read walks
- * at most MAX_DELTA_DEPTH rows.
+ * at most MAX_DELTA_DEPTH rows, and past DELTA_DEPTH rows no more entries than the whole row
+ * it starts from holds (deltaPlace).
  */
 import type { ChannelVersions } from '../core/checkpoint/types'
 import type { CheckpointDamage } from './damage'
@@ -12,11 +13,58 @@ import { stateFieldsDamage } from './damage'
 import type { CheckpointRow, DeltaCheckpointRow, SuperstepDb } from './db'
 import { NS_SEPARATOR } from './namespaces'
 
+/** A delta row is written whenever its parent is fewer than this many rows from a whole one. */
+export const DELTA_DEPTH = 32
+
 /**
- * A delta row is written only when its parent is fewer than this many rows from a whole one:
- * a thread has a whole row at least every MAX_DELTA_DEPTH checkpoints of a chain.
+ * A delta row is never written this many rows from a whole one: a thread has a whole row at
+ * least every MAX_DELTA_DEPTH checkpoints of a chain.
  */
-export const MAX_DELTA_DEPTH = 32
+export const MAX_DELTA_DEPTH = 256
+
+/**
+ * Where a row stands in its chain of deltas: its depth, the entries (channel versions and
+ * `versions_seen` entries) of the deltas from the whole row up to it, and the entries of
+ * that whole row. Kept in memory by whoever puts the chain (rows hold only the depth).
+ */
+export interface ChainPlace {
+  depth: number
+  carried: number
+  whole: number
+}
+
+/**
+ * Where a stored row stands: a whole row's entries counted; a delta read back has lost what
+ * it carried, so past DELTA_DEPTH its child is whole.
+ */
+export function chainPlace(r: CheckpointRow): ChainPlace {
+  if (!isDelta(r))
+    return {
+      depth: 0,
+      carried: 0,
+      whole: Object.keys(r.channel_versions).length + Object.keys(r.versions_seen).length,
+    }
+  return { depth: r.delta.depth, carried: Infinity, whole: 0 }
+}
+
+/**
+ * Where a delta of `versions` and `seen` (its channels and nodes) on a row at `parent` would
+ * stand, or null when the checkpoint must be stored whole instead. Up to DELTA_DEPTH rows
+ * deep a delta always fits; past it, while the deltas from the whole row hold no more entries
+ * than the whole row itself, up to MAX_DELTA_DEPTH. So a step of a big graph stores what it
+ * touched (a whole row of a 2,000-node chain every 32 steps cost more than the steps), and a
+ * read rebuilds a state from at most about twice a whole row's entries.
+ */
+export function deltaPlace(
+  parent: ChainPlace,
+  versions: object,
+  seen: ReadonlySet<string>,
+): ChainPlace | null {
+  const depth = parent.depth + 1
+  const carried = parent.carried + Object.keys(versions).length + seen.size
+  if (depth >= MAX_DELTA_DEPTH || (depth >= DELTA_DEPTH && carried > parent.whole)) return null
+  return { depth, carried, whole: parent.whole }
+}
 
 /** The state of a checkpoint row. Shared (cached): never mutated, copied by whoever hands it out. */
 export interface RowState {
@@ -144,11 +192,16 @@ export async function resolveStates(
   let need = missing()
   if (need.length) {
     // A chain's ancestors are, most often, the rows put just before: one range read.
+    // As far back as the deepest row's whole row, were its chain all rows put in a row.
     let low = Infinity
-    for (const r of rows) low = Math.min(low, r.seq)
+    let reach = 0
+    for (const r of rows) {
+      low = Math.min(low, r.seq)
+      reach = Math.max(reach, Math.min(depthOf(r), MAX_DELTA_DEPTH))
+    }
     const before = await db.checkpoints
       .where('[threadId+seq]')
-      .between([threadId, low - MAX_DELTA_DEPTH], [threadId, low], true, false)
+      .between([threadId, low - reach], [threadId, low], true, false)
       .toArray()
     for (const r of before) if (!byId.has(r.checkpointId)) byId.set(r.checkpointId, r)
     need = missing()

@@ -19,14 +19,14 @@ import type {
   ThreadRow,
 } from './db'
 import { mergeWrites } from './pendingWrites'
-import { depthOf, MAX_DELTA_DEPTH, type RowState } from './rowStates'
+import { chainPlace, deltaPlace, type ChainPlace, type RowState } from './rowStates'
 import { toStorageError } from './storageError'
 
-/** What one import remembers between batches: each written checkpoint's state and depth. */
+/** What one import remembers between batches: each written checkpoint's state and chain place. */
 export interface ImportCursor {
   threadId: string
   seq: number
-  rows: Map<string, RowState & { depth: number }>
+  rows: Map<string, RowState & { place: ChainPlace }>
 }
 
 export class ThreadImportWriter {
@@ -71,9 +71,10 @@ export class ThreadImportWriter {
       )
       const seen = parent && changedSeen(checkpoint, parent)
       let row: CheckpointRow
-      if (parentId !== undefined && parent && seen && parent.depth + 1 < MAX_DELTA_DEPTH) {
-        const versions = pick(checkpoint.channel_versions, changed)
-        const depth = parent.depth + 1
+      const versions = pick(checkpoint.channel_versions, changed)
+      const place =
+        parentId !== undefined && parent && seen && deltaPlace(parent.place, versions, seen)
+      if (parentId !== undefined && seen && place) {
         row = buildDeltaRow(
           threadId,
           parentId,
@@ -82,7 +83,7 @@ export class ThreadImportWriter {
           t.metadata,
           versions,
           seen,
-          depth,
+          place,
         )
       } else {
         row = buildRows(threadId, parentId, parent?.owner, ++seq, checkpoint, t.metadata, changed)
@@ -95,7 +96,7 @@ export class ThreadImportWriter {
         versions: checkpoint.channel_versions,
         seen: checkpoint.versions_seen,
         owner,
-        depth: depthOf(row),
+        place: place || chainPlace(row),
       })
       const writes = storedWritesOf(t)
       if (writes.length) row.writes = writes
