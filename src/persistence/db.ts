@@ -60,7 +60,7 @@ export type StoredTaskRun = Omit<TaskRunRow, 'threadId' | 'checkpointId'>
 /**
  * A checkpoint stored whole: every channel's version, every node's `versions_seen`, and which
  * checkpoint stored each channel's value. Every row written before delta rows is one, so is
- * a thread's first checkpoint and every MAX_DELTA_DEPTH-th after (./rowStates).
+ * a thread's first checkpoint and one at least every MAX_DELTA_DEPTH after (./rowStates).
  */
 export interface WholeCheckpointRow extends CheckpointRowBase {
   channel_versions: ChannelVersions
