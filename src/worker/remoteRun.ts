@@ -76,11 +76,12 @@ export function runsBeside(spec: GraphSpec): boolean {
 /** A run whose loop runs in its sandbox, as RunRegistry sees a Run. */
 export class RemoteRun {
   interrupts: TaskInterrupt[] = []
-  private readonly batches: LoopStep[] = []
+  /** Steps (or parts of one) received and not replayed yet, in order. */
+  private readonly steps: LoopStep[] = []
   private waiting: { resolve: () => void; reject: (e: Error) => void } | undefined
   private failure: Error | undefined
   private session!: LoopSession
-  /** The batches replayed so far (the start's is 0), and how far the sandbox may go. */
+  /** The last step replayed (the start's is 0), and how far the sandbox may go. */
   private replayed = -1
   private allowed = AHEAD
   private watch: unknown = undefined
@@ -155,9 +156,9 @@ export class RemoteRun {
       this.session.allow(this.allowed)
     }
     const since = this.o.timer.now()
-    let batch: LoopStep
+    let step: LoopStep
     do {
-      while (this.batches.length === 0) {
+      while (this.steps.length === 0) {
         if (this.failure) throw this.failure
         this.watchWait(since)
         // A bench's timing hook (./stepProfile): the time the worker waits for the sandbox.
@@ -166,16 +167,16 @@ export class RemoteRun {
           () => new Promise<void>((resolve, reject) => (this.waiting = { resolve, reject })),
         )
       }
-      batch = this.batches.shift() as LoopStep
-      if (batch.n !== n) throw malformed(`step ${batch.n} came where ${n} was due`)
-      const ops = batch.ops
+      step = this.steps.shift() as LoopStep
+      if (step.n !== n) throw malformed(`step ${step.n} came where ${n} was due`)
+      const ops = step.ops
       await profiled('beside.replay', () => this.replay(ops))
       // What a step did so far (its code waits): shown now, the rest of the step to come.
-    } while (batch.partial)
+    } while (step.partial)
     this.replayed = n
-    if (batch.error) throw unpackError(batch.error)
-    if (batch.status === 'interrupted') this.interrupts = batch.interrupts ?? []
-    return batch.status ?? 'running'
+    if (step.error) throw unpackError(step.error)
+    if (step.status === 'interrupted') this.interrupts = step.interrupts ?? []
+    return step.status ?? 'running'
   }
 
   private receive(data: unknown): void {
@@ -188,7 +189,7 @@ export class RemoteRun {
       const problem = stepProblem(step)
       if (problem) return this.fail(malformed(problem))
       this.leftover = step.leftover === true
-      this.batches.push(step as LoopStep)
+      this.steps.push(step as LoopStep)
     }
     this.wake()
   }
