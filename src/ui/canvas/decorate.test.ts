@@ -52,4 +52,28 @@ describe('nodes during a drag', () => {
     expect(done.map((n) => n.position)).toEqual(before.map((n) => n.position))
     expect(done[0]).toBe(before[0])
   })
+
+  it('after any sequence of selections and drag frames, draw as a fresh pass would', () => {
+    const many = Array.from({ length: 12 }, (_, i) => node(`n${i}`, i * 50))
+    const d = createDecorator()
+    let seed = 7
+    const rand = (n: number) => (seed = (seed * 16807) % 2147483647) % n
+    const drawn = (ns: FlowNode[]) => ns.map((n) => [n.id, n.selected, n.position])
+    let previous = d.nodes(many, none, null, sizes)
+    for (let round = 0; round < 200; round++) {
+      const selected = new Set(many.filter(() => rand(4) === 0).map((n) => n.id))
+      const dragged = rand(3) === 0 ? null : new Map([[`n${rand(12)}`, { x: rand(500), y: 5 }]])
+      const out = d.nodes(many, selected, dragged, sizes)
+      expect(drawn(out)).toEqual(drawn(createDecorator().nodes(many, selected, dragged, sizes)))
+      // A node whose selection and drag did not change keeps its object.
+      for (const [i, n] of out.entries())
+        if (
+          previous[i]?.selected === n.selected &&
+          previous[i]?.position === n.position &&
+          !dragged?.has(n.id)
+        )
+          expect(n).toBe(previous[i])
+      previous = out
+    }
+  })
 })

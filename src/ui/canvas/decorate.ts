@@ -108,7 +108,8 @@ export function createDecorator() {
     nodeCache.set(node, { ...inputs, out })
     return out
   }
-  // The last answer: a drag frame changes only `drag`, so only the dragged nodes are redone.
+  // The last answer: a drag frame changes only `drag`, a click only `selected`, so only the
+  // nodes dragged, or selected or unselected, are redone (a 5,000-node graph is not walked).
   let last: {
     base: readonly FlowNode[]
     selected: ReadonlySet<string>
@@ -124,16 +125,25 @@ export function createDecorator() {
       drag: ReadonlyMap<string, XY> | null,
       sizes: ReadonlyMap<string, Size>,
     ): FlowNode[] {
-      if (last && last.base === base && last.selected === selected && last.sizes === sizes) {
-        if (drag === last.drag) return last.out
+      if (last && last.base === base && last.sizes === sizes) {
+        if (drag === last.drag && selected === last.selected) return last.out
+        const redo = new Set<string>()
+        if (drag !== last.drag) {
+          for (const id of last.drag?.keys() ?? []) redo.add(id)
+          for (const id of drag?.keys() ?? []) redo.add(id)
+        }
+        if (selected !== last.selected) {
+          for (const id of last.selected) if (!selected.has(id)) redo.add(id)
+          for (const id of selected) if (!last.selected.has(id)) redo.add(id)
+        }
         const index = (last.index ??= new Map(base.map((n, i) => [n.id, i])))
         const out = last.out.slice()
-        for (const id of new Set([...(last.drag?.keys() ?? []), ...(drag?.keys() ?? [])])) {
+        for (const id of redo) {
           const i = index.get(id)
           const node = i === undefined ? undefined : base[i]
           if (i !== undefined && node) out[i] = decorate(node, selected, drag, sizes)
         }
-        last = { ...last, drag, out }
+        last = { ...last, selected, drag, out }
         return out
       }
       const out = base.map((node) => decorate(node, selected, drag, sizes))
