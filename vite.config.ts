@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
 import { contentSecurityPolicy, type CspMode } from './src/csp.ts'
 import { frameDocument, SANDBOX_FRAME_FILES } from './src/worker/sandbox/sandboxFrameDocument.ts'
+import { buildSandboxLoop } from './scripts/sandboxLoop.ts'
 
 /**
  * Test-only pages for e2e specs and benchmarks (sandbox, inspector, canvas): built only by
@@ -72,38 +73,9 @@ function sandboxLoopPlugin(): Plugin {
     resolveId: (id) => (id === ID ? `\0${ID}` : undefined),
     async load(id) {
       if (id !== `\0${ID}`) return undefined
-      const { build } = await import('esbuild')
-      const out = await build({
-        entryPoints: [resolve(import.meta.dirname, 'src/worker/sandbox/loopMain.ts')],
-        bundle: true,
-        format: 'iife',
-        globalName: '__superstepLoop',
-        platform: 'browser',
-        target: 'es2022',
-        minify: true,
-        legalComments: 'none',
-        metafile: true,
-        write: false,
-        plugins: [
-          {
-            // Replies checked in the realm they come from guard nothing (see the modules).
-            name: 'sandbox-loop-lean',
-            setup(b) {
-              b.onResolve({ filter: /\/replySchema$/ }, (args) => ({
-                path: resolve(args.resolveDir, 'replySchemaTrusted.ts'),
-              }))
-              // The code was parsed before the run: no SyntaxError is left to place.
-              b.onResolve({ filter: /\/core\/graph\/code$/ }, (args) =>
-                args.importer.endsWith('sandboxHost.ts')
-                  ? { path: resolve(import.meta.dirname, 'src/worker/sandbox/syntaxUnchecked.ts') }
-                  : undefined,
-              )
-            },
-          },
-        ],
-      })
-      for (const input of Object.keys(out.metafile.inputs)) this.addWatchFile(resolve(input))
-      return `export default ${JSON.stringify(out.outputFiles[0]!.text)}`
+      const { text, inputs } = await buildSandboxLoop()
+      for (const input of inputs) this.addWatchFile(resolve(input))
+      return `export default ${JSON.stringify(text)}`
     },
   }
 }

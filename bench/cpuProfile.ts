@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { TraceMap, originalPositionFor } from '@jridgewell/trace-mapping'
-import type { CDPSession, Page } from 'playwright-core'
+import type { Browser, CDPSession, Page } from 'playwright-core'
 
 interface ProfileNode {
   id: number
@@ -82,11 +82,49 @@ export async function startWorkerProfile(
 ): Promise<() => Promise<Profile | null>> {
   const cdp: CDPSession = await page.context().newCDPSession(page)
   let sessionId: string | undefined
-  let seq = 0
-  const waiting = new Map<number, (result: unknown) => void>()
   cdp.on('Target.attachedToTarget', (e) => {
     if (url.test(e.targetInfo.url) && sessionId === undefined) sessionId = e.sessionId
   })
+  await cdp.send('Target.setAutoAttach', {
+    autoAttach: true,
+    waitForDebuggerOnStart: false,
+    flatten: false,
+  })
+  for (let i = 0; i < 50 && sessionId === undefined; i++)
+    await new Promise((r) => setTimeout(r, 20))
+  if (sessionId === undefined) return () => Promise.resolve(null)
+  return profileTarget(cdp, sessionId)
+}
+
+/**
+ * Starts the profiler in the browser's first dedicated worker whose URL matches `url`,
+ * wherever it runs: a sandbox's `blob:` worker lives in a frame of another process, which
+ * the page's own session does not reach. Returns a stop function.
+ */
+export async function startBrowserWorkerProfile(
+  browser: Browser,
+  url: RegExp,
+): Promise<() => Promise<Profile | null>> {
+  const cdp = await browser.newBrowserCDPSession()
+  const { targetInfos } = (await cdp.send('Target.getTargets')) as {
+    targetInfos: { targetId: string; type: string; url: string }[]
+  }
+  const target = targetInfos.find((t) => t.type === 'worker' && url.test(t.url))
+  if (!target) return () => Promise.resolve(null)
+  const { sessionId } = (await cdp.send('Target.attachToTarget', {
+    targetId: target.targetId,
+    flatten: false,
+  })) as { sessionId: string }
+  return profileTarget(cdp, sessionId)
+}
+
+/** Runs the profiler in the target `sessionId` of `cdp` (a non-flat session) until stopped. */
+async function profileTarget(
+  cdp: CDPSession,
+  sessionId: string,
+): Promise<() => Promise<Profile | null>> {
+  let seq = 0
+  const waiting = new Map<number, (result: unknown) => void>()
   cdp.on('Target.receivedMessageFromTarget', (e) => {
     const msg = JSON.parse(e.message) as { id?: number; result?: unknown }
     if (msg.id !== undefined) waiting.get(msg.id)?.(msg.result)
@@ -96,18 +134,10 @@ export async function startWorkerProfile(
       const id = ++seq
       waiting.set(id, resolve)
       void cdp.send('Target.sendMessageToTarget', {
-        sessionId: sessionId as string,
+        sessionId,
         message: JSON.stringify({ id, method, params }),
       })
     })
-  await cdp.send('Target.setAutoAttach', {
-    autoAttach: true,
-    waitForDebuggerOnStart: false,
-    flatten: false,
-  })
-  for (let i = 0; i < 50 && sessionId === undefined; i++)
-    await new Promise((r) => setTimeout(r, 20))
-  if (sessionId === undefined) return () => Promise.resolve(null)
   await send('Profiler.enable')
   await send('Profiler.setSamplingInterval', { interval: 500 })
   await send('Profiler.start')

@@ -26,14 +26,12 @@
  *   BENCH_STEPS the cycle's length, BENCH_RUNS the repeats; BENCH_GRAPH=chain a chain of
  *   BENCH_STEPS nodes, one a step, in place of the cycle.)
  */
-import { performance } from 'node:perf_hooks'
-import { MemorySaver as LangGraphMemorySaver } from '@langchain/langgraph'
 import type { Page, Worker } from 'playwright-core'
-import { buildLangGraph } from '../src/differential/oracle'
 import type { StepProfile } from '../src/worker/stepProfile'
 import { launchChromium, startPreview } from './browser'
 import { startProfile, startWorkerProfile, topSelfTimes } from './cpuProfile'
 import { chainGraph, cycleGraph } from './graphs'
+import { langGraphPerStep } from './langGraphRef'
 
 /** One build, or several (comma-separated: e.g. before and after a change), each profiled. */
 const DISTS = (process.env.BENCH_DIST ?? 'dist').split(',')
@@ -56,20 +54,6 @@ const TRACE = process.env.BENCH_TRACE === '1'
 const SUPERSTEPS = STEPS + 1
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
-
-/** LangGraph.js, MemorySaver, in Node: ms per super-step (median of 7 runs after warm-up). */
-async function langGraphPerStep(): Promise<number> {
-  const spec = graphOf(STEPS)
-  const { graph } = buildLangGraph(spec as Parameters<typeof buildLangGraph>[0])
-  const times: number[] = []
-  for (let i = -3; i < 7; i++) {
-    graph.checkpointer = new LangGraphMemorySaver()
-    const t0 = performance.now()
-    await graph.invoke({}, { configurable: { thread_id: `t${i}` }, recursionLimit: STEPS + 10 })
-    if (i >= 0) times.push((performance.now() - t0) / SUPERSTEPS)
-  }
-  return median(times)
-}
 
 function runtimeWorker(page: Page): Worker {
   const w = page.workers().find((x) => /runtime/.test(x.url()))
@@ -351,7 +335,7 @@ function table(samples: RunSample[], reference: number): void {
 }
 
 async function main() {
-  const reference = await langGraphPerStep()
+  const reference = await langGraphPerStep(graphOf(STEPS), SUPERSTEPS)
   for (const dist of DISTS) await profileBuild(dist, reference)
 }
 

@@ -5,6 +5,7 @@
  */
 import type { ScratchpadData } from '../../core/compile/host'
 import { createSandboxFrame, type SandboxFrame, type SandboxFrameOptions } from './sandboxFrame'
+import { loopProgram } from '../loopProgram'
 import { SandboxCodeHost } from './sandboxHost'
 
 /** A call's outcome as plain data (page.evaluate cannot carry an Error's fields). */
@@ -80,12 +81,13 @@ function api(harness: Promise<Harness>) {
     },
     stats: async () => (await harness).stats,
     /**
-     * A run beside the code of `spec` in this sandbox, with `source` as its loop program,
-     * input `{}`, allowed to run ahead without bound: ms from the request to the last step,
-     * and the steps posted (bench/besideLoop.bench.ts).
+     * A run beside the code of `spec` in this sandbox, with `source` as its loop program (by
+     * default the build's), input `{}`, allowed to run ahead without bound: ms from the
+     * request to the last step, and the steps posted (bench/besideLoop.bench.ts).
      */
-    loop: async (source: string, spec: unknown) => {
+    loop: async (spec: unknown, source?: string) => {
       const { host } = await harness
+      source ??= loopProgram
       const started = performance.now()
       let steps = 0
       return new Promise<{ ms: number; steps: number; error?: unknown }>((resolve) => {
