@@ -51,3 +51,58 @@ test('a 1,000-node chain shows its channels a screenful at a time, down to the l
   await panel.evaluate((el) => el.scrollTo(0, 0))
   await expect(table.locator('tr[data-channel="n"] td.value')).toHaveText('3')
 })
+
+// Issue 18, "Big graphs": a step of a big graph stores what it touched. Past 32 rows from a
+// whole row its checkpoints stay deltas while they carry less than that row
+// (src/persistence/rowStates.ts): in the browser's own IndexedDB, and read back by a fresh
+// page, whose worker has none of them cached.
+test('a 300-node chain keeps deltas past 32 rows deep, and a new page reads them back', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  await page.goto('/')
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
+  await page.getByLabel('Import a graph file').setInputFiles({
+    name: 'chain.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(chainGraph(300))),
+  })
+  await page.getByRole('button', { name: 'Trust and allow running' }).click()
+  await page.getByLabel('Recursion limit').fill('400')
+  await page.getByLabel('Recursion limit').press('Tab')
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'done', {
+    timeout: 60_000,
+  })
+  const stored = await page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const r = indexedDB.open('superstep')
+      r.onsuccess = () => resolve(r.result)
+      r.onerror = () => reject(r.error)
+    })
+    const rows = await new Promise<{ metadata?: { step?: number }; delta?: { depth: number } }[]>(
+      (resolve, reject) => {
+        const r = db.transaction('checkpoints').objectStore('checkpoints').getAll()
+        r.onsuccess = () => resolve(r.result as never)
+        r.onerror = () => reject(r.error)
+      },
+    )
+    db.close()
+    return rows.map((r): [number, number] => [r.metadata?.step ?? NaN, r.delta?.depth ?? 0])
+  })
+  const depths = new Map(stored)
+  expect(depths.size).toBe(302) // the input, steps 0 to 300
+  // The last steps are deltas far past 32 rows from their whole row.
+  const deep = [300, 296].map((s) => depths.get(s) ?? 0)
+  for (const d of deep) expect(d).toBeGreaterThan(32)
+
+  await page.reload()
+  await expect(page.getByRole('button', { name: /^(Run|Continue)$/ })).toBeEnabled()
+  await page.getByRole('tab', { name: 'Channels', exact: true }).click()
+  const table = page.getByRole('table', { name: 'Channels' })
+  for (const s of [296, 300]) {
+    await page.getByRole('listbox', { name: 'Checkpoints' }).locator(`[data-step="${s}"]`).click()
+    // Step s: n0 to n(s-1) have run (n counts them).
+    await expect(table.locator('tr[data-channel="n"] td.value')).toHaveText(String(s))
+  }
+})
