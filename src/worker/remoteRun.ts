@@ -335,14 +335,16 @@ function ownThread(config: CheckpointConfig | CheckpointAddress, threadId: strin
     throw malformed('a write to another thread')
 }
 
-const EVENTS = new Set([
-  'step_started',
-  'task_finished',
-  'task_failed',
-  'task_interrupted',
-  'checkpoint_saved',
-  'warning',
-])
+/** The loop's event types, each named once (the compiler says when the loop's change). */
+const EVENT_TYPES: Record<LoopEvent['type'], true> = {
+  step_started: true,
+  task_finished: true,
+  task_failed: true,
+  task_interrupted: true,
+  checkpoint_saved: true,
+  warning: true,
+}
+const EVENTS = new Set(Object.keys(EVENT_TYPES))
 
 /** Why `m` is not a LoopStep, or undefined when it is one. */
 function stepProblem(m: Partial<LoopStep>): string | undefined {
