@@ -1,5 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { chainGraph } from '../bench/graphs'
+import { importGraph } from './graphFiles'
+import { storedRows } from './storedRows'
 
 // Issue 18, "Big graphs": the Channels table renders the rows on screen, not every channel.
 test('a 1,000-node chain shows its channels a screenful at a time, down to the last', async ({
@@ -61,36 +63,18 @@ test('a 300-node chain keeps deltas past 32 rows deep, and a new page reads them
 }) => {
   test.setTimeout(120_000)
   await page.goto('/')
-  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
-  await page.getByLabel('Import a graph file').setInputFiles({
-    name: 'chain.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(chainGraph(300))),
-  })
-  await page.getByRole('button', { name: 'Trust and allow running' }).click()
+  await importGraph(page, chainGraph(300))
   await page.getByLabel('Recursion limit').fill('400')
   await page.getByLabel('Recursion limit').press('Tab')
   await page.getByRole('button', { name: 'Run', exact: true }).click()
   await expect(page.getByLabel('Run status')).toHaveAttribute('data-phase', 'done', {
     timeout: 60_000,
   })
-  const stored = await page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const r = indexedDB.open('superstep')
-      r.onsuccess = () => resolve(r.result)
-      r.onerror = () => reject(r.error)
-    })
-    const rows = await new Promise<{ metadata?: { step?: number }; delta?: { depth: number } }[]>(
-      (resolve, reject) => {
-        const r = db.transaction('checkpoints').objectStore('checkpoints').getAll()
-        r.onsuccess = () => resolve(r.result as never)
-        r.onerror = () => reject(r.error)
-      },
-    )
-    db.close()
-    return rows.map((r): [number, number] => [r.metadata?.step ?? NaN, r.delta?.depth ?? 0])
-  })
-  const depths = new Map(stored)
+  const rows = await storedRows<{ metadata?: { step?: number }; delta?: { depth: number } }>(
+    page,
+    'checkpoints',
+  )
+  const depths = new Map(rows.map((r) => [r.metadata?.step ?? NaN, r.delta?.depth ?? 0]))
   expect(depths.size).toBe(302) // the input, steps 0 to 300
   // The last steps are deltas far past 32 rows from their whole row.
   const deep = [300, 296].map((s) => depths.get(s) ?? 0)

@@ -214,6 +214,10 @@ async function withTimeLimit(ms: number, program?: string | (() => Promise<strin
   return t
 }
 
+/** Runs graph `graphId` from `{}` to its end on thread `h` of `t`: the outcome. */
+const runToEnd = (t: Awaited<ReturnType<typeof setup>>, graphId: string) =>
+  t.client.request('run', { graphId, threadId: 'h', input: {}, mode: 'toEnd' })
+
 describe('a run beside the code', () => {
   it('takes the sandbox path only where it can: to the end, unwatched', async () => {
     const t = await setup()
@@ -295,12 +299,7 @@ describe('a run beside the code', () => {
       ...chain,
       nodes: [{ id: 'a', code: 'async () => { await new Promise(() => {}) }' }, chain.nodes[1]],
     })
-    const outcome = await t.client.request('run', {
-      graphId,
-      threadId: 'h',
-      input: {},
-      mode: 'toEnd',
-    })
+    const outcome = await runToEnd(t, graphId)
     expect(outcome).toMatchObject({
       status: 'failed',
       error: {
@@ -314,12 +313,7 @@ describe('a run beside the code', () => {
     // A loop program that never posts: what a `while (true)` in the code looks like from here.
     const t = await withTimeLimit(100, 'var __superstepLoop = { startLoop() {} }')
     const graphId = await t.compile()
-    const outcome = await t.client.request('run', {
-      graphId,
-      threadId: 'h',
-      input: {},
-      mode: 'toEnd',
-    })
+    const outcome = await runToEnd(t, graphId)
     expect(outcome).toMatchObject({
       status: 'failed',
       error: {
@@ -346,12 +340,7 @@ describe('a run beside the code', () => {
 } }))(__superstepLoop);`
     const t = await withTimeLimit(100, cut)
     const graphId = await t.compile()
-    const outcome = await t.client.request('run', {
-      graphId,
-      threadId: 'h',
-      input: {},
-      mode: 'toEnd',
-    })
+    const outcome = await runToEnd(t, graphId)
     expect(outcome).toMatchObject({
       status: 'failed',
       error: {
@@ -417,12 +406,7 @@ describe('a run beside the code', () => {
     } }`
     const t = await withTimeLimit(100, leftTimer)
     const graphId = await t.compile()
-    const outcome = await t.client.request('run', {
-      graphId,
-      threadId: 'h',
-      input: {},
-      mode: 'toEnd',
-    })
+    const outcome = await runToEnd(t, graphId)
     expect(outcome).toMatchObject({
       status: 'failed',
       error: {
@@ -440,12 +424,7 @@ describe('a run beside the code', () => {
     } }`
     const t = await setup({ realSandbox: true, loopProgram: () => Promise.resolve(forged) })
     const graphId = await t.compile()
-    const outcome = await t.client.request('run', {
-      graphId,
-      threadId: 'h',
-      input: {},
-      mode: 'toEnd',
-    })
+    const outcome = await runToEnd(t, graphId)
     expect(outcome).toMatchObject({
       status: 'failed',
       error: { name: 'SandboxProtocolError', message: expect.stringContaining('another thread') },
