@@ -7,6 +7,10 @@
  * (the first selection opens the inspector) and for a later drag.
  *   Run: npm run build:test && npx tsx bench/canvasApp.bench.ts [nodes]   (default 5000)
  *   BENCH_DIST (dist): the build, or builds to compare, comma-separated.
+ *   BENCH_PROFILE=1: a CPU profile of each later drag (BENCH_FIRST=1: the first too), its
+ *   top self times by source line (BENCH_TOP of them, default 20).
+ *   BENCH_TRACE=1: a trace of each later drag, the main thread's top events (script, style,
+ *   layout, paint, the compositor) by self time.
  */
 import { rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -14,12 +18,16 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { benchDoc } from '../src/ui/canvas/benchDoc'
 import { launchChromium, startPreview } from './browser'
+import { startProfile, topSelfTimes } from './cpuProfile'
+import { startTrace, topTraceSelfTimes } from './traceSummary'
 
 const NODES = Number(process.argv[2] ?? 5000)
 const DISTS = (process.env.BENCH_DIST ?? 'dist').split(',')
 const MOVES = 40
 const ZOOMS = [0.3, 0.45]
 const FRAME = 1000 / 60
+const PROFILE = process.env.BENCH_PROFILE === '1'
+const TRACE = process.env.BENCH_TRACE === '1'
 
 /** Per pointer move, the event to the end of the next frame (`window.__moves`). */
 const RECORDER = `
@@ -99,11 +107,24 @@ try {
         const drawn = await page.locator('.react-flow__node').count()
         for (const which of ['first', 'later'] as const) {
           if (which === 'later' || zoom === ZOOMS[0]) {
+            const stop =
+              PROFILE && (which === 'later' || process.env.BENCH_FIRST === '1')
+                ? await startProfile(page)
+                : null
+            const stopTrace = TRACE && which === 'later' ? await startTrace(browser, page) : null
             const moves = await drag(page)
+            const profile = stop
+              ? await topSelfTimes(await stop(), dist, Number(process.env.BENCH_TOP ?? 20))
+              : []
+            const trace = stopTrace ? topTraceSelfTimes(await stopTrace(), 20) : []
             const within = moves.filter((m) => m <= FRAME).length
             console.log(
               `  zoom ${(await zoomOf(page)).toFixed(2)} (${drawn} nodes drawn), ${which === 'first' ? 'first drag after opening' : 'a later drag'}: median ${ms(pct(moves, 50))}, p95 ${ms(pct(moves, 95))}, ${within}/${moves.length} within a frame; first moves ${moves.slice(0, 4).map(ms).join(', ')}`,
             )
+            for (const [where, t] of profile)
+              console.log(`      ${t.toFixed(0).padStart(5)} ms  ${where}`)
+            for (const [name, t, n] of trace)
+              console.log(`      ${t.toFixed(0).padStart(5)} ms  ${name} (${n})`)
           }
         }
       }

@@ -9,7 +9,7 @@ import {
   type Pt,
   type Rect,
 } from './edgeGeometry'
-import { createEdgeRouter, routeEdges, type RouteNode } from './edgeRouter'
+import { createEdgeRouter, routeEdges, type RouteNode, type RouterWork } from './edgeRouter'
 
 const W = 180
 const H = 45
@@ -190,26 +190,71 @@ describe('routeEdges', () => {
     check(n4, [...e3, edge('toAdded', 'n0', 'added')])
   })
 
-  it('a drag step of one node in a 1,000-node graph costs a few milliseconds', () => {
+  it('a drag step of one node in a 1,000-node graph routes only the pairs near it, on the same grid', () => {
     const { nodes, edges } = benchGraph(1000)
-    const route = createEdgeRouter()
+    const work: RouterWork = { pairs: 0, grids: 0 }
+    const route = createEdgeRouter(work)
     route(nodes, edges, true)
-    const step = (k: number) =>
-      route(
-        nodes.map((n, i) =>
-          i === 510 ? { ...n, box: { ...n.box, x: n.box.x + k * 4, y: n.box.y + k * 2 } } : n,
-        ),
-        edges,
-        true,
+    const all = work.pairs
+    expect(work.grids).toBe(1)
+    for (let k = 1; k <= 30; k++) {
+      work.pairs = 0
+      const now = nodes.map((n, i) =>
+        i === 510 ? { ...n, box: { ...n.box, x: n.box.x + k * 4, y: n.box.y + k * 2 } } : n,
       )
-    for (let k = 1; k <= 30; k++) step(k) // warm up, as the first frames of a drag do
-    const times: number[] = []
-    for (let k = 31; k <= 60; k++) {
-      const t0 = performance.now()
-      step(k)
-      times.push(performance.now() - t0)
+      expect(route(now, edges, true)).toEqual(routeEdges(now, edges, true))
+      expect(work.pairs).toBeGreaterThan(0)
+      expect(work.pairs).toBeLessThan(all / 20)
     }
-    // About 2 ms here (a full route: about 8 ms); the bound leaves room for a busy machine.
-    expect(times.sort((a, b) => a - b)[15]).toBeLessThan(8)
+    // The grid of boxes is built once and kept up to date through the drag.
+    expect(work.grids).toBe(1)
+  })
+
+  it('random drags, resizes, far moves and edge edits end where a fresh route would', () => {
+    const { nodes, edges } = benchGraph(100)
+    const work: RouterWork = { pairs: 0, grids: 0 }
+    const route = createEdgeRouter(work)
+    let seed = 11
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647
+    let now = nodes
+    let es = edges
+    for (let step = 0; step < 200; step++) {
+      const r = random()
+      if (r < 0.1) {
+        // An edge added or one removed, the nodes as they are.
+        const a = Math.floor(random() * now.length)
+        const b = Math.floor(random() * now.length)
+        es =
+          random() < 0.5 && es.length > 1
+            ? es.filter((_, i) => i !== Math.floor(random() * es.length))
+            : [...es, edge(`e${step}`, `n${a}`, `n${b}`)]
+      } else if (r < 0.15) {
+        // New objects for every node, the boxes unchanged (a selection).
+        now = now.map((n) => ({ ...n, box: { ...n.box } }))
+      } else {
+        // One to three nodes moved: a drag step, a jump far out of the grid (its edge moves),
+        // back into the middle, or a resize.
+        const many = 1 + Math.floor(random() * 3)
+        const picked = new Set(
+          Array.from({ length: many }, () => Math.floor(random() * now.length)),
+        )
+        now = now.map((n, i) => {
+          if (!picked.has(i)) return n
+          const kind = random()
+          const b = n.box
+          const next =
+            kind < 0.6
+              ? { ...b, x: b.x + (random() - 0.5) * 300, y: b.y + (random() - 0.5) * 150 }
+              : kind < 0.75
+                ? { ...b, x: (random() - 0.3) * 12000, y: (random() - 0.3) * 4000 }
+                : kind < 0.9
+                  ? { ...b, x: 2400 + random() * 600, y: 300 + random() * 300 }
+                  : { ...b, w: 60 + random() * 300, h: 30 + random() * 90 }
+          return { ...n, box: next }
+        })
+      }
+      expect(route(now, es, true)).toEqual(routeEdges(now, es, true))
+    }
+    expect(work.grids).toBe(1)
   })
 })

@@ -57,6 +57,12 @@ export function routeEdges(
   return createEdgeRouter()(nodes, edges, lr)
 }
 
+/** What a router did, counted for tests: pairs of nodes routed, box grids built. */
+export interface RouterWork {
+  pairs: number
+  grids: number
+}
+
 /** Above this many changed boxes an edit is routed afresh (checking each edge against them costs more). */
 const MAX_CHANGED_BOXES = 64
 
@@ -68,47 +74,68 @@ const MAX_CHANGED_BOXES = 64
  * edit that changes a few nodes or edges (a rename, an added edge) redoes likewise only the
  * pairs of nodes whose edges changed and the edges round the boxes that came, went or moved.
  */
-export function createEdgeRouter() {
-  let last: {
-    nodes: Map<string, RouteNode>
-    edges: readonly RouteEdge[]
-    lr: boolean
-    pairs: Pair[]
-    areas: Map<string, Rect>
-    out: Map<string, EdgeRoute>
-  } | null = null
+export function createEdgeRouter(work?: RouterWork) {
+  let last: RouterState | null = null
   return function route(
     nodeList: readonly RouteNode[],
     edges: readonly RouteEdge[],
     lr: boolean,
   ): Map<string, EdgeRoute> {
-    const nodes = new Map(nodeList.map((n) => [n.id, n]))
-    let grid: BoxGrid | null = null
-    const boxes = () => (grid ??= new BoxGrid(nodeList))
     const prev = last
     // A drag moves many boxes at most; an edit's few changes are weighed against a fresh route.
     const limit = prev?.edges === edges ? Infinity : MAX_CHANGED_BOXES
-    const moved = prev && prev.lr === lr ? changedBoxes(prev.nodes, nodes, limit) : null
+    // The same nodes in the same order (a drag, a resize): only the changed entries are
+    // looked at and updated, the node map and the box grid in place, so a drag frame costs
+    // one pass of identity checks over the list, not a new map and grid of every node.
+    const kept = prev && prev.lr === lr ? keptNodes(prev, nodeList, limit) : null
+    let nodes: Map<string, RouteNode>
+    let grid: BoxGrid | null = null
+    let moved: Rect[] | null
+    if (prev && kept) {
+      nodes = prev.nodes
+      grid = prev.grid
+      moved = []
+      for (const i of kept) {
+        const n = nodeList[i] as RouteNode
+        const old = nodes.get(n.id) as RouteNode
+        moved.push(old.box, n.box)
+        nodes.set(n.id, n)
+        grid?.move(i, n.box)
+      }
+    } else {
+      nodes = new Map(nodeList.map((n) => [n.id, n]))
+      moved = prev && prev.lr === lr ? changedBoxes(prev.nodes, nodes, limit) : null
+    }
+    const boxes = () => {
+      if (!grid && work) work.grids++
+      return (grid ??= new BoxGrid(nodeList))
+    }
+    const routePair = (...args: Parameters<typeof routeOnePair>) => {
+      if (work) work.pairs++
+      routeOnePair(...args)
+    }
     if (!prev || !moved) {
       const pairs = pairsOf(edges)
       const areas = new Map<string, Rect>()
       const out = new Map<string, EdgeRoute>()
       for (const pair of pairs) routePair(pair, nodes, boxes(), lr, out, areas)
-      last = { nodes, edges, lr, pairs, areas, out }
+      last = { list: nodeList, nodes, grid, edges, lr, pairs, areas, out }
       return out
     }
     if (prev.edges !== edges) {
-      last = rerouteEdited(prev, nodes, edges, moved, boxes, lr)
+      const edited = rerouteEdited(prev, nodes, edges, moved, boxes, lr, routePair)
+      last = { ...edited, list: nodeList, grid }
       return last.out
     }
     // Only the pairs a moved box touches; the old map back when none of them changed.
     const redone = new Map<string, EdgeRoute>()
     const again: Pair[] = []
-    for (const pair of prev.pairs) {
-      if (!pair.edges.some((e) => touches(prev.areas.get(e.id), moved))) continue
-      again.push(pair)
-      routePair(pair, nodes, boxes(), lr, redone, prev.areas)
-    }
+    if (moved.length > 0)
+      for (const pair of prev.pairs) {
+        if (!pair.edges.some((e) => touches(prev.areas.get(e.id), moved))) continue
+        again.push(pair)
+        routePair(pair, nodes, boxes(), lr, redone, prev.areas)
+      }
     const same = again.every((pair) =>
       pair.edges.every((e) => sameRoute(prev.out.get(e.id), redone.get(e.id))),
     )
@@ -118,13 +145,39 @@ export function createEdgeRouter() {
       for (const pair of again) for (const e of pair.edges) out.delete(e.id)
       for (const [id, r] of redone) out.set(id, r)
     }
-    last = { ...prev, nodes, out }
+    last = { ...prev, list: nodeList, nodes, grid, out }
     return out
   }
 }
 
+/**
+ * When `list` holds the same node ids as the last one, in the same order: the places of the
+ * nodes whose box or sides changed (a new object with the same box is no change). `null` when
+ * the ids differ, or more than `limit` boxes changed.
+ */
+function keptNodes(prev: RouterState, list: readonly RouteNode[], limit: number): number[] | null {
+  const before = prev.list
+  if (before.length !== list.length) return null
+  const changed: number[] = []
+  for (let i = 0; i < list.length; i++) {
+    const n = list[i] as RouteNode
+    const old = before[i] as RouteNode
+    if (n === old) continue
+    if (n.id !== old.id) return null
+    const [a, b] = [old.box, n.box]
+    if (a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h && old.sides === n.sides) continue
+    changed.push(i)
+    if (changed.length * 2 > limit) return null
+  }
+  return changed
+}
+
 type RouterState = {
+  /** The nodes as last given, in their order (the grid's box numbers are places in it). */
+  list: readonly RouteNode[]
   nodes: Map<string, RouteNode>
+  /** The boxes, in buckets: built when a route first needs it, then kept up to date. */
+  grid: BoxGrid | null
   edges: readonly RouteEdge[]
   lr: boolean
   pairs: Pair[]
@@ -143,7 +196,8 @@ function rerouteEdited(
   moved: readonly Rect[],
   boxes: () => BoxGrid,
   lr: boolean,
-): RouterState {
+  routePair: typeof routeOnePair,
+): Omit<RouterState, 'list' | 'grid'> {
   const pairs = pairsOf(edges)
   const before = new Map(prev.pairs.map((p) => [p.key, p]))
   const areas = new Map<string, Rect>()
@@ -234,7 +288,7 @@ function touches(area: Rect | undefined, moved: readonly Rect[]): boolean {
 }
 
 /** Routes the edges between one pair of nodes into `out`, and records the area each covers. */
-function routePair(
+function routeOnePair(
   pair: Pair,
   nodes: Map<string, RouteNode>,
   grid: BoxGrid,
@@ -279,13 +333,16 @@ function routePair(
         }
         return
       }
-      const at = pickLane(grid, s, t, lr, offset, taken)
+      const { at, searched } = pickLane(grid, s, t, lr, offset, taken)
       taken.push(at)
       out.set(e.id, { offset, lane: { at, lr } })
       // A lane as near the middle on the other side would do as well: a box leaving that
-      // side must be noticed too.
+      // side must be noticed too. A lane that is no lane's best (none was free) depends on
+      // every box the search looked at.
       const want = (lr ? s.y + t.y : s.x + t.x) / 2 + offset
-      const ends = [at, 2 * want - at].flatMap((c) =>
+      const across =
+        searched === null ? [at, 2 * want - at] : [at, want - searched, want + searched]
+      const ends = across.flatMap((c) =>
         lr
           ? [s, t, { x: s.x, y: c }, { x: t.x, y: c }]
           : [s, t, { x: c, y: s.y }, { x: c, y: t.y }],
@@ -316,7 +373,9 @@ function around(points: readonly Pt[], spread: number): Rect {
  * the middle of the two ends (moved by `offset`), where the lane runs clear of every box and
  * of the lanes `taken` by other detours between the same nodes, and so do the two pieces that
  * join it to the ends. Boxes are fetched from the grid in a window that widens until a lane
- * is found, so a detour costs about the boxes near it, not all of them.
+ * is found, so a detour costs about the boxes near it, not all of them. When none is free,
+ * the nearest candidate, and how far from the middle the search looked (`searched`); when
+ * a box covers the end of a stub, the middle at once (no lane could be free).
  */
 function pickLane(
   grid: BoxGrid,
@@ -325,7 +384,7 @@ function pickLane(
   lr: boolean,
   offset: number,
   taken: readonly number[],
-): number {
+): { at: number; searched: number | null } {
   const f = lr ? (p: Pt) => p : swap
   const S = f(s)
   const T = f(t)
@@ -338,6 +397,11 @@ function pickLane(
   const free = (at: number) =>
     grid.segmentHits(f({ x: a1, y: S.y }), f({ x: a1, y: at }), CLEARANCE - 2) === 0 &&
     grid.segmentHits(f({ x: a2, y: at }), f({ x: a2, y: T.y }), CLEARANCE - 2) === 0
+  // A box over either end of the stubs (another node dragged onto this one's side): no lane
+  // can be free, whatever the search finds; the middle it is, without a search of every box.
+  const [e1, e2] = [f({ x: a1, y: S.y }), f({ x: a2, y: T.y })]
+  if (grid.segmentHits(e1, e1, CLEARANCE - 2) > 0 || grid.segmentHits(e2, e2, CLEARANCE - 2) > 0)
+    return { at: want, searched: null }
   for (let win = 240; ; win *= 3) {
     const [c0, c1] = [want - span - win - CLEARANCE, want + span + win + CLEARANCE]
     const near = lr ? grid.near(lo, c0, hi, c1, []) : grid.near(c0, lo, c1, hi, [])
@@ -363,9 +427,9 @@ function pickLane(
     const reach = span + win
     for (const at of candidates.slice(0, 16)) {
       if (Math.abs(at - want) > reach) break
-      if (free(at)) return at
+      if (free(at)) return { at, searched: null }
     }
-    if (win > grid.extent) return candidates[0] ?? want
+    if (win > grid.extent) return { at: candidates[0] ?? want, searched: c1 - want }
   }
 }
 
@@ -393,18 +457,10 @@ class BoxGrid {
   // Each box is visited once per query: the query's number is stamped on it.
   private readonly stamps: Uint32Array
   private query = 0
-  /** The size of the area the boxes cover, at least. */
-  readonly extent: number
+  // The area the boxes cover, the origin included; recomputed after a box on its edge moved.
+  private bounds: [number, number, number, number] | null = null
   constructor(nodes: readonly RouteNode[]) {
     this.boxes = nodes.map((n) => n.box)
-    let [x0, y0, x1, y1] = [0, 0, 0, 0]
-    for (const b of this.boxes) {
-      x0 = Math.min(x0, b.x)
-      y0 = Math.min(y0, b.y)
-      x1 = Math.max(x1, b.x + b.w)
-      y1 = Math.max(y1, b.y + b.h)
-    }
-    this.extent = Math.max(x1 - x0, y1 - y0)
     this.ids = nodes.map((n) => n.id)
     this.stamps = new Uint32Array(nodes.length)
     this.boxes.forEach((b, i) => {
@@ -414,6 +470,48 @@ class BoxGrid {
         else this.cells.set(key, [i])
       })
     })
+  }
+
+  /** The size of the area the boxes cover, at least. */
+  get extent(): number {
+    if (!this.bounds) {
+      let [x0, y0, x1, y1] = [0, 0, 0, 0]
+      for (const b of this.boxes) {
+        x0 = Math.min(x0, b.x)
+        y0 = Math.min(y0, b.y)
+        x1 = Math.max(x1, b.x + b.w)
+        y1 = Math.max(y1, b.y + b.h)
+      }
+      this.bounds = [x0, y0, x1, y1]
+    }
+    const [x0, y0, x1, y1] = this.bounds
+    return Math.max(x1 - x0, y1 - y0)
+  }
+
+  /** Box `i` (a place in the node list the grid was built from) is now `box`. */
+  move(i: number, box: Rect): void {
+    const old = this.boxes[i] as Rect
+    this.eachCell(old.x, old.y, old.x + old.w, old.y + old.h, (key) => {
+      const list = this.cells.get(key)
+      const at = list?.indexOf(i) ?? -1
+      if (list && at >= 0) list.splice(at, 1)
+    })
+    this.boxes[i] = box
+    this.eachCell(box.x, box.y, box.x + box.w, box.y + box.h, (key) => {
+      const list = this.cells.get(key)
+      if (list) list.push(i)
+      else this.cells.set(key, [i])
+    })
+    const b = this.bounds
+    if (!b) return
+    const onEdge = old.x <= b[0] || old.y <= b[1] || old.x + old.w >= b[2] || old.y + old.h >= b[3]
+    if (onEdge) this.bounds = null
+    else {
+      b[0] = Math.min(b[0], box.x)
+      b[1] = Math.min(b[1], box.y)
+      b[2] = Math.max(b[2], box.x + box.w)
+      b[3] = Math.max(b[3], box.y + box.h)
+    }
   }
 
   private eachCell(x0: number, y0: number, x1: number, y1: number, f: (key: number) => void) {

@@ -18,6 +18,9 @@ export function createFlowRouter() {
   const route = createEdgeRouter()
   let lastEdges: readonly FlowEdge[] | null = null
   let routeEdgesIn: RouteEdge[] = []
+  let lastNodes: readonly FlowNode[] = []
+  let lastRouted: readonly RouteNode[] = []
+  let lastDirection: Direction | null = null
   return (
     nodes: readonly FlowNode[],
     edges: readonly FlowEdge[],
@@ -27,7 +30,11 @@ export function createFlowRouter() {
       lastEdges = edges
       routeEdgesIn = edges.map((e) => ({ id: e.id, source: e.source, target: e.target }))
     }
-    const routeNodes: RouteNode[] = nodes.map((n) => {
+    // A node object as before, at the same place and in the same direction, is the same
+    // router node: a drag frame makes new objects for the dragged nodes only.
+    const reuse = direction === lastDirection ? lastNodes : []
+    const routeNodes: RouteNode[] = nodes.map((n, i) => {
+      if (reuse[i] === n) return lastRouted[i] as RouteNode
       const { width, height } = sizeOf(n)
       return {
         id: n.id,
@@ -35,6 +42,9 @@ export function createFlowRouter() {
         sides: sidesOf(n, direction),
       }
     })
+    lastNodes = nodes
+    lastRouted = routeNodes
+    lastDirection = direction
     return route(routeNodes, routeEdgesIn, direction === 'LR')
   }
 }
