@@ -7,7 +7,7 @@ import { expect, test, type Page } from '@playwright/test'
  * drawn, not before it; the conflict banner, the import problems and the Delete graph dialog are chunks
  * of their own; so are the templates, the edge router, the Problems list, the saving's merge
  * and the start of a run (fetched as the page starts), and the debugger's and the library's
- * less used actions (fetched on first use).
+ * less used actions (fetched on first use); the code editor is fetched once the page is idle.
  */
 const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`)
 
@@ -67,6 +67,20 @@ test('a graph with its positions opens without dagre; one without them is laid o
     expect(boxes[i]!.x).toBeGreaterThanOrEqual(boxes[i - 1]!.x + boxes[i - 1]!.width)
   loaded = await scriptsLoaded(page)
   expect(loaded).toContain('dagreLayout')
+})
+
+test('the code editor is not in the page script: it is fetched once the page is idle, before a node is selected', async ({
+  page,
+}) => {
+  const html = await openApp(page)
+  expect(html).not.toMatch(/MonacoCodeEditor|editor\.api/)
+  // Nothing selected, no editor shown: Monaco's chunk arrives all the same.
+  await expect
+    .poll(async () => (await scriptsLoaded(page)).includes('MonacoCodeEditor'), { timeout: 20_000 })
+    .toBe(true)
+  await expect(page.locator('.monaco-editor')).toHaveCount(0)
+  await node(page, 'inc').click()
+  await expect(page.locator('.monaco-editor').first()).toBeVisible()
 })
 
 test('the canvas is drawn while the runtime worker is still loading; a Run then waits for it', async ({

@@ -60,6 +60,16 @@ async function main() {
   })
   // A runtime that cannot start is said as before: the page's error, and each request fails.
   started.catch((e: unknown) => reportError(e))
+  // The code editor (Monaco: its chunk takes a quarter of a second to run on two cores) is
+  // fetched and run once the page has settled (the runtime started, the open thread read, a
+  // couple of seconds on) and is idle, not on the first node selected: that click shows the
+  // editor at once, and a drag that starts it is not held up.
+  void started.then(() =>
+    setTimeout(
+      () => whenIdle(() => void import('./ui/editor/MonacoCodeEditor').catch(() => undefined)),
+      EDITOR_AFTER_MS,
+    ),
+  )
   const store = createAppStore({
     client: new DeferredRuntimeClient(started),
     graphs: {
@@ -150,6 +160,15 @@ async function main() {
     unsubscribe()
     drawn()
   }
+}
+
+/** How long after the runtime's start the code editor is fetched (see `main`). */
+const EDITOR_AFTER_MS = 2000
+
+/** `f` when the page is next idle (at the latest in 10 s); in a second where that is not known. */
+function whenIdle(f: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(f, { timeout: 10_000 })
+  else setTimeout(f, 1000)
 }
 
 void main()
