@@ -336,3 +336,48 @@ test('a big layout that fails is reported beside the button and changes nothing'
   await expect(tools.getByRole('button', { name: 'Auto layout', exact: true })).toBeEnabled()
   expect(await editsOf(page, 'moveNodes')).toEqual([])
 })
+
+test('in the app, a drag that selects a node: the inspector follows once the pointer is released', async ({
+  page,
+}) => {
+  const doc = {
+    superstep: 1,
+    name: 'two nodes',
+    state: [{ name: 'n', reducer: 'add', default: 0 }],
+    nodes: [
+      { id: 'a', code: '(s) => ({ n: 1 })', position: { x: 0, y: 0 } },
+      { id: 'b', code: '(s) => ({ n: 2 })', position: { x: 320, y: 160 } },
+    ],
+    edges: [
+      { from: '__start__', to: 'a' },
+      { from: 'a', to: 'b' },
+      { from: 'b', to: '__end__' },
+    ],
+  }
+  await page.goto('/')
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
+  await page.getByLabel('Import a graph file').setInputFiles({
+    name: 'two.superstep.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(doc)),
+  })
+  const onCanvas = (id: string) => page.locator(`.react-flow__node[data-id="${id}"]`)
+  await expect(onCanvas('b')).toBeVisible()
+  await onCanvas('a').click()
+  await expect(page.getByRole('list', { name: 'Edges of a' })).toBeVisible()
+
+  // Press on b and drag it: b is selected on the canvas at once, the inspector keeps a.
+  const box = (await onCanvas('b').boundingBox())!
+  await page.mouse.move(box.x + 30, box.y + box.height / 2)
+  await page.mouse.down()
+  for (let i = 1; i <= 8; i++) await page.mouse.move(box.x + 30 + i * 10, box.y + box.height / 2)
+  await expect(onCanvas('b')).toHaveClass(/selected/)
+  await page.waitForTimeout(300)
+  await expect(page.getByRole('list', { name: 'Edges of a' })).toBeVisible()
+  await expect(page.getByRole('list', { name: 'Edges of b' })).toHaveCount(0)
+  await page.mouse.up()
+  await expect(page.getByRole('list', { name: 'Edges of b' })).toBeVisible()
+  // A plain click shows the node clicked, as before.
+  await onCanvas('a').click()
+  await expect(page.getByRole('list', { name: 'Edges of a' })).toBeVisible()
+})

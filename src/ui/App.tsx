@@ -1,4 +1,13 @@
-import { lazy, Suspense, use, useMemo, type DragEvent, type ReactNode } from 'react'
+import {
+  lazy,
+  Suspense,
+  use,
+  useMemo,
+  useState,
+  useSyncExternalStore,
+  type DragEvent,
+  type ReactNode,
+} from 'react'
 import type { GraphIssue } from '../core/graph/issues'
 import { issuesAt, levelPathOfNodes, type Level } from '../core/graph/levels'
 import { nsNodes } from '../core/pregel/namespace'
@@ -10,6 +19,7 @@ import type { TimelineEntry } from '../worker/protocol'
 import { firedEdges, lastRunSteps } from './canvas/runPicture'
 import { GraphCanvas } from './canvas/GraphCanvas'
 import { canLayOut, loadDagre } from './canvas/layout'
+import { nodePress } from './canvas/nodePress'
 import { edgeRouterSettled, loadEdgeRouter } from './canvas/edgeRouterLoad'
 import { LevelBar } from './canvas/LevelBar'
 import type { RunOverlay } from './canvas/overlay'
@@ -219,13 +229,25 @@ function LaidOut({ doc, children }: { doc: GraphSpec; children: ReactNode }) {
 
 function InspectorPanel({ level }: { level: Level }) {
   const issues = useLevelIssues(level)
-  const { selection, edit, focus, runError, fieldFocus } = useApp((s) => ({
+  const {
+    selection: chosen,
+    edit,
+    focus,
+    runError,
+    fieldFocus,
+  } = useApp((s) => ({
     selection: s.selection,
     edit: s.edit,
     focus: s.focusCode,
     runError: s.error,
     fieldFocus: s.fieldFocus,
   }))
+  // While the pointer is down on a canvas node (a drag that selected it), the inspector keeps
+  // what it showed; it follows the selection once the pointer is released.
+  const pressed = useSyncExternalStore(nodePress.subscribe, nodePress.get)
+  const [shown, setShown] = useState(chosen)
+  if (!pressed && shown !== chosen) setShown(chosen)
+  const selection = pressed ? shown : chosen
   return (
     <Inspector
       doc={level.spec}

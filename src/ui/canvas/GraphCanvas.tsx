@@ -29,6 +29,7 @@ import {
   useRef,
   useState,
   type MouseEvent,
+  type PointerEvent,
 } from 'react'
 import { flushSync } from 'react-dom'
 import type { GraphEdit, XY } from '../../core/graph/edits'
@@ -42,6 +43,7 @@ import { nodeTypes } from './CanvasNodes'
 import { createDecorator, createFlowCache, type Size } from './decorate'
 import { LowDetailContext, selectZoomedOut } from './detail'
 import { LowDetailEdges } from './LowDetailEdges'
+import { nodePress } from './nodePress'
 import { EdgeLayerContext, createRouteStore, type EdgeLayer } from './edgeContext'
 import type { EdgeRoute } from './edgeGeometry'
 import { loadEdgeRouter, newFlowRouter } from './edgeRouterLoad'
@@ -243,6 +245,24 @@ function CanvasView(props: GraphCanvasProps) {
   })
   useLayoutEffect(() => overlay.set(runOverlay), [overlay, runOverlay])
   useCanvasKeys(root, latest)
+  // A press on a node (see nodePress.ts) lasts until the pointer is released anywhere.
+  const pressNode = useCallback((e: PointerEvent) => {
+    if (e.button === 0 && (e.target as Element).closest('.react-flow__node')) nodePress.set(true)
+  }, [])
+  useEffect(() => {
+    const release = () => nodePress.set(false)
+    // The window's own blur (the pointer released in another window), not an element's.
+    const left = (e: FocusEvent) => e.target === window && release()
+    window.addEventListener('pointerup', release, true)
+    window.addEventListener('pointercancel', release, true)
+    window.addEventListener('blur', left)
+    return () => {
+      window.removeEventListener('pointerup', release, true)
+      window.removeEventListener('pointercancel', release, true)
+      window.removeEventListener('blur', left)
+      release()
+    }
+  }, [])
   // The node menu's code is fetched once the canvas is up, before a first right click.
   useEffect(() => void loadNodeMenu().catch(() => undefined), [])
 
@@ -364,7 +384,12 @@ function CanvasView(props: GraphCanvasProps) {
   const big = flow.nodes.length > VISIBLE_ONLY_ABOVE
 
   return (
-    <div ref={root} className="ss-canvas" onDoubleClick={onDoubleClick}>
+    <div
+      ref={root}
+      className="ss-canvas"
+      onDoubleClick={onDoubleClick}
+      onPointerDownCapture={pressNode}
+    >
       <LowDetailContext.Provider value={lowDetail}>
         <OverlayContext.Provider value={overlay}>
           <EdgeLayerContext.Provider value={edgeLayer}>
