@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
+import { pickGraphFile } from './graphFiles'
 
 /** The edits the canvas emitted so far (canvas-test.html keeps them on window.__canvas). */
 const edits = (page: Page) =>
@@ -356,11 +357,7 @@ test('in the app, a drag that selects a node: the inspector follows once the poi
   }
   await page.goto('/')
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled()
-  await page.getByLabel('Import a graph file').setInputFiles({
-    name: 'two.superstep.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(doc)),
-  })
+  await pickGraphFile(page, doc)
   const onCanvas = (id: string) => page.locator(`.react-flow__node[data-id="${id}"]`)
   await expect(onCanvas('b')).toBeVisible()
   await onCanvas('a').click()
