@@ -64,11 +64,13 @@ async function main() {
   // fetched and run once the page has settled (the runtime started, the open thread read, a
   // couple of seconds on) and is idle, not on the first node selected: that click shows the
   // editor at once, and a drag that starts it is not held up.
-  void started.then(() =>
-    setTimeout(
-      () => whenIdle(() => void import('./ui/editor/MonacoCodeEditor').catch(() => undefined)),
-      EDITOR_AFTER_MS,
-    ),
+  void started.then(
+    () =>
+      setTimeout(
+        () => whenIdle(() => void import('./ui/editor/MonacoCodeEditor').catch(() => undefined)),
+        EDITOR_AFTER_MS,
+      ),
+    () => undefined, // said above; the editor loads when first shown
   )
   const store = createAppStore({
     client: new DeferredRuntimeClient(started),
