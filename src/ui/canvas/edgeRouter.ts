@@ -164,8 +164,7 @@ function keptNodes(prev: RouterState, list: readonly RouteNode[], limit: number)
     const old = before[i] as RouteNode
     if (n === old) continue
     if (n.id !== old.id) return null
-    const [a, b] = [old.box, n.box]
-    if (a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h && old.sides === n.sides) continue
+    if (samePlace(old, n)) continue
     changed.push(i)
     if (changed.length * 2 > limit) return null
   }
@@ -259,12 +258,7 @@ function changedBoxes(
   for (const [id, n] of after) {
     const old = before.get(id)
     if (!old) out.push(n.box)
-    else if (old === n) continue
-    else {
-      const [a, b] = [old.box, n.box]
-      if (a.x !== b.x || a.y !== b.y || a.w !== b.w || a.h !== b.h || old.sides !== n.sides)
-        out.push(a, b)
-    }
+    else if (!samePlace(old, n)) out.push(old.box, n.box)
     if (out.length > limit) return null
   }
   if (before.size !== after.size || out.length > 0)
@@ -273,6 +267,13 @@ function changedBoxes(
       if (out.length > limit) return null
     }
   return out
+}
+
+/** Whether a node is where it was, as large, with its handles on the same sides. */
+function samePlace(a: RouteNode, b: RouteNode): boolean {
+  if (a === b) return true
+  const [p, q] = [a.box, b.box]
+  return p.x === q.x && p.y === q.y && p.w === q.w && p.h === q.h && a.sides === b.sides
 }
 
 /** Whether a moved box can change an edge: it is the edge's own node, or in the edge's area. */
@@ -463,12 +464,15 @@ class BoxGrid {
     this.boxes = nodes.map((n) => n.box)
     this.ids = nodes.map((n) => n.id)
     this.stamps = new Uint32Array(nodes.length)
-    this.boxes.forEach((b, i) => {
-      this.eachCell(b.x, b.y, b.x + b.w, b.y + b.h, (key) => {
-        const list = this.cells.get(key)
-        if (list) list.push(i)
-        else this.cells.set(key, [i])
-      })
+    this.boxes.forEach((b, i) => this.bucket(i, b))
+  }
+
+  /** Puts box number `i` into the buckets `b` overlaps. */
+  private bucket(i: number, b: Rect): void {
+    this.eachCell(b.x, b.y, b.x + b.w, b.y + b.h, (key) => {
+      const list = this.cells.get(key)
+      if (list) list.push(i)
+      else this.cells.set(key, [i])
     })
   }
 
@@ -497,11 +501,7 @@ class BoxGrid {
       if (list && at >= 0) list.splice(at, 1)
     })
     this.boxes[i] = box
-    this.eachCell(box.x, box.y, box.x + box.w, box.y + box.h, (key) => {
-      const list = this.cells.get(key)
-      if (list) list.push(i)
-      else this.cells.set(key, [i])
-    })
+    this.bucket(i, box)
     const b = this.bounds
     if (!b) return
     const onEdge = old.x <= b[0] || old.y <= b[1] || old.x + old.w >= b[2] || old.y + old.h >= b[3]
