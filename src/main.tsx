@@ -67,7 +67,12 @@ async function main() {
   void started.then(
     () =>
       setTimeout(
-        () => whenIdle(() => void import('./ui/editor/MonacoCodeEditor').catch(() => undefined)),
+        () =>
+          whenIdle(() =>
+            import('./ui/editor/CodeEditor')
+              .then((m) => m.preloadCodeEditor())
+              .catch(() => undefined),
+          ),
         EDITOR_AFTER_MS,
       ),
     () => undefined, // said above; the editor loads when first shown

@@ -49,9 +49,12 @@ type Placement = 'inline' | 'drawer' | 'window'
 
 const MonacoCodeEditor = lazy(() => import('./MonacoCodeEditor'))
 
-/** Starts loading Monaco now (e.g. when the browser is idle), so the first editor opens fast. */
+/**
+ * Starts loading Monaco now (main.tsx: when the page is idle), so the first editor opens
+ * fast. A failed load is left to the first editor shown, which keeps its plain textarea.
+ */
 export function preloadCodeEditor(): void {
-  void import('./MonacoCodeEditor')
+  import('./MonacoCodeEditor').catch(() => undefined)
 }
 
 /**
